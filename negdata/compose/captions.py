@@ -1,0 +1,214 @@
+"""The compose stage (one LLM call per image): M negated captions, template stand-ins, one MCQ."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from tqdm import tqdm
+
+from negdata.compose.mcq import McqBalancer, build_mcq
+from negdata.compose.prompts import load_prompt
+from negdata.compose.schemas import ComposedCaption, ComposeOutput
+from negdata.compose.templates import template_caption
+from negdata.config import Config
+from negdata.detect.vocab import coco_lexicon
+from negdata.llm import LLMClient
+from negdata.records import (
+    CaptionRecord,
+    McqRecord,
+    ObjectVerdict,
+    PlanRecord,
+    Reject,
+    Style,
+    count_by,
+    read_parquet,
+    write_parquet,
+)
+from negdata.shards import shard_name, write_stats
+
+log = logging.getLogger(__name__)
+
+STAGE = "captions"
+STYLES: tuple[Style, ...] = ("affirmation_first", "negation_first")
+
+
+@dataclass(frozen=True)
+class ImagePlan:
+    """What one image's captions may affirm and negate."""
+
+    record: PlanRecord
+    affirm: list[str]
+    present: list[str]
+    negatives: list[ObjectVerdict]
+    styles: list[Style]
+
+
+def image_plan(record: PlanRecord, cfg: Config) -> ImagePlan:
+    """Affirm what the caption names and the evidence does not contradict; detected-only labels
+    stand in only when the caption names nothing usable, so a detector's false positive is not
+    affirmed where the caption offers a second witness."""
+    mentioned_ok = [m for m in record.mentioned if m.verdict != "absent"]
+    mentioned_labels = {m.label for m in record.mentioned if m.label}
+    detected_only = [label for label in record.detected if label not in mentioned_labels]
+    affirm = [m.noun for m in mentioned_ok] or detected_only
+    present = [m.noun for m in mentioned_ok if m.verdict == "present"] or detected_only
+    negatives: list[ObjectVerdict] = []
+    for cand in record.candidates:
+        if cand.verdict == "absent" and cand.label not in {n.label for n in negatives}:
+            negatives.append(cand)
+    negatives = negatives[: cfg.compose.captions_per_image]
+    rng = random.Random(f"{cfg.run.seed}:{record.key}:style")
+    styles = [rng.choice(STYLES) for _ in negatives]
+    return ImagePlan(record, affirm, present, negatives, styles)
+
+
+def _match(output: ComposeOutput | None, plan: ImagePlan) -> list[ComposedCaption | None]:
+    """The LLM caption for each requested negative: same label first, else same position."""
+    if output is None:
+        return [None] * len(plan.negatives)
+    lexicon = coco_lexicon()
+    by_label = {lexicon.label(c.negated): c for c in output.captions}
+    matched: list[ComposedCaption | None] = []
+    for i, neg in enumerate(plan.negatives):
+        fallback = output.captions[i] if i < len(output.captions) else None
+        matched.append(by_label.get(neg.label, fallback))
+    return matched
+
+
+def caption_candidates(
+    plan: ImagePlan, output: ComposeOutput | None, model: str | None, prompt_ref: str,
+    cfg: Config, config_hash: str,
+) -> list[CaptionRecord]:  # fmt: skip
+    """Per negative: the LLM's caption, then (if allowed) the template stand-in, same key."""
+    rows = []
+    for j, (neg, style, llm) in enumerate(
+        zip(plan.negatives, plan.styles, _match(output, plan), strict=True)
+    ):
+        base = CaptionRecord(
+            key=f"{plan.record.key}_{j}",
+            image_key=plan.record.key,
+            caption="",
+            negated=neg.noun,
+            negated_label=str(neg.label),
+            style=style,
+            generator="llm",
+            original_caption=plan.record.caption,
+            affirmed=plan.affirm,
+            prompt=prompt_ref,
+            model=model,
+            config_hash=config_hash,
+        )
+        if llm is not None:
+            rows.append(base.model_copy(update={"caption": llm.text.strip()}))
+        if cfg.compose.template_fallback:
+            text = template_caption(style, neg.noun, plan.affirm, plan.record.caption)
+            rows.append(
+                base.model_copy(
+                    update={"caption": text, "generator": "template", "prompt": None, "model": None}
+                )
+            )
+    return rows
+
+
+async def _compose_all(
+    cfg: Config, plans: list[ImagePlan], config_hash: str
+) -> tuple[list[CaptionRecord], list[Reject]]:
+    prompt = load_prompt(cfg.compose.prompts_dir, "compose")
+    rows: list[CaptionRecord] = []
+    rejects: list[Reject] = []
+    async with LLMClient(cfg.llm) as client:
+
+        async def one(plan: ImagePlan) -> None:
+            requests = [
+                {"negated": n.noun, "style": s}
+                for n, s in zip(plan.negatives, plan.styles, strict=True)
+            ]
+            result = await client.structured(
+                prompt.messages(
+                    caption=plan.record.caption,
+                    affirm=", ".join(plan.affirm) or "(see caption)",
+                    requests=json.dumps(requests),
+                ),
+                ComposeOutput,
+                seed=cfg.run.seed,
+            )
+            if result.value is None:
+                rejects.append(
+                    Reject(
+                        stage="compose",
+                        key=plan.record.key,
+                        reason=str(result.reason),
+                        detail=result.detail or "",
+                    )
+                )
+            rows.extend(
+                caption_candidates(plan, result.value, result.model, prompt.ref, cfg, config_hash)
+            )
+
+        tasks = [asyncio.ensure_future(one(p)) for p in plans]
+        for task in tqdm(
+            asyncio.as_completed(tasks), total=len(tasks), desc="compose", leave=False
+        ):
+            await task
+    rows.sort(key=lambda r: (r.key, r.generator))
+    return rows, rejects
+
+
+def run_compose(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
+    started = time.monotonic()
+    out_dir = cfg.run.output_dir
+    records = read_parquet(out_dir / "objects" / f"{shard_name(shard)}.parquet", PlanRecord)
+    plans: list[ImagePlan] = []
+    rejects: list[Reject] = []
+    mcqs: list[McqRecord] = []
+    balancer = McqBalancer(f"{cfg.run.seed}:{shard}:mcq")
+    for record in records:
+        plan = image_plan(record, cfg)
+        if not plan.negatives:
+            rejects.append(
+                Reject(
+                    stage="compose",
+                    key=record.key,
+                    reason="no_absent_object",
+                    detail="no candidate object is verified absent",
+                )
+            )
+            continue
+        plans.append(plan)
+        if plan.present:
+            mcqs.append(
+                build_mcq(record.key, plan.present, plan.negatives[0].noun, balancer, config_hash)
+            )
+        else:
+            rejects.append(
+                Reject(
+                    stage="mcq",
+                    key=record.key,
+                    reason="mcq_no_present_object",
+                    detail="no object is verified present",
+                )
+            )
+    captions, llm_rejects = asyncio.run(_compose_all(cfg, plans, config_hash))
+    rejects = sorted(rejects + llm_rejects, key=lambda r: (r.key, r.stage))
+    out = out_dir / STAGE
+    name = shard_name(shard)
+    write_parquet(out / f"{name}.parquet", CaptionRecord, captions)
+    write_parquet(out / f"{name}_mcq.parquet", McqRecord, mcqs)
+    write_parquet(out / f"{name}_rejects.parquet", Reject, rejects)
+    stats = {
+        "count": len(records),
+        "images_composed": len(plans),
+        "caption_candidates": len(captions),
+        "mcq": len(mcqs),
+        "rejected": count_by(rejects),
+        "duration_s": round(time.monotonic() - started, 3),
+    }
+    write_stats(out, shard, config_hash, stats)
+    log.info("compose shard %s: %d candidates, %d mcq", name, len(captions), len(mcqs))
+    return stats

@@ -1,0 +1,56 @@
+"""NegMCQ: one four-option question per image, correct positions and templates balanced."""
+
+from __future__ import annotations
+
+import random
+
+from negdata.compose.templates import mcq_options
+from negdata.records import McqRecord, McqTemplate
+
+TEMPLATES: tuple[McqTemplate, ...] = ("affirmation", "negation", "hybrid")
+
+
+class McqBalancer:
+    """Deals correct positions in shuffled blocks of four and templates in turn, per shard."""
+
+    def __init__(self, seed: str) -> None:
+        self._rng = random.Random(seed)
+        self._positions: list[int] = []
+        self._count = 0
+
+    def next(self) -> tuple[int, McqTemplate]:
+        if not self._positions:
+            self._positions = [0, 1, 2, 3]
+            self._rng.shuffle(self._positions)
+        template = TEMPLATES[self._count % len(TEMPLATES)]
+        self._count += 1
+        return self._positions.pop(), template
+
+    def shuffle(self, items: list[str]) -> None:
+        self._rng.shuffle(items)
+
+
+def build_mcq(
+    image_key: str,
+    positives: list[str],
+    negative: str,
+    balancer: McqBalancer,
+    config_hash: str,
+) -> McqRecord:
+    position, template = balancer.next()
+    correct, wrong = mcq_options(template, positives, negative)
+    balancer.shuffle(wrong)
+    options = [*wrong[:position], correct, *wrong[position:]]
+    return McqRecord(
+        key=image_key,
+        image_key=image_key,
+        caption_0=options[0],
+        caption_1=options[1],
+        caption_2=options[2],
+        caption_3=options[3],
+        correct_answer=position,
+        correct_answer_template=template,
+        positives=positives[:2],
+        negative=negative,
+        config_hash=config_hash,
+    )

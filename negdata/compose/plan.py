@@ -1,0 +1,153 @@
+"""The plan stage (one LLM call per image): mentioned objects and absent candidates, verified."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from negdata.compose.prompts import load_prompt
+from negdata.compose.schemas import PlanOutput
+from negdata.compose.verify import absent_labels, present_labels, verify
+from negdata.config import Config
+from negdata.detect.vocab import Lexicon, coco_lexicon
+from negdata.llm import LLMClient
+from negdata.records import (
+    Evidence,
+    IngestRow,
+    ObjectVerdict,
+    PlanRecord,
+    Reject,
+    count_by,
+    read_parquet,
+    write_parquet,
+)
+from negdata.shards import shard_name, write_stats
+from negdata.validate.negation import polarity
+
+log = logging.getLogger(__name__)
+
+STAGE = "objects"
+
+
+def captions_by_key(output_dir: Path, shard: int) -> dict[str, str]:
+    rows = read_parquet(output_dir / "shards" / f"{shard_name(shard)}.parquet", IngestRow)
+    return {r.key: r.caption for r in rows if r.status == "success"}
+
+
+def _fill_from_vocabulary(
+    candidates: list[ObjectVerdict], evidence: Evidence, caption: str, cfg: Config
+) -> list[ObjectVerdict]:
+    """Top up absent candidates with verified-absent vocabulary labels the caption never names."""
+    lexicon = coco_lexicon()
+    have = {c.label for c in candidates if c.verdict == "absent"}
+    pool = [
+        label
+        for label in absent_labels(evidence, cfg.detect)
+        if label not in have and polarity(caption, lexicon.terms(label)) == "unmentioned"
+    ]
+    rng = random.Random(f"{cfg.run.seed}:{evidence.key}")
+    rng.shuffle(pool)
+    scores = evidence.score_map()
+    needed = max(0, cfg.plan.min_candidates - len(have))
+    extra = [
+        ObjectVerdict(noun=label, label=label, verdict="absent", score=scores[label])
+        for label in pool[:needed]
+    ]
+    return candidates + extra
+
+
+def in_caption(noun: str, caption: str, lexicon: Lexicon) -> bool:
+    """Whether the caption names ``noun`` itself or a synonym of its label (the LLM may invent)."""
+    label = lexicon.label(noun)
+    terms = (noun, *lexicon.terms(label)) if label else (noun,)
+    return polarity(caption, terms) != "unmentioned"
+
+
+def plan_record(
+    evidence: Evidence, caption: str, output: PlanOutput | None, cfg: Config, prompt_ref: str
+) -> PlanRecord:
+    lexicon = coco_lexicon()
+    named_in_caption = [
+        noun for noun in (output.mentioned if output else []) if in_caption(noun, caption, lexicon)
+    ]
+    mentioned = verify(named_in_caption, evidence, lexicon, cfg.detect)
+    named = {m.noun for m in mentioned}
+    candidates = [
+        c
+        for c in verify(output.absent_candidates if output else [], evidence, lexicon, cfg.detect)
+        if c.noun not in named
+        and (c.label is None or polarity(caption, lexicon.terms(c.label)) == "unmentioned")
+    ][: cfg.plan.max_candidates]
+    if cfg.plan.vocabulary_fill:
+        candidates = _fill_from_vocabulary(candidates, evidence, caption, cfg)
+    return PlanRecord(
+        key=evidence.key,
+        caption=caption,
+        mentioned=mentioned,
+        candidates=candidates,
+        detected=present_labels(evidence, cfg.detect),
+        prompt=prompt_ref,
+    )
+
+
+async def _plan_all(
+    cfg: Config, evidence: list[Evidence], captions: dict[str, str]
+) -> tuple[list[PlanRecord], list[Reject]]:
+    prompt = load_prompt(cfg.compose.prompts_dir, "plan")
+    records: list[PlanRecord] = []
+    rejects: list[Reject] = []
+    async with LLMClient(cfg.llm) as client:
+
+        async def one(ev: Evidence) -> None:
+            caption = captions[ev.key]
+            detected = ", ".join(present_labels(ev, cfg.detect)) or "nothing"
+            result = await client.structured(
+                prompt.messages(caption=caption, detected=detected), PlanOutput, seed=cfg.run.seed
+            )
+            if result.value is None and not cfg.plan.vocabulary_fill:
+                rejects.append(
+                    Reject(
+                        stage="plan",
+                        key=ev.key,
+                        reason=str(result.reason),
+                        detail=result.detail or "",
+                    )
+                )
+                return
+            records.append(plan_record(ev, caption, result.value, cfg, prompt.ref))
+
+        tasks = [asyncio.ensure_future(one(ev)) for ev in evidence]
+        for task in tqdm(asyncio.as_completed(tasks), total=len(tasks), desc="plan", leave=False):
+            await task
+    records.sort(key=lambda r: r.key)
+    rejects.sort(key=lambda r: r.key)
+    return records, rejects
+
+
+def run_plan(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
+    started = time.monotonic()
+    out_dir = cfg.run.output_dir
+    evidence = read_parquet(out_dir / "evidence" / f"{shard_name(shard)}.parquet", Evidence)
+    records, rejects = asyncio.run(_plan_all(cfg, evidence, captions_by_key(out_dir, shard)))
+    out = out_dir / STAGE
+    write_parquet(out / f"{shard_name(shard)}.parquet", PlanRecord, records)
+    write_parquet(out / f"{shard_name(shard)}_rejects.parquet", Reject, rejects)
+    stats = {
+        "count": len(evidence),
+        "planned": len(records),
+        "rejected": count_by(rejects),
+        "unverifiable_nouns": sum(
+            1 for r in records for o in r.mentioned + r.candidates if o.verdict == "unverifiable"
+        ),
+        "absent_candidates": sum(1 for r in records for o in r.candidates if o.verdict == "absent"),
+        "duration_s": round(time.monotonic() - started, 3),
+    }
+    write_stats(out, shard, config_hash, stats)
+    log.info("plan shard %s: %d planned", shard_name(shard), len(records))
+    return stats

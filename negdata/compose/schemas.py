@@ -1,0 +1,30 @@
+"""The JSON schemas the LLM must answer in (sent as OpenAI ``json_schema`` response formats)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+Noun = Annotated[str, StringConstraints(min_length=1, max_length=40)]
+
+
+class PlanOutput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    mentioned: Annotated[list[Noun], Field(max_length=8)]
+    absent_candidates: Annotated[list[Noun], Field(max_length=8)]
+
+
+class ComposedCaption(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    negated: Noun
+    style: Literal["affirmation_first", "negation_first"]
+    text: Annotated[str, StringConstraints(min_length=1, max_length=300)]
+
+
+class ComposeOutput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    captions: Annotated[list[ComposedCaption], Field(min_length=1, max_length=8)]

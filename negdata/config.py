@@ -1,0 +1,167 @@
+"""One pydantic model tree for a run, loaded from YAML.
+
+A bad config stops with a single error that names the offending key (``ConfigError``).
+``section_hash`` gives each stage a stable hash of the settings it depends on, which its
+done marker records so that a rerun redoes a stage only when its inputs changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Annotated, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+
+class ConfigError(ValueError):
+    """The config file is missing, unreadable, or has a bad key or value."""
+
+
+class Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class RunConfig(Section):
+    output_dir: Path = Path("runs/sample")
+    seed: int = 0
+
+
+class InputConfig(Section):
+    path: Path
+    format: Literal["tsv", "parquet", "csv"] = "tsv"
+    url_column: str = "url"
+    caption_column: str = "caption"
+    has_header: bool = False
+    samples_per_shard: Annotated[int, Field(gt=0)] = 10_000
+
+
+class IngestConfig(Section):
+    image_size: Annotated[int, Field(ge=32)] = 512
+    jpeg_quality: Annotated[int, Field(ge=10, le=100)] = 90
+    timeout_s: Annotated[float, Field(gt=0)] = 10.0
+    workers: Annotated[int, Field(ge=1)] = 8
+    min_caption_chars: Annotated[int, Field(ge=1)] = 1
+    allow_file_urls: bool = True
+
+
+class YoloSource(Section):
+    kind: Literal["yolo"]
+    weights: Path
+    conf: Annotated[float, Field(ge=0, le=1)] = 0.05
+    imgsz: Annotated[int, Field(ge=32)] = 640
+    batch: Annotated[int, Field(ge=1)] = 16
+    device: str = "auto"
+    class_map: dict[str, str] = Field(default_factory=dict)
+
+
+class LabelsSource(Section):
+    kind: Literal["labels"]
+    path: Path
+
+
+SourceConfig = Annotated[YoloSource | LabelsSource, Field(discriminator="kind")]
+
+
+class DetectConfig(Section):
+    vocabulary: Literal["coco"] = "coco"
+    sources: Annotated[list[SourceConfig], Field(min_length=1)]
+    t_present: Annotated[float, Field(gt=0, le=1)] = 0.5
+    t_absent: Annotated[float, Field(ge=0, le=1)] = 0.1
+
+    @model_validator(mode="after")
+    def _thresholds_ordered(self) -> DetectConfig:
+        if self.t_absent > self.t_present:
+            raise ValueError("t_absent must not exceed t_present")
+        return self
+
+
+class ServeConfig(Section):
+    """How to start the local vLLM server; ignored when ``llm.local`` is false."""
+
+    python: Path = Path("~/.cache/negdata/vllm-venv/bin/python")
+    model_dir: Path = Path("~/.cache/negdata/models/SmolLM2-135M-Instruct")
+    host: str = "127.0.0.1"
+    port: Annotated[int, Field(gt=0, lt=65536)] = 8765
+    startup_timeout_s: Annotated[float, Field(gt=0)] = 300.0
+    max_model_len: Annotated[int, Field(ge=256)] = 2048
+    extra_args: list[str] = Field(default_factory=list)
+
+
+class LLMConfig(Section):
+    local: bool = True
+    endpoint: str | None = None
+    model: str = "SmolLM2-135M-Instruct"
+    api_key: str = "EMPTY"
+    max_concurrency: Annotated[int, Field(ge=1)] = 32
+    timeout_s: Annotated[float, Field(gt=0)] = 120.0
+    max_retries: Annotated[int, Field(ge=0)] = 4
+    backoff_s: Annotated[float, Field(ge=0)] = 0.5
+    temperature: Annotated[float, Field(ge=0, le=2)] = 0.7
+    max_tokens: Annotated[int, Field(ge=16)] = 384
+    serve: ServeConfig = ServeConfig()
+
+    @model_validator(mode="after")
+    def _remote_needs_endpoint(self) -> LLMConfig:
+        if not self.local and not self.endpoint:
+            raise ValueError("llm.endpoint is required when llm.local is false")
+        return self
+
+    @property
+    def base_url(self) -> str:
+        """``endpoint`` if set, else the local server's address (``llm.serve`` host and port)."""
+        return self.endpoint or f"http://{self.serve.host}:{self.serve.port}/v1"
+
+
+class PlanConfig(Section):
+    min_candidates: Annotated[int, Field(ge=1)] = 5
+    max_candidates: Annotated[int, Field(ge=1)] = 8
+    vocabulary_fill: bool = False
+
+
+class ComposeConfig(Section):
+    prompts_dir: Path = Path("prompts")
+    captions_per_image: Annotated[int, Field(ge=1, le=8)] = 3
+    template_fallback: bool = False
+    max_caption_chars: Annotated[int, Field(ge=20)] = 300
+
+
+class Config(Section):
+    run: RunConfig = RunConfig()
+    input: InputConfig
+    ingest: IngestConfig = IngestConfig()
+    detect: DetectConfig
+    llm: LLMConfig = LLMConfig()
+    plan: PlanConfig = PlanConfig()
+    compose: ComposeConfig = ComposeConfig()
+
+    def section_hash(self, *sections: str) -> str:
+        """Stable short hash of the named top-level sections (all when none are named)."""
+        names = sections or tuple(type(self).model_fields)
+        payload = {name: getattr(self, name).model_dump(mode="json") for name in names}
+        digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+        return digest[:16]
+
+
+def _key_path(loc: tuple[int | str, ...]) -> str:
+    return ".".join(str(part) for part in loc if not str(part).startswith(("yolo", "labels")))
+
+
+def load_config(path: str | Path) -> Config:
+    """Read a YAML config; relative paths in it stay relative to the working directory."""
+    path = Path(path)
+    try:
+        raw = yaml.safe_load(path.read_text())
+    except FileNotFoundError:
+        raise ConfigError(f"config file not found: {path}") from None
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: not valid YAML: {exc}") from None
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{path}: expected a mapping at the top level")
+    try:
+        return Config.model_validate(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise ConfigError(f"{path}: {_key_path(first['loc'])}: {first['msg']}") from None

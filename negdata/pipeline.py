@@ -1,0 +1,159 @@
+"""The stages in order, their done-marker hashes, and the run-level summary files.
+
+Prefect (flows/) and the CLI both drive the stages through this module, so a stage runs the
+same way from a flow, a test or a shell.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from negdata import __version__
+from negdata.compose.prompts import load_prompt
+from negdata.config import Config
+from negdata.shards import is_done, read_stats, shard_name, write_json_atomic
+
+StageFn = Callable[[Config, int, str], dict[str, Any]]
+
+
+def _ingest(cfg: Config, shard: int, h: str) -> dict[str, Any]:
+    from negdata.ingest.stage import run_ingest
+
+    return run_ingest(cfg, shard, h)
+
+
+def _detect(cfg: Config, shard: int, h: str) -> dict[str, Any]:
+    from negdata.detect.stage import run_detect
+
+    return run_detect(cfg.detect, cfg.run.output_dir, shard, h)
+
+
+def _plan(cfg: Config, shard: int, h: str) -> dict[str, Any]:
+    from negdata.compose.plan import run_plan
+
+    return run_plan(cfg, shard, h)
+
+
+def _compose(cfg: Config, shard: int, h: str) -> dict[str, Any]:
+    from negdata.compose.captions import run_compose
+
+    return run_compose(cfg, shard, h)
+
+
+def _publish(cfg: Config, shard: int, h: str) -> dict[str, Any]:
+    from negdata.publish.stage import run_publish
+
+    return run_publish(cfg, shard, h)
+
+
+@dataclass(frozen=True)
+class Stage:
+    name: str
+    directory: str
+    run: StageFn
+    sections: tuple[str, ...]
+    prompts: tuple[str, ...] = ()
+
+    @property
+    def uses_llm(self) -> bool:
+        return bool(self.prompts)
+
+
+_UP_TO_DETECT = ("input", "ingest", "detect")
+STAGES: tuple[Stage, ...] = (
+    Stage("ingest", "shards", _ingest, ("input", "ingest")),
+    Stage("detect", "evidence", _detect, _UP_TO_DETECT),
+    Stage("plan", "objects", _plan, (*_UP_TO_DETECT, "plan"), ("plan",)),
+    Stage("compose", "captions", _compose, (*_UP_TO_DETECT, "plan", "compose"), ("compose",)),
+    Stage("publish", "negcap", _publish, (*_UP_TO_DETECT, "plan", "compose")),
+)
+
+
+def stage_hash(cfg: Config, stage: Stage) -> str:
+    """Hash of everything the stage's output depends on (upstream settings included)."""
+    index = STAGES.index(stage)
+    prompts = [load_prompt(cfg.compose.prompts_dir, p).ref for s in STAGES[: index + 1]
+               for p in s.prompts]  # fmt: skip
+    uses_llm = any(s.uses_llm for s in STAGES[: index + 1])
+    payload = {
+        "sections": cfg.section_hash(*stage.sections),
+        "prompts": prompts,
+        "model": cfg.llm.model if uses_llm else None,
+        "seed": cfg.run.seed,
+    }
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def stage_done(cfg: Config, stage: Stage, shard: int) -> bool:
+    return is_done(cfg.run.output_dir / stage.directory, shard, stage_hash(cfg, stage))
+
+
+def run_stage(cfg: Config, stage: Stage, shard: int) -> dict[str, Any]:
+    """Run one stage on one shard unless its done marker matches; returns the shard's stats."""
+    if stage_done(cfg, stage, shard):
+        stats = read_stats(cfg.run.output_dir / stage.directory, shard) or {}
+        return {**stats, "skipped": True}
+    return {**stage.run(cfg, shard, stage_hash(cfg, stage)), "skipped": False}
+
+
+def pending(cfg: Config, shards: list[int]) -> list[tuple[Stage, int]]:
+    return [(st, s) for s in shards for st in STAGES if not stage_done(cfg, st, s)]
+
+
+def _write_if_changed(path: Any, payload: dict[str, Any]) -> None:
+    text = json.dumps(payload, indent=2, sort_keys=True) + "\n"
+    if not path.exists() or path.read_text() != text:
+        write_json_atomic(path, payload)
+
+
+def published_shards(cfg: Config) -> list[int]:
+    """Every shard whose publish stage has finished in this output directory."""
+    return sorted(
+        int(p.name.split("_")[0]) for p in (cfg.run.output_dir / "negcap").glob("*_stats.json")
+    )
+
+
+def summarize(cfg: Config) -> dict[str, Any]:
+    """Merge the per-shard stats of every published shard into stats.json and sizes.json."""
+    out = cfg.run.output_dir
+    shards = published_shards(cfg)
+    per_stage: dict[str, dict[str, Any]] = {}
+    rejects: Counter[str] = Counter()
+    totals: Counter[str] = Counter()
+    for stage in STAGES:
+        merged: Counter[str] = Counter()
+        for shard in shards:
+            stats = read_stats(out / stage.directory, shard) or {}
+            for key, value in stats.items():
+                if isinstance(value, int) and not isinstance(value, bool):
+                    merged[key] += value
+                elif isinstance(value, dict) and key in (
+                    "captions_by_generator",
+                    "mcq_templates",
+                    "captions_by_style",
+                    "mcq_correct_positions",
+                ):
+                    totals.update({f"{key}.{k}": v for k, v in value.items()})
+            if stage.name == "publish":
+                rejects.update(stats.get("rejects") or {})
+        per_stage[stage.name] = dict(sorted(merged.items()))
+    sizes = {
+        f"{shard_name(s)}.tar": (read_stats(out / "negcap", s) or {}).get("captions", 0)
+        for s in shards
+    }
+    summary = {
+        "shards": shards,
+        "stages": per_stage,
+        "rejects_by_reason": dict(sorted(rejects.items())),
+        "published": dict(sorted(totals.items())),
+        "negdata_version": __version__,
+        "llm_model": cfg.llm.model,
+    }
+    _write_if_changed(out / "negcap" / "sizes.json", sizes)
+    _write_if_changed(out / "stats.json", summary)
+    return summary

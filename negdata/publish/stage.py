@@ -1,0 +1,118 @@
+"""Validate and publish one shard: NegCap tar + Parquet, NegMCQ Parquet, every reject + reason."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import Counter
+from itertools import groupby
+from pathlib import Path
+from typing import Any
+
+from negdata.config import Config
+from negdata.detect.vocab import coco_lexicon
+from negdata.records import (
+    CaptionRecord,
+    Evidence,
+    IngestRow,
+    McqRecord,
+    Reject,
+    count_by,
+    read_parquet,
+    write_parquet,
+)
+from negdata.shards import shard_name, write_stats
+from negdata.validate.gates import CaptionGate, mcq_gate
+from negdata.wds import read_tar, write_tar
+
+log = logging.getLogger(__name__)
+
+STAGE = "negcap"
+
+
+def upstream_rejects(output_dir: Path, name: str) -> list[Reject]:
+    """Rejects of the earlier stages of this shard: failed ingest rows, plan and compose drops."""
+    rejects = [
+        Reject(
+            stage="ingest",
+            key=row.key,
+            reason=(row.error_message or "unknown").split(":", 1)[0],
+            detail=row.error_message or "",
+        )
+        for row in read_parquet(output_dir / "shards" / f"{name}.parquet", IngestRow)
+        if row.status == "failed"
+    ]
+    for stage_dir in ("objects", "captions"):
+        rejects += read_parquet(output_dir / stage_dir / f"{name}_rejects.parquet", Reject)
+    return rejects
+
+
+def select_captions(
+    candidates: list[CaptionRecord], evidence: dict[str, Evidence], gate: CaptionGate
+) -> tuple[list[CaptionRecord], list[Reject]]:
+    """Per caption key the first candidate (LLM before template) that passes every gate."""
+    accepted: list[CaptionRecord] = []
+    rejects: list[Reject] = []
+    texts: dict[str, set[str]] = {}
+    for key, group in groupby(candidates, key=lambda c: c.key):
+        ordered = sorted(group, key=lambda c: c.generator != "llm")
+        for i, cand in enumerate(ordered):
+            reason = gate.check(cand, evidence[cand.image_key])
+            seen = texts.setdefault(cand.image_key, set())
+            if reason is None and cand.caption.lower() in seen:
+                reason = "duplicate"
+            if reason is None:
+                seen.add(cand.caption.lower())
+                accepted.append(cand)
+                break
+            stand_in = " (a template stands in)" if i + 1 < len(ordered) else ""
+            rejects.append(
+                Reject(
+                    stage="validate",
+                    key=key,
+                    reason=reason,
+                    detail=f"{cand.generator}: {cand.caption}{stand_in}",
+                )
+            )
+    return accepted, rejects
+
+
+def run_publish(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
+    started = time.monotonic()
+    out_dir = cfg.run.output_dir
+    name = shard_name(shard)
+    lexicon = coco_lexicon()
+    evidence = {e.key: e for e in read_parquet(out_dir / "evidence" / f"{name}.parquet", Evidence)}
+    candidates = read_parquet(out_dir / "captions" / f"{name}.parquet", CaptionRecord)
+    accepted, rejects = select_captions(candidates, evidence, CaptionGate(cfg, lexicon))
+    mcqs = []
+    for mcq in read_parquet(out_dir / "captions" / f"{name}_mcq.parquet", McqRecord):
+        reason = mcq_gate(mcq, evidence[mcq.image_key], lexicon, cfg)
+        if reason is None:
+            mcqs.append(mcq)
+        else:
+            rejects.append(Reject(stage="validate", key=mcq.key, reason=reason, detail="mcq"))
+    rejects = upstream_rejects(out_dir, name) + rejects
+    images = {s["__key__"]: s["jpg"] for s in read_tar(out_dir / "shards" / f"{name}.tar")}
+    samples = [
+        {"__key__": c.key, "jpg": images[c.image_key], "txt": c.caption, "json": c.model_dump()}
+        for c in accepted
+    ]
+    write_tar(out_dir / STAGE / f"{name}.tar", samples)
+    write_parquet(out_dir / STAGE / f"{name}.parquet", CaptionRecord, accepted)
+    write_parquet(out_dir / "negmcq" / f"{name}.parquet", McqRecord, mcqs)
+    write_parquet(out_dir / "rejects" / f"{name}.parquet", Reject, rejects)
+    stats = {
+        "images": len(images),
+        "captions": len(accepted),
+        "captions_by_generator": dict(sorted(Counter(c.generator for c in accepted).items())),
+        "captions_by_style": dict(sorted(Counter(c.style for c in accepted).items())),
+        "mcq": len(mcqs),
+        "mcq_correct_positions": dict(sorted(Counter(m.correct_answer for m in mcqs).items())),
+        "mcq_templates": dict(sorted(Counter(m.correct_answer_template for m in mcqs).items())),
+        "rejects": count_by(rejects),
+        "duration_s": round(time.monotonic() - started, 3),
+    }
+    write_stats(out_dir / STAGE, shard, config_hash, stats)
+    log.info("publish shard %s: %d captions, %d mcq", name, len(accepted), len(mcqs))
+    return stats

@@ -1,0 +1,178 @@
+"""Records every stage reads and writes. Their pydantic models define the Parquet schemas."""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any, Literal, TypeVar, Union, get_args, get_origin
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+from pydantic import BaseModel, ConfigDict
+
+from negdata.shards import atomic_path
+
+Verdict = Literal["present", "absent", "uncertain", "unverifiable"]
+Style = Literal["affirmation_first", "negation_first"]
+McqTemplate = Literal["affirmation", "negation", "hybrid"]
+
+
+class Record(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class IngestRow(Record):
+    """One input row and what became of it: img2dataset's per-sample metadata."""
+
+    key: str
+    url: str
+    caption: str
+    status: Literal["success", "failed"]
+    error_message: str | None = None
+    width: int | None = None
+    height: int | None = None
+    original_width: int | None = None
+    original_height: int | None = None
+    sha256: str | None = None
+
+
+class Box(Record):
+    label: str
+    score: float
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    source: str
+
+
+class LabelScore(Record):
+    label: str
+    score: float
+
+
+class Evidence(Record):
+    """What the detectors saw in one image: boxes, and the max score of every label they cover.
+
+    A label missing from ``scores`` is not covered by any source: its absence cannot be verified.
+    """
+
+    key: str
+    boxes: list[Box]
+    scores: list[LabelScore]
+    sources: list[str]
+
+    def score_map(self) -> dict[str, float]:
+        return {s.label: s.score for s in self.scores}
+
+
+class ObjectVerdict(Record):
+    noun: str
+    label: str | None
+    verdict: Verdict
+    score: float | None
+
+
+class PlanRecord(Record):
+    key: str
+    caption: str
+    mentioned: list[ObjectVerdict]
+    candidates: list[ObjectVerdict]
+    detected: list[str]
+    prompt: str
+
+
+class CaptionRecord(Record):
+    """One published negated caption (a NegCap sample)."""
+
+    key: str
+    image_key: str
+    caption: str
+    negated: str
+    negated_label: str
+    style: Style
+    generator: Literal["llm", "template"]
+    original_caption: str
+    affirmed: list[str]
+    prompt: str | None
+    model: str | None
+    config_hash: str
+
+
+class McqRecord(Record):
+    """One NegBench-style four-option question about an image (a NegMCQ row)."""
+
+    key: str
+    image_key: str
+    caption_0: str
+    caption_1: str
+    caption_2: str
+    caption_3: str
+    correct_answer: int
+    correct_answer_template: McqTemplate
+    positives: list[str]
+    negative: str
+    config_hash: str
+
+
+class Reject(Record):
+    """A dropped item: which stage dropped it, and why (``reason`` is a counted code)."""
+
+    stage: str
+    key: str
+    reason: str
+    detail: str = ""
+
+
+_SCALARS: dict[Any, pa.DataType] = {
+    str: pa.string(),
+    int: pa.int64(),
+    float: pa.float64(),
+    bool: pa.bool_(),
+}
+
+
+def _arrow_type(annotation: Any) -> pa.DataType:
+    origin = get_origin(annotation)
+    if origin in (Union, types.UnionType):
+        (inner,) = [arg for arg in get_args(annotation) if arg is not type(None)]
+        return _arrow_type(inner)
+    if origin is Literal:
+        return _SCALARS[type(get_args(annotation)[0])]
+    if origin is list:
+        return pa.list_(_arrow_type(get_args(annotation)[0]))
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return pa.struct(
+            [pa.field(n, _arrow_type(f.annotation)) for n, f in annotation.model_fields.items()]
+        )
+    return _SCALARS[annotation]
+
+
+def arrow_schema(model: type[Record]) -> pa.Schema:
+    return pa.schema(
+        [pa.field(n, _arrow_type(f.annotation)) for n, f in model.model_fields.items()]
+    )
+
+
+R = TypeVar("R", bound=Record)
+
+
+def write_parquet(path: Path, model: type[Record], records: Iterable[Record]) -> int:
+    """Write records atomically as Parquet with the model's schema; returns the row count."""
+    rows = [r.model_dump(mode="json") for r in records]
+    table = pa.Table.from_pylist(rows, schema=arrow_schema(model))
+    with atomic_path(path) as tmp:
+        pq.write_table(table, tmp)
+    return len(rows)
+
+
+def read_parquet(path: Path, model: type[R]) -> list[R]:
+    return [model.model_validate(row) for row in pq.read_table(path).to_pylist()]
+
+
+def count_by(items: Sequence[Reject]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for item in items:
+        counts[item.reason] = counts.get(item.reason, 0) + 1
+    return dict(sorted(counts.items()))

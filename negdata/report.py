@@ -1,0 +1,37 @@
+"""The summary a person reads at the end of a run: counts per stage, rejects, where outputs are."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from negdata.config import Config
+
+
+def format_summary(cfg: Config, summary: dict[str, Any]) -> str:
+    out = cfg.run.output_dir
+    lines = [f"negdata run in {out} (shards {summary['shards']})", "", "stage      counts"]
+    for stage, counts in summary["stages"].items():
+        shown = ", ".join(f"{k}={v}" for k, v in counts.items() if not k.endswith("_s"))
+        lines.append(f"  {stage:<9}{shown}")
+    lines += ["", "published"]
+    lines += [f"  {k:<40}{v}" for k, v in summary["published"].items()]
+    lines += ["", "rejects by reason"]
+    lines += [f"  {k:<40}{v}" for k, v in summary["rejects_by_reason"].items()] or ["  none"]
+    this_run = summary.get("this_run")
+    if this_run:
+        lines += ["", f"this run: {len(this_run['ran'])} stage-shards ran, "
+                      f"{len(this_run['skipped'])} were already done"]  # fmt: skip
+    lines += [
+        "",
+        "outputs",
+        f"  NegCap (open_clip WebDataset) {out}/negcap/{{00000..}}.tar, sizes.json",
+        f"  NegCap Parquet                {out}/negcap/*.parquet",
+        f"  NegMCQ Parquet                {out}/negmcq/*.parquet",
+        f"  rejects                       {out}/rejects/*.parquet",
+        f"  run stats                     {out}/stats.json",
+    ]
+    return "\n".join(lines)
+
+
+def print_summary(cfg: Config, summary: dict[str, Any]) -> None:
+    print(format_summary(cfg, summary))

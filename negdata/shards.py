@@ -1,0 +1,96 @@
+"""Shard ranges, sample keys, output paths, atomic publishing and done markers.
+
+Layout of a run directory (img2dataset's for ``shards/``)::
+
+    shards/{s:05d}.tar .parquet _stats.json   ingest
+    evidence/{s:05d}.parquet _stats.json      detect
+    objects/{s:05d}.parquet _stats.json       plan
+    captions/{s:05d}.parquet _mcq _rejects  compose
+    negcap/{s:05d}.tar .parquet _stats.json  publish (validated NegCap)
+    negmcq/{s:05d}.parquet, rejects/{s:05d}.parquet
+
+A stage's ``_stats.json`` is written last and names the config hash it was made with: it is
+the stage's done marker for that shard.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+
+def parse_shards(spec: str) -> list[int]:
+    """``"0-3,7,10-11"`` -> ``[0, 1, 2, 3, 7, 10, 11]`` (sorted, unique)."""
+    shards: set[int] = set()
+    for part in spec.replace(" ", "").split(","):
+        if not part:
+            continue
+        lo, sep, hi = part.partition("-")
+        try:
+            start = int(lo)
+            end = int(hi) if sep else start
+        except ValueError:
+            raise ValueError(f"bad shard spec {spec!r}: {part!r} is not N or N-M") from None
+        if start < 0 or end < start:
+            raise ValueError(f"bad shard spec {spec!r}: {part!r} is not an increasing range")
+        shards.update(range(start, end + 1))
+    if not shards:
+        raise ValueError(f"bad shard spec {spec!r}: names no shard")
+    return sorted(shards)
+
+
+def sample_key(shard: int, index: int) -> str:
+    """img2dataset's 9-digit key: 5 digits of shard, 4 of index within the shard."""
+    return f"{shard:05d}{index:04d}"
+
+
+def shard_name(shard: int) -> str:
+    return f"{shard:05d}"
+
+
+def stats_path(stage_dir: Path, shard: int) -> Path:
+    return stage_dir / f"{shard_name(shard)}_stats.json"
+
+
+def read_stats(stage_dir: Path, shard: int) -> dict[str, Any] | None:
+    path = stats_path(stage_dir, shard)
+    if not path.exists():
+        return None
+    result: dict[str, Any] = json.loads(path.read_text())
+    return result
+
+
+def is_done(stage_dir: Path, shard: int, config_hash: str) -> bool:
+    stats = read_stats(stage_dir, shard)
+    return stats is not None and stats.get("config_hash") == config_hash
+
+
+@contextmanager
+def atomic_path(final: Path) -> Iterator[Path]:
+    """Yield a temporary path beside ``final``; on success fsync it and rename it into place."""
+    final.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        yield tmp
+        with open(tmp, "rb") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, final)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def write_json_atomic(path: Path, payload: Any) -> None:
+    with atomic_path(path) as tmp:
+        tmp.write_text(json.dumps(payload, indent=2, sort_keys=True) + "\n")
+
+
+def write_stats(stage_dir: Path, shard: int, config_hash: str, stats: dict[str, Any]) -> None:
+    """Publish the shard's done marker; call it after every other output of the stage."""
+    write_json_atomic(stats_path(stage_dir, shard), {**stats, "config_hash": config_hash})

@@ -1,0 +1,89 @@
+"""Plan verification: nouns -> labels -> verdicts against the evidence; what may be negated."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from negdata.compose.captions import image_plan
+from negdata.compose.plan import plan_record
+from negdata.compose.schemas import PlanOutput
+from negdata.config import Config
+from negdata.records import Evidence, LabelScore
+
+CFG = Config.model_validate(
+    {
+        "input": {"path": "unused.tsv"},
+        "detect": {"sources": [{"kind": "labels", "path": "unused.json"}]},
+        "compose": {"captions_per_image": 3},
+    }
+)
+
+
+def _evidence(**scores: float) -> Evidence:
+    return Evidence(
+        key="000000000",
+        boxes=[],
+        scores=[LabelScore(label=k.replace("_", " "), score=v) for k, v in scores.items()],
+        sources=["test"],
+    )
+
+
+EV = _evidence(bus=0.9, person=0.8, dog=0.02, cat=0.3, bicycle=0.0, dining_table=0.0)
+
+
+def test_verdicts_follow_thresholds_and_coverage() -> None:
+    output = PlanOutput(
+        mentioned=["bus", "pedestrians", "street"],
+        absent_candidates=["dogs", "cat", "giraffe", "lamp post", "bike", "table"],
+    )
+    record = plan_record(EV, "A red bus and pedestrians on a street", output, CFG, "plan@1")
+    assert [(m.noun, m.label, m.verdict) for m in record.mentioned] == [
+        ("bus", "bus", "present"),
+        ("pedestrians", "person", "present"),
+        ("street", None, "unverifiable"),
+    ]
+    verdicts = {c.noun: c.verdict for c in record.candidates}
+    assert verdicts == {
+        "dogs": "absent",
+        "cat": "uncertain",
+        "giraffe": "unverifiable",  # COCO, but no source covers it here
+        "lamp post": "unverifiable",
+        "bike": "absent",
+        "table": "absent",
+    }
+    assert record.detected == ["bus", "person"]
+
+
+def test_invented_mentions_and_candidates_named_by_the_caption_are_dropped() -> None:
+    output = PlanOutput(mentioned=["bus", "dog"], absent_candidates=["bicycle", "bike"])
+    record = plan_record(EV, "a bus passes a bicycle shop", output, CFG, "plan@1")
+    assert [m.noun for m in record.mentioned] == ["bus"]  # the caption never names a dog
+    assert record.candidates == []  # the caption names a bicycle: never negate it
+
+
+def test_only_verified_absent_objects_are_negated_one_per_label() -> None:
+    output = PlanOutput(
+        mentioned=["bus"], absent_candidates=["dog", "puppy", "cat", "giraffe", "bike", "table"]
+    )
+    plan = image_plan(plan_record(EV, "a bus", output, CFG, "plan@1"), CFG)
+    assert [n.noun for n in plan.negatives] == ["dog", "bike", "table"]
+    assert plan.affirm == ["bus"] and plan.present == ["bus"]
+    assert set(plan.styles) <= {"affirmation_first", "negation_first"}
+
+
+def test_vocabulary_fill_tops_up_with_unmentioned_absent_labels() -> None:
+    cfg = CFG.model_copy(update={"plan": CFG.plan.model_copy(update={"vocabulary_fill": True})})
+    record = plan_record(EV, "a bicycle", None, cfg, "plan@1")
+    filled = {c.label for c in record.candidates}
+    assert filled == {"dog", "dining table"}  # bicycle is named by the caption, cat is uncertain
+    assert all(c.verdict == "absent" for c in record.candidates)
+
+
+def test_prompts_render_with_shared_prefix() -> None:
+    from negdata.compose.prompts import load_prompt
+
+    prompt = load_prompt(Path("prompts"), "plan")
+    a = prompt.messages(caption="a bus", detected="bus")
+    b = prompt.messages(caption="a cat", detected="cat")
+    assert a[:-1] == b[:-1] and a[-1] != b[-1]
+    assert prompt.ref.startswith("plan@1#")

@@ -1,0 +1,52 @@
+"""The detect stage end to end on a real ingested shard: labels + a yaml-built YOLO model."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import yaml
+
+from negdata.config import Config
+from negdata.detect.stage import run_detect
+from negdata.ingest.stage import run_ingest
+from negdata.records import Evidence, read_parquet
+from negdata.sample import package_file
+
+
+def test_yaml_built_model_and_labels_run_through_the_detect_stage(tmp_path: Path) -> None:
+    bus = package_file("ultralytics", "assets/bus.jpg")
+    coffee = package_file("skimage", "data/coffee.png")
+    (tmp_path / "in.tsv").write_text(f"{bus.as_uri()}\ta bus\n{coffee.as_uri()}\tcoffee\n")
+    (tmp_path / "labels.json").write_text(json.dumps({bus.as_uri(): ["bus", "person"]}))
+    coco = yaml.safe_load(package_file("ultralytics", "cfg/datasets/coco.yaml").read_text())
+    cfg = Config.model_validate(
+        {
+            "run": {"output_dir": str(tmp_path / "out")},
+            "input": {"path": str(tmp_path / "in.tsv")},
+            "detect": {
+                "sources": [
+                    {"kind": "labels", "path": str(tmp_path / "labels.json")},
+                    {
+                        "kind": "yolo",
+                        "weights": "yolo11n.yaml",
+                        "imgsz": 320,
+                        "class_map": {str(k): v for k, v in coco["names"].items()},
+                    },
+                ]
+            },
+        }
+    )
+    run_ingest(cfg, 0, "h")
+
+    stats = run_detect(cfg.detect, cfg.run.output_dir, 0, "h")
+
+    assert stats["count"] == 2 and stats["sources"] == ["labels:labels.json", "yolo:yolo11n.yaml"]
+    bus_ev, coffee_ev = read_parquet(cfg.run.output_dir / "evidence/00000.parquet", Evidence)
+    assert bus_ev.key == "000000000" and coffee_ev.key == "000000001"
+    bus_scores = bus_ev.score_map()
+    assert len(bus_scores) == 80  # the labels oracle and the model both cover COCO
+    assert bus_scores["bus"] == 1.0 and bus_scores["person"] == 1.0
+    # The coffee photo is not in the labels file: only the (random-weight) model covers it.
+    assert set(coffee_ev.score_map()) == set(coco["names"].values())
+    assert (cfg.run.output_dir / "evidence/00000_stats.json").exists()

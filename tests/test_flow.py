@@ -1,0 +1,139 @@
+"""End to end: the Prefect flow over the bundled sample (plus bad rows) with real YOLO weights and
+the real vLLM server; the outputs are then re-checked independently of the gate code path."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+import pytest
+import webdataset as wds
+import yaml
+
+from flows.generate import generate
+from negdata.cli import PERSON_WEIGHTS
+from negdata.config import LLMConfig, load_config
+from negdata.detect.vocab import coco_lexicon
+from negdata.records import Evidence, read_parquet
+from negdata.sample import build_sample, package_file
+from negdata.validate.gates import option_truth
+from negdata.validate.negation import polarity
+
+SHARDS = "0-4"  # 14 sample rows + 3 bad rows at 4 per shard -> shards 0-4
+
+
+def _snapshot(root: Path) -> dict[str, tuple[int, str]]:
+    return {
+        str(p.relative_to(root)): (p.stat().st_mtime_ns, hashlib.sha256(p.read_bytes()).hexdigest())
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory: pytest.TempPathFactory, vllm_server: LLMConfig) -> dict[str, Any]:
+    root = tmp_path_factory.mktemp("flow")
+    files = build_sample(root / "sample")
+    rows = files.tsv.read_text()
+    corrupt = root / "corrupt.jpg"
+    corrupt.write_bytes(b"\xff\xd8\xff\xe0 not really a jpeg")
+    bad_rows = (
+        f"{corrupt.as_uri()}\ta corrupt photo of a dog\n"
+        f"{(root / 'missing.jpg').as_uri()}\ta photo that was deleted\n"
+        f"{files.tsv.parent.joinpath('images').iterdir().__next__().as_uri()}\t\n"
+    )
+    (root / "input.tsv").write_text(rows + bad_rows)
+    raw = yaml.safe_load(Path("configs/sample.yaml").read_text())
+    raw["run"]["output_dir"] = str(root / "out")
+    raw["input"]["path"] = str(root / "input.tsv")
+    raw["detect"]["sources"][0]["path"] = str(files.labels)
+    raw["detect"]["sources"][1]["weights"] = str(package_file(*PERSON_WEIGHTS))
+    raw["llm"] = {**vllm_server.model_dump(mode="json"), "local": False}
+    raw["compose"]["prompts_dir"] = str(Path("prompts").resolve())
+    config = root / "config.yaml"
+    config.write_text(yaml.safe_dump(raw))
+    summary = generate(shards=SHARDS, config=str(config))
+    before = _snapshot(root / "out")
+    rerun = generate(shards=SHARDS, config=str(config))
+    return {
+        "cfg": load_config(config),
+        "summary": summary,
+        "rerun": rerun,
+        "before": before,
+        "after": _snapshot(root / "out"),
+    }
+
+
+def _evidence(out: Path) -> dict[str, Evidence]:
+    return {
+        e.key: e
+        for p in sorted((out / "evidence").glob("*.parquet"))
+        for e in read_parquet(p, Evidence)
+    }
+
+
+def test_outputs_open_with_webdataset_and_pyarrow(run: dict[str, Any]) -> None:
+    out = run["cfg"].run.output_dir
+    tars = sorted((out / "negcap").glob("*.tar"))
+    assert [t.name for t in tars] == [f"{i:05d}.tar" for i in range(5)]
+    samples = list(wds.WebDataset([str(t) for t in tars], shardshuffle=False))
+    keys = [s["__key__"] for s in samples]
+    assert len(keys) == len(set(keys)) > 0
+    for sample in samples:
+        assert {"jpg", "txt", "json"} <= set(sample)
+        assert json.loads(sample["json"])["caption"] == sample["txt"].decode()
+    sizes = json.loads((out / "negcap" / "sizes.json").read_text())
+    assert sum(sizes.values()) == len(samples)
+    negcap = pq.read_table(sorted((out / "negcap").glob("*.parquet"))).num_rows
+    negmcq = pq.read_table(sorted((out / "negmcq").glob("*.parquet"))).num_rows
+    published = run["summary"]["published"]
+    assert (
+        negcap
+        == len(samples)
+        == sum(v for k, v in published.items() if k.startswith("captions_by_generator."))
+    )
+    assert negmcq == run["summary"]["stages"]["publish"]["mcq"] > 0
+
+
+def test_bad_rows_are_counted_rejects(run: dict[str, Any]) -> None:
+    rejects = run["summary"]["rejects_by_reason"]
+    assert rejects["decode_error"] == 1
+    assert rejects["missing_file"] == 1
+    assert rejects["empty_caption"] == 1
+    assert run["summary"]["stages"]["ingest"]["successes"] == 14
+
+
+def test_every_published_caption_negates_a_verified_absent_object(run: dict[str, Any]) -> None:
+    cfg = run["cfg"]
+    evidence = _evidence(cfg.run.output_dir)
+    lexicon = coco_lexicon()
+    rows = pq.read_table(sorted((cfg.run.output_dir / "negcap").glob("*.parquet"))).to_pylist()
+    assert rows
+    for row in rows:
+        scores = evidence[row["image_key"]].score_map()
+        assert scores[row["negated_label"]] < cfg.detect.t_absent, row
+        assert polarity(row["caption"], lexicon.terms(row["negated_label"])) == "negated", row
+        assert row["caption"].strip().lower() != row["original_caption"].strip().lower()
+        for label, score in scores.items():
+            if score < cfg.detect.t_absent:
+                assert polarity(row["caption"], lexicon.terms(label)) != "affirmed", (label, row)
+
+
+def test_every_mcq_has_exactly_one_correct_option(run: dict[str, Any]) -> None:
+    cfg = run["cfg"]
+    evidence = _evidence(cfg.run.output_dir)
+    lexicon = coco_lexicon()
+    rows = pq.read_table(sorted((cfg.run.output_dir / "negmcq").glob("*.parquet"))).to_pylist()
+    for row in rows:
+        options = [row[f"caption_{i}"] for i in range(4)]
+        truths = [option_truth(o, evidence[row["image_key"]], lexicon, cfg) for o in options]
+        assert truths.count(True) == 1 and truths[row["correct_answer"]], row
+
+
+def test_rerun_of_a_finished_run_does_no_work_and_changes_no_file(run: dict[str, Any]) -> None:
+    assert run["rerun"]["this_run"]["ran"] == []
+    assert len(run["rerun"]["this_run"]["skipped"]) == 5 * 5
+    assert run["after"] == run["before"]

@@ -1,0 +1,104 @@
+"""Caption and MCQ gates: each with a passing and a failing case."""
+
+from __future__ import annotations
+
+import pytest
+
+from negdata.compose.mcq import McqBalancer, build_mcq
+from negdata.config import Config
+from negdata.detect.vocab import coco_lexicon
+from negdata.publish.stage import select_captions
+from negdata.records import CaptionRecord, Evidence, LabelScore
+from negdata.validate.gates import CaptionGate, mcq_gate
+
+CFG = Config.model_validate(
+    {
+        "input": {"path": "unused.tsv"},
+        "detect": {"sources": [{"kind": "labels", "path": "unused.json"}]},
+    }
+)
+EV = Evidence(
+    key="k",
+    boxes=[],
+    scores=[
+        LabelScore(label="bus", score=0.95),
+        LabelScore(label="person", score=0.9),
+        LabelScore(label="dog", score=0.0),
+        LabelScore(label="cat", score=0.01),
+        LabelScore(label="bicycle", score=0.3),
+    ],
+    sources=["t"],
+)
+GATE = CaptionGate(CFG, coco_lexicon())
+
+
+def _caption(text: str, generator: str = "llm", negated: str = "dog") -> CaptionRecord:
+    return CaptionRecord(
+        key="k_0",
+        image_key="k",
+        caption=text,
+        negated=negated,
+        negated_label=negated,
+        style="affirmation_first",
+        generator=generator,  # type: ignore[arg-type]
+        original_caption="A red bus with people on a street.",
+        affirmed=["bus"],
+        prompt=None,
+        model=None,
+        config_hash="h",
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("A red bus waits at the stop, but there is no dog.", None),
+        ("There is no dog here; people board a red bus.", None),
+        ("A red bus waits at the stop next to a dog.", "not_negated"),
+        ("A red bus waits at the stop with a cat, but no dog.", "affirms_absent"),
+        ("No dog and no bus on this street.", "negates_present"),
+        ("A red bus with people on a street.", "copy_of_original"),
+        ('Caption: "A bus, but no dog."', "prompt_residue"),
+        ("No dog.", "length"),
+    ],
+)
+def test_caption_gates(text: str, reason: str | None) -> None:
+    assert GATE.check(_caption(text), EV) == reason
+
+
+def test_template_stands_in_only_when_the_llm_caption_fails() -> None:
+    good_llm = _caption("A bus idles by the curb, and no dog is around.")
+    bad_llm = _caption("A bus idles by the curb beside a dog.")
+    template = _caption("A picture of a bus, but there is no dog.", generator="template")
+
+    accepted, rejects = select_captions([good_llm, template], {"k": EV}, GATE)
+    assert [a.generator for a in accepted] == ["llm"] and rejects == []
+
+    accepted, rejects = select_captions([bad_llm, template], {"k": EV}, GATE)
+    assert [a.generator for a in accepted] == ["template"]
+    assert [(r.reason, r.stage) for r in rejects] == [("not_negated", "validate")]
+    assert "a template stands in" in rejects[0].detail
+
+
+def test_duplicate_captions_of_one_image_are_rejected() -> None:
+    first = _caption("A bus idles by the curb, and no dog is around.")
+    second = first.model_copy(
+        update={"key": "k_1", "caption": "A bus idles by the curb, and NO dog is around."}
+    )
+    accepted, rejects = select_captions([first, second], {"k": EV}, GATE)
+    assert [a.key for a in accepted] == ["k_0"]
+    assert [(r.key, r.reason) for r in rejects] == [("k_1", "duplicate")]
+
+
+def test_mcq_gate_accepts_built_questions_and_catches_broken_ones() -> None:
+    balancer = McqBalancer("s")
+    lexicon = coco_lexicon()
+    for _ in range(6):
+        mcq = build_mcq("k", ["bus", "person"], "dog", balancer, "h")
+        assert mcq_gate(mcq, EV, lexicon, CFG) is None
+    duplicate = mcq.model_copy(update={"caption_1": mcq.caption_0})
+    assert mcq_gate(duplicate, EV, lexicon, CFG) == "mcq_duplicate_options"
+    wrong_key = mcq.model_copy(update={"correct_answer": (mcq.correct_answer + 1) % 4})
+    assert mcq_gate(wrong_key, EV, lexicon, CFG) == "mcq_not_one_true"
+    unknown = build_mcq("k", ["bus"], "giraffe", balancer, "h")
+    assert mcq_gate(unknown, EV, lexicon, CFG) == "mcq_unverifiable"
