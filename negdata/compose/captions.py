@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import random
@@ -10,15 +9,13 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from tqdm import tqdm
-
 from negdata.compose.mcq import McqBalancer, build_mcq
 from negdata.compose.prompts import load_prompt
 from negdata.compose.schemas import ComposedCaption, ComposeOutput
 from negdata.compose.templates import template_caption
 from negdata.config import Config
 from negdata.detect.vocab import coco_lexicon
-from negdata.llm import LLMClient
+from negdata.llm import run_structured
 from negdata.records import (
     CaptionRecord,
     McqRecord,
@@ -107,57 +104,19 @@ def caption_candidates(
         if llm is not None:
             rows.append(base.model_copy(update={"caption": llm.text.strip()}))
         if cfg.compose.template_fallback:
-            text = template_caption(style, neg.noun, plan.affirm, plan.record.caption)
+            text = template_caption(style, neg.noun, plan.present, plan.record.caption)
             rows.append(
                 base.model_copy(
-                    update={"caption": text, "generator": "template", "prompt": None, "model": None}
+                    update={
+                        "caption": text,
+                        "generator": "template",
+                        "affirmed": plan.present,
+                        "prompt": None,
+                        "model": None,
+                    }
                 )
             )
     return rows
-
-
-async def _compose_all(
-    cfg: Config, plans: list[ImagePlan], config_hash: str
-) -> tuple[list[CaptionRecord], list[Reject]]:
-    prompt = load_prompt(cfg.compose.prompts_dir, "compose")
-    rows: list[CaptionRecord] = []
-    rejects: list[Reject] = []
-    async with LLMClient(cfg.llm) as client:
-
-        async def one(plan: ImagePlan) -> None:
-            requests = [
-                {"negated": n.noun, "style": s}
-                for n, s in zip(plan.negatives, plan.styles, strict=True)
-            ]
-            result = await client.structured(
-                prompt.messages(
-                    caption=plan.record.caption,
-                    affirm=", ".join(plan.affirm) or "(see caption)",
-                    requests=json.dumps(requests),
-                ),
-                ComposeOutput,
-                seed=cfg.run.seed,
-            )
-            if result.value is None:
-                rejects.append(
-                    Reject(
-                        stage="compose",
-                        key=plan.record.key,
-                        reason=str(result.reason),
-                        detail=result.detail or "",
-                    )
-                )
-            rows.extend(
-                caption_candidates(plan, result.value, result.model, prompt.ref, cfg, config_hash)
-            )
-
-        tasks = [asyncio.ensure_future(one(p)) for p in plans]
-        for task in tqdm(
-            asyncio.as_completed(tasks), total=len(tasks), desc="compose", leave=False
-        ):
-            await task
-    rows.sort(key=lambda r: (r.key, r.generator))
-    return rows, rejects
 
 
 def run_compose(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
@@ -194,8 +153,42 @@ def run_compose(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
                     detail="no object is verified present",
                 )
             )
-    captions, llm_rejects = asyncio.run(_compose_all(cfg, plans, config_hash))
-    rejects = sorted(rejects + llm_rejects, key=lambda r: (r.key, r.stage))
+    prompt = load_prompt(cfg.compose.prompts_dir, "compose")
+
+    def messages(plan: ImagePlan) -> list[dict[str, str]]:
+        requests = [
+            {"negated": n.noun, "style": s}
+            for n, s in zip(plan.negatives, plan.styles, strict=True)
+        ]
+        return prompt.messages(
+            caption=plan.record.caption,
+            affirm=", ".join(plan.affirm) or "(see caption)",
+            requests=json.dumps(requests),
+        )
+
+    results, llm = run_structured(
+        cfg.llm,
+        plans,
+        messages,
+        ComposeOutput,
+        seed=cfg.run.seed,
+        desc=f"compose {shard_name(shard)}",
+    )
+    captions: list[CaptionRecord] = []
+    for plan, result in zip(plans, results, strict=True):
+        if result.value is None:
+            rejects.append(
+                Reject(
+                    stage="compose",
+                    key=plan.record.key,
+                    reason=str(result.reason),
+                    detail=result.detail or "",
+                )
+            )
+        captions += caption_candidates(
+            plan, result.value, result.model, prompt.ref, cfg, config_hash
+        )
+    rejects.sort(key=lambda r: (r.key, r.stage))
     out = out_dir / STAGE
     name = shard_name(shard)
     write_parquet(out / f"{name}.parquet", CaptionRecord, captions)
@@ -207,6 +200,7 @@ def run_compose(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
         "caption_candidates": len(captions),
         "mcq": len(mcqs),
         "rejected": count_by(rejects),
+        **llm,
         "duration_s": round(time.monotonic() - started, 3),
     }
     write_stats(out, shard, config_hash, stats)

@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
 import time
 from pathlib import Path
 from typing import Any
 
-from tqdm import tqdm
-
 from negdata.compose.prompts import load_prompt
 from negdata.compose.schemas import PlanOutput
 from negdata.compose.verify import absent_labels, present_labels, verify
 from negdata.config import Config
 from negdata.detect.vocab import Lexicon, coco_lexicon
-from negdata.llm import LLMClient
+from negdata.llm import run_structured
 from negdata.records import (
     Evidence,
     IngestRow,
@@ -96,45 +93,31 @@ def plan_record(
     )
 
 
-async def _plan_all(
-    cfg: Config, evidence: list[Evidence], captions: dict[str, str]
-) -> tuple[list[PlanRecord], list[Reject]]:
-    prompt = load_prompt(cfg.compose.prompts_dir, "plan")
-    records: list[PlanRecord] = []
-    rejects: list[Reject] = []
-    async with LLMClient(cfg.llm) as client:
-
-        async def one(ev: Evidence) -> None:
-            caption = captions[ev.key]
-            detected = ", ".join(present_labels(ev, cfg.detect)) or "nothing"
-            result = await client.structured(
-                prompt.messages(caption=caption, detected=detected), PlanOutput, seed=cfg.run.seed
-            )
-            if result.value is None and not cfg.plan.vocabulary_fill:
-                rejects.append(
-                    Reject(
-                        stage="plan",
-                        key=ev.key,
-                        reason=str(result.reason),
-                        detail=result.detail or "",
-                    )
-                )
-                return
-            records.append(plan_record(ev, caption, result.value, cfg, prompt.ref))
-
-        tasks = [asyncio.ensure_future(one(ev)) for ev in evidence]
-        for task in tqdm(asyncio.as_completed(tasks), total=len(tasks), desc="plan", leave=False):
-            await task
-    records.sort(key=lambda r: r.key)
-    rejects.sort(key=lambda r: r.key)
-    return records, rejects
-
-
 def run_plan(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
     started = time.monotonic()
     out_dir = cfg.run.output_dir
     evidence = read_parquet(out_dir / "evidence" / f"{shard_name(shard)}.parquet", Evidence)
-    records, rejects = asyncio.run(_plan_all(cfg, evidence, captions_by_key(out_dir, shard)))
+    captions = captions_by_key(out_dir, shard)
+    prompt = load_prompt(cfg.compose.prompts_dir, "plan")
+
+    def messages(ev: Evidence) -> list[dict[str, str]]:
+        detected = ", ".join(present_labels(ev, cfg.detect)) or "nothing"
+        return prompt.messages(caption=captions[ev.key], detected=detected)
+
+    results, llm = run_structured(
+        cfg.llm, evidence, messages, PlanOutput, seed=cfg.run.seed, desc=f"plan {shard_name(shard)}"
+    )
+    records: list[PlanRecord] = []
+    rejects: list[Reject] = []
+    for ev, result in zip(evidence, results, strict=True):
+        if result.value is None and not cfg.plan.vocabulary_fill:
+            rejects.append(
+                Reject(
+                    stage="plan", key=ev.key, reason=str(result.reason), detail=result.detail or ""
+                )
+            )
+        else:
+            records.append(plan_record(ev, captions[ev.key], result.value, cfg, prompt.ref))
     out = out_dir / STAGE
     write_parquet(out / f"{shard_name(shard)}.parquet", PlanRecord, records)
     write_parquet(out / f"{shard_name(shard)}_rejects.parquet", Reject, rejects)
@@ -146,6 +129,7 @@ def run_plan(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
             1 for r in records for o in r.mentioned + r.candidates if o.verdict == "unverifiable"
         ),
         "absent_candidates": sum(1 for r in records for o in r.candidates if o.verdict == "absent"),
+        **llm,
         "duration_s": round(time.monotonic() - started, 3),
     }
     write_stats(out, shard, config_hash, stats)

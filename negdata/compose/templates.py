@@ -28,7 +28,9 @@ def _is_plural(noun: str) -> bool:
 
 
 def template_caption(style: Style, negated: str, positives: list[str], caption: str) -> str:
-    """A plain negated caption for when the LLM's fails validation (``generator: template``)."""
+    """A plain negated caption for when the LLM's fails validation (``generator: template``).
+
+    ``positives`` must be verified present; without any, the original caption is affirmed."""
     be = "are" if _is_plural(negated) else "is"
     if style == "affirmation_first":
         if positives:

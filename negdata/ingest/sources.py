@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -44,6 +45,12 @@ def read_rows(cfg: InputConfig) -> list[SourceRow]:
     """Every row of the input, in order; row i belongs to shard i // samples_per_shard."""
     if not cfg.path.exists():
         raise FileNotFoundError(f"input.path does not exist: {cfg.path}")
+    return _read_rows_cached(cfg, cfg.path.stat().st_mtime_ns)
+
+
+@lru_cache(maxsize=2)
+def _read_rows_cached(cfg: InputConfig, mtime_ns: int) -> list[SourceRow]:
+    """Read once per process and file version: every shard of a run slices the same rows."""
     if cfg.format == "parquet":
         table = pq.read_table(cfg.path, columns=[cfg.url_column, cfg.caption_column])
         return [

@@ -1,5 +1,6 @@
 """LLM access: the local vLLM server and an async client that returns validated pydantic objects."""
 
+from negdata.llm.batch import LLMUnavailableError, llm_stats, run_structured
 from negdata.llm.client import ClientStats, FailureReason, LLMClient, LLMResult
 from negdata.llm.server import (
     LLMServerError,
@@ -16,9 +17,12 @@ __all__ = [
     "LLMClient",
     "LLMResult",
     "LLMServerError",
+    "LLMUnavailableError",
     "LocalServer",
     "ensure_model",
     "find_gguf",
+    "llm_stats",
+    "run_structured",
     "serve_forever",
     "wait_until_ready",
 ]

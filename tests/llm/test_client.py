@@ -51,7 +51,7 @@ def test_structured_call_returns_a_validated_object(vllm_server: LLMConfig) -> N
 def test_concurrent_calls_beyond_the_concurrency_limit_all_succeed(vllm_server: LLMConfig) -> None:
     cfg = vllm_server.model_copy(update={"max_concurrency": 2})
 
-    results, stats = ask(cfg, calls=6, max_tokens=16)
+    results, stats = ask(cfg, calls=6, max_tokens=48, temperature=0.0)
 
     assert all(isinstance(result.value, Answer) for result in results)
     assert (stats.requests, stats.succeeded) == (6, 6)
