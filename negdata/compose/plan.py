@@ -12,7 +12,7 @@ from negdata.compose.prompts import load_prompt
 from negdata.compose.schemas import PlanOutput
 from negdata.compose.verify import absent_labels, present_labels, verify
 from negdata.config import Config
-from negdata.detect.vocab import Lexicon, coco_lexicon
+from negdata.detect.vocab import Lexicon, coco_lexicon, normalize
 from negdata.llm import run_structured
 from negdata.records import (
     Evidence,
@@ -60,10 +60,12 @@ def _fill_from_vocabulary(
 
 
 def in_caption(noun: str, caption: str, lexicon: Lexicon) -> bool:
-    """Whether the caption names ``noun`` itself or a synonym of its label (the LLM may invent)."""
+    """Whether the caption names ``noun``: the phrase itself, or, when ``noun`` is a lexicon term
+    ("person"), any synonym of its label ("astronaut"). The LLM may invent mentions."""
     label = lexicon.label(noun)
-    terms = (noun, *lexicon.terms(label)) if label else (noun,)
-    return polarity(caption, terms) != "unmentioned"
+    if label is not None and normalize(noun) in lexicon.terms(label):
+        return polarity(caption, lexicon.terms(label)) != "unmentioned"
+    return polarity(caption, [noun]) != "unmentioned"
 
 
 def plan_record(

@@ -55,9 +55,14 @@ def test_verdicts_follow_thresholds_and_coverage() -> None:
 
 
 def test_invented_mentions_and_candidates_named_by_the_caption_are_dropped() -> None:
-    output = PlanOutput(mentioned=["bus", "dog"], absent_candidates=["bicycle", "bike"])
-    record = plan_record(EV, "a bus passes a bicycle shop", output, CFG, "plan@1")
-    assert [m.noun for m in record.mentioned] == ["bus"]  # the caption never names a dog
+    output = PlanOutput(
+        mentioned=["bus", "dog", "person", "styled by driver"],
+        absent_candidates=["bicycle", "bike"],
+    )
+    record = plan_record(EV, "a driver takes a bus past a bicycle shop", output, CFG, "plan@1")
+    # no dog in the caption; "person" is a lexicon term whose synonym "driver" is; the invented
+    # phrase "styled by driver" is not in the caption although its head word maps to person
+    assert [m.noun for m in record.mentioned] == ["bus", "person"]
     assert record.candidates == []  # the caption names a bicycle: never negate it
 
 
