@@ -9,11 +9,18 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Annotated, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+
+def cache_dir() -> Path:
+    """Where set-up keeps what it builds once per machine: ``$NEGDATA_CACHE``, else
+    ``~/.cache/negdata`` (the vLLM venv, the converted model, Ultralytics settings)."""
+    return Path(os.environ.get("NEGDATA_CACHE", "~/.cache/negdata")).expanduser()
 
 
 class ConfigError(ValueError):
@@ -81,8 +88,10 @@ class DetectConfig(Section):
 class ServeConfig(Section):
     """How to start the local vLLM server; ignored when ``llm.local`` is false."""
 
-    python: Path = Path("~/.cache/negdata/vllm-venv/bin/python")
-    model_dir: Path = Path("~/.cache/negdata/models/SmolLM2-135M-Instruct")
+    python: Path = Field(default_factory=lambda: cache_dir() / "vllm-venv" / "bin" / "python")
+    model_dir: Path = Field(
+        default_factory=lambda: cache_dir() / "models" / "SmolLM2-135M-Instruct"
+    )
     host: str = "127.0.0.1"
     port: Annotated[int, Field(gt=0, lt=65536)] = 8765
     startup_timeout_s: Annotated[float, Field(gt=0)] = 300.0

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from negdata.config import YoloSource
+from negdata.config import YoloSource, cache_dir
 from negdata.detect.base import Detection, ImageItem
 from negdata.records import Box
 
@@ -27,9 +27,7 @@ def _ultralytics_offline() -> None:
     """Keep Ultralytics off the network; takes effect only before ``ultralytics`` is imported."""
     os.environ["YOLO_OFFLINE"] = "1"
     os.environ["YOLO_AUTOINSTALL"] = "False"
-    os.environ.setdefault(
-        "YOLO_CONFIG_DIR", str(Path.home() / ".cache" / "negdata" / "ultralytics")
-    )
+    os.environ.setdefault("YOLO_CONFIG_DIR", str(cache_dir() / "ultralytics"))
 
 
 def resolve_device(device: str) -> str:
