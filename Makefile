@@ -21,7 +21,7 @@ export PREFECT_HOME ?= $(NEGDATA_CACHE)/prefect
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export PREFECT_LOGGING_LEVEL ?= WARNING
 
-.PHONY: install llm-env sample generate test lint format clean
+.PHONY: install llm-env sample generate test lint format eval-negation clean
 
 install: $(VENV)/.installed
 
@@ -58,6 +58,11 @@ format: install
 
 test: install llm-env sample lint
 	$(PY) -m pytest
+
+# Precision and recall of the negation-scope checker on the labelled captions (dev and held-out).
+eval-negation: install
+	$(PY) -m negdata.validate.evaluate tests/data/negation_cases.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout.jsonl
 
 clean:
 	rm -rf runs data .pytest_cache .mypy_cache .ruff_cache

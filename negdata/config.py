@@ -73,7 +73,7 @@ SourceConfig = Annotated[YoloSource | LabelsSource, Field(discriminator="kind")]
 
 
 class DetectConfig(Section):
-    vocabulary: Literal["coco"] = "coco"
+    vocabulary: Literal["coco", "objects365", "openimages"] = "coco"
     sources: Annotated[list[SourceConfig], Field(min_length=1)]
     t_present: Annotated[float, Field(gt=0, le=1)] = 0.5
     t_absent: Annotated[float, Field(ge=0, le=1)] = 0.1

@@ -16,11 +16,10 @@ import yaml
 from flows.generate import generate
 from negdata.cli import PERSON_WEIGHTS
 from negdata.config import LLMConfig, load_config
-from negdata.detect.vocab import coco_lexicon
+from negdata.detect.lexicon import Lexicon, lexicon_for
 from negdata.records import Evidence, read_parquet
 from negdata.sample import build_sample, package_file
-from negdata.validate.gates import option_truth
-from negdata.validate.negation import polarity
+from negdata.validate.negation import analyze
 
 SHARDS = "0-4"  # 14 sample rows + 3 bad rows at 4 per shard -> shards 0-4
 
@@ -106,30 +105,54 @@ def test_bad_rows_are_counted_rejects(run: dict[str, Any]) -> None:
     assert run["summary"]["stages"]["ingest"]["successes"] == 14
 
 
+def _absent(name: str, scores: dict[str, float], lexicon: Lexicon, t_absent: float) -> bool:
+    members = lexicon.members(name)
+    return bool(members) and all(scores.get(m, 1.0) < t_absent for m in members)
+
+
+def _present(name: str, scores: dict[str, float], lexicon: Lexicon, t_present: float) -> bool:
+    return any(scores.get(m, 0.0) >= t_present for m in lexicon.members(name))
+
+
 def test_every_published_caption_negates_a_verified_absent_object(run: dict[str, Any]) -> None:
     cfg = run["cfg"]
     evidence = _evidence(cfg.run.output_dir)
-    lexicon = coco_lexicon()
+    lexicon = lexicon_for("coco")
     rows = pq.read_table(sorted((cfg.run.output_dir / "negcap").glob("*.parquet"))).to_pylist()
     assert rows
     for row in rows:
         scores = evidence[row["image_key"]].score_map()
-        assert scores[row["negated_label"]] < cfg.detect.t_absent, row
-        assert polarity(row["caption"], lexicon.terms(row["negated_label"])) == "negated", row
+        polarities = analyze(row["caption"], lexicon)
+        assert polarities.get(row["negated_label"]) == "negated", row
+        assert _absent(row["negated_label"], scores, lexicon, cfg.detect.t_absent), row
         assert row["caption"].strip().lower() != row["original_caption"].strip().lower()
-        for label, score in scores.items():
-            if score < cfg.detect.t_absent:
-                assert polarity(row["caption"], lexicon.terms(label)) != "affirmed", (label, row)
+        for name, pol in polarities.items():
+            if pol == "affirmed":
+                assert not _absent(name, scores, lexicon, cfg.detect.t_absent), (name, row)
+            else:
+                assert not _present(name, scores, lexicon, cfg.detect.t_present), (name, row)
 
 
 def test_every_mcq_has_exactly_one_correct_option(run: dict[str, Any]) -> None:
     cfg = run["cfg"]
     evidence = _evidence(cfg.run.output_dir)
-    lexicon = coco_lexicon()
+    lexicon = lexicon_for("coco")
     rows = pq.read_table(sorted((cfg.run.output_dir / "negmcq").glob("*.parquet"))).to_pylist()
+    assert rows
     for row in rows:
-        options = [row[f"caption_{i}"] for i in range(4)]
-        truths = [option_truth(o, evidence[row["image_key"]], lexicon, cfg) for o in options]
+        scores = evidence[row["image_key"]].score_map()
+        truths = []
+        for option in (row[f"caption_{i}"] for i in range(4)):
+            polarities = analyze(option, lexicon)
+            assert polarities, option
+            truths.append(
+                all(
+                    _present(n, scores, lexicon, cfg.detect.t_present)
+                    if p == "affirmed"
+                    else _absent(n, scores, lexicon, cfg.detect.t_absent)
+                    for n, p in polarities.items()
+                )
+            )
         assert truths.count(True) == 1 and truths[row["correct_answer"]], row
 
 

@@ -14,7 +14,7 @@ from negdata.compose.prompts import load_prompt
 from negdata.compose.schemas import ComposedCaption, ComposeOutput
 from negdata.compose.templates import template_caption
 from negdata.config import Config
-from negdata.detect.vocab import coco_lexicon
+from negdata.detect.lexicon import Lexicon, lexicon_for
 from negdata.llm import run_structured
 from negdata.records import (
     CaptionRecord,
@@ -65,12 +65,13 @@ def image_plan(record: PlanRecord, cfg: Config) -> ImagePlan:
     return ImagePlan(record, affirm, present, negatives, styles)
 
 
-def _match(output: ComposeOutput | None, plan: ImagePlan) -> list[ComposedCaption | None]:
+def _match(
+    output: ComposeOutput | None, plan: ImagePlan, lexicon: Lexicon
+) -> list[ComposedCaption | None]:
     """The LLM caption for each requested negative: same label first, else same position."""
     if output is None:
         return [None] * len(plan.negatives)
-    lexicon = coco_lexicon()
-    by_label = {lexicon.label(c.negated): c for c in output.captions}
+    by_label = {lexicon.name(c.negated): c for c in output.captions}
     matched: list[ComposedCaption | None] = []
     for i, neg in enumerate(plan.negatives):
         fallback = output.captions[i] if i < len(output.captions) else None
@@ -84,9 +85,8 @@ def caption_candidates(
 ) -> list[CaptionRecord]:  # fmt: skip
     """Per negative: the LLM's caption, then (if allowed) the template stand-in, same key."""
     rows = []
-    for j, (neg, style, llm) in enumerate(
-        zip(plan.negatives, plan.styles, _match(output, plan), strict=True)
-    ):
+    matched = _match(output, plan, lexicon_for(cfg.detect.vocabulary))
+    for j, (neg, style, llm) in enumerate(zip(plan.negatives, plan.styles, matched, strict=True)):
         base = CaptionRecord(
             key=f"{plan.record.key}_{j}",
             image_key=plan.record.key,

@@ -12,7 +12,7 @@ from negdata.compose.prompts import load_prompt
 from negdata.compose.schemas import PlanOutput
 from negdata.compose.verify import absent_labels, present_labels, verify
 from negdata.config import Config
-from negdata.detect.vocab import Lexicon, coco_lexicon, normalize
+from negdata.detect.lexicon import Lexicon, lexicon_for
 from negdata.llm import run_structured
 from negdata.records import (
     Evidence,
@@ -41,12 +41,12 @@ def _fill_from_vocabulary(
     candidates: list[ObjectVerdict], evidence: Evidence, caption: str, cfg: Config
 ) -> list[ObjectVerdict]:
     """Top up absent candidates with verified-absent vocabulary labels the caption never names."""
-    lexicon = coco_lexicon()
+    lexicon = lexicon_for(cfg.detect.vocabulary)
     have = {c.label for c in candidates if c.verdict == "absent"}
     pool = [
         label
         for label in absent_labels(evidence, cfg.detect)
-        if label not in have and polarity(caption, lexicon.terms(label)) == "unmentioned"
+        if label not in have and label not in lexicon.mentioned(caption)
     ]
     rng = random.Random(f"{cfg.run.seed}:{evidence.key}")
     rng.shuffle(pool)
@@ -62,26 +62,26 @@ def _fill_from_vocabulary(
 def in_caption(noun: str, caption: str, lexicon: Lexicon) -> bool:
     """Whether the caption names ``noun``: the phrase itself, or, when ``noun`` is a lexicon term
     ("person"), any synonym of its label ("astronaut"). The LLM may invent mentions."""
-    label = lexicon.label(noun)
-    if label is not None and normalize(noun) in lexicon.terms(label):
-        return polarity(caption, lexicon.terms(label)) != "unmentioned"
+    name = lexicon.name(noun)
+    if name is not None and lexicon.is_term(noun):
+        return polarity(caption, lexicon.terms(name)) != "unmentioned"
     return polarity(caption, [noun]) != "unmentioned"
 
 
 def plan_record(
     evidence: Evidence, caption: str, output: PlanOutput | None, cfg: Config, prompt_ref: str
 ) -> PlanRecord:
-    lexicon = coco_lexicon()
+    lexicon = lexicon_for(cfg.detect.vocabulary)
     named_in_caption = [
         noun for noun in (output.mentioned if output else []) if in_caption(noun, caption, lexicon)
     ]
     mentioned = verify(named_in_caption, evidence, lexicon, cfg.detect)
     named = {m.noun for m in mentioned}
+    named_anywhere = set(lexicon.mentioned(caption))  # even as a modifier: "bicycle shop"
     candidates = [
         c
         for c in verify(output.absent_candidates if output else [], evidence, lexicon, cfg.detect)
-        if c.noun not in named
-        and (c.label is None or polarity(caption, lexicon.terms(c.label)) == "unmentioned")
+        if c.noun not in named and c.label not in named_anywhere
     ][: cfg.plan.max_candidates]
     if cfg.plan.vocabulary_fill:
         candidates = _fill_from_vocabulary(candidates, evidence, caption, cfg)

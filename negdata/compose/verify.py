@@ -1,28 +1,45 @@
-"""Check the LLM's free-text objects against the detector evidence through the lexicon."""
+"""Check objects against the detector evidence: a name's verdict comes from the labels it covers."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from negdata.config import DetectConfig
-from negdata.detect.vocab import Lexicon
+from negdata.detect.lexicon import Lexicon
 from negdata.records import Evidence, ObjectVerdict, Verdict
 
 
-def verdict(score: float | None, cfg: DetectConfig) -> Verdict:
-    if score is None:
-        return "unverifiable"
-    if score >= cfg.t_present:
-        return "present"
-    if score < cfg.t_absent:
-        return "absent"
-    return "uncertain"
+def name_verdict(
+    name: str, scores: dict[str, float], lexicon: Lexicon, cfg: DetectConfig
+) -> tuple[Verdict, float | None]:
+    """Present if any covered label scores >= t_present; absent only if *every* label the name
+    covers is scored and below t_absent (so "no animal" needs every animal ruled out)."""
+    members = lexicon.members(name)
+    covered = [scores[m] for m in members if m in scores]
+    if not covered:
+        return "unverifiable", None
+    best = max(covered)
+    if best >= cfg.t_present:
+        return "present", best
+    if len(covered) < len(members):
+        return "unverifiable", best
+    if best < cfg.t_absent:
+        return "absent", best
+    return "uncertain", best
+
+
+def evidence_verdicts(
+    evidence: Evidence, lexicon: Lexicon, cfg: DetectConfig
+) -> dict[str, Verdict]:
+    """The verdict of every label and hypernym of the lexicon for one image."""
+    scores = evidence.score_map()
+    return {name: name_verdict(name, scores, lexicon, cfg)[0] for name in lexicon.names()}
 
 
 def verify(
     nouns: Iterable[str], evidence: Evidence, lexicon: Lexicon, cfg: DetectConfig
 ) -> list[ObjectVerdict]:
-    """One verdict per distinct noun; a noun no source covers is ``unverifiable``."""
+    """One verdict per distinct noun; a noun the lexicon cannot resolve is ``unverifiable``."""
     scores = evidence.score_map()
     seen: set[str] = set()
     verdicts = []
@@ -31,11 +48,11 @@ def verify(
         if not noun or noun in seen:
             continue
         seen.add(noun)
-        label = lexicon.label(noun)
-        score = scores.get(label) if label is not None else None
-        verdicts.append(
-            ObjectVerdict(noun=noun, label=label, verdict=verdict(score, cfg), score=score)
+        name = lexicon.name(noun)
+        verdict, score = (
+            name_verdict(name, scores, lexicon, cfg) if name else ("unverifiable", None)
         )
+        verdicts.append(ObjectVerdict(noun=noun, label=name, verdict=verdict, score=score))
     return verdicts
 
 

@@ -13,7 +13,7 @@ from PIL import Image
 
 from negdata.config import DetectConfig, LabelsSource
 from negdata.detect.base import Detector, ImageItem, combine
-from negdata.detect.vocab import COCO80
+from negdata.detect.vocab import vocabulary
 from negdata.records import Evidence, write_parquet
 from negdata.shards import shard_name, write_stats
 from negdata.wds import read_tar
@@ -34,7 +34,9 @@ def build_detectors(cfg: DetectConfig) -> list[Detector]:
             if isinstance(source, LabelsSource):
                 from negdata.detect.labels import LabelsDetector
 
-                detectors.append(LabelsDetector(source, frozenset(COCO80), index))
+                detectors.append(
+                    LabelsDetector(source, frozenset(vocabulary(cfg.vocabulary)), index)
+                )
             else:
                 from negdata.detect.yolo import YoloDetector
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from negdata.config import Config
-from negdata.detect.vocab import coco_lexicon
+from negdata.detect.lexicon import lexicon_for
 from negdata.records import (
     CaptionRecord,
     Evidence,
@@ -81,7 +81,7 @@ def run_publish(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
     started = time.monotonic()
     out_dir = cfg.run.output_dir
     name = shard_name(shard)
-    lexicon = coco_lexicon()
+    lexicon = lexicon_for(cfg.detect.vocabulary)
     evidence = {e.key: e for e in read_parquet(out_dir / "evidence" / f"{name}.parquet", Evidence)}
     candidates = read_parquet(out_dir / "captions" / f"{name}.parquet", CaptionRecord)
     accepted, rejects = select_captions(candidates, evidence, CaptionGate(cfg, lexicon))

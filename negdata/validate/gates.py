@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from negdata.compose.verify import absent_labels, present_labels
+from negdata.compose.verify import evidence_verdicts
 from negdata.config import Config
-from negdata.detect.vocab import Lexicon
-from negdata.records import CaptionRecord, Evidence, McqRecord
-from negdata.validate.negation import polarity
+from negdata.detect.lexicon import Lexicon
+from negdata.records import CaptionRecord, Evidence, McqRecord, Verdict
+from negdata.validate.negation import analyze
 
 _RESIDUE = re.compile(
     r"(caption\s*:|negat\w*\s*:|^\s*(sure|here is|here's|certainly)\b|[{}\[\]\"`]|\bjson\b|"
@@ -38,31 +38,31 @@ class CaptionGate:
             return "length"
         if _norm(text) == _norm(row.original_caption):
             return "copy_of_original"
-        if polarity(text, self.lexicon.terms(row.negated_label)) != "negated":
+        polarities = analyze(text, self.lexicon)
+        if polarities.get(row.negated_label) != "negated":
             return "not_negated"
-        for label in absent_labels(evidence, self.cfg.detect):
-            if polarity(text, self.lexicon.terms(label)) == "affirmed":
+        verdicts = evidence_verdicts(evidence, self.lexicon, self.cfg.detect)
+        for name, pol in polarities.items():
+            if pol == "affirmed" and verdicts.get(name) == "absent":
                 return "affirms_absent"
-        for label in present_labels(evidence, self.cfg.detect):
-            if polarity(text, self.lexicon.terms(label)) == "negated":
+            if pol == "negated" and verdicts.get(name) == "present":
                 return "negates_present"
         return None
 
 
-def option_truth(text: str, evidence: Evidence, lexicon: Lexicon, cfg: Config) -> bool | None:
-    """Whether an MCQ sentence is true of the image: every affirmed object present, every negated
-    one absent. ``None`` when it names an object the evidence cannot decide."""
-    present = set(present_labels(evidence, cfg.detect))
-    absent = set(absent_labels(evidence, cfg.detect))
-    decided = False
-    for label in present | absent:
-        pol = polarity(text, lexicon.terms(label))
-        if pol == "unmentioned":
-            continue
-        decided = True
-        if (pol == "affirmed") != (label in present):
-            return False
-    return True if decided else None
+def option_truth(verdicts: dict[str, Verdict], text: str, lexicon: Lexicon) -> bool | None:
+    """Whether an MCQ sentence is true of the image: everything it affirms is present and
+    everything it negates is absent. ``None`` when it names something the evidence cannot decide."""
+    polarities = analyze(text, lexicon)
+    if not polarities:
+        return None
+    truth = True
+    for name, pol in polarities.items():
+        verdict = verdicts.get(name, "unverifiable")
+        if verdict not in ("present", "absent"):
+            return None
+        truth = truth and (verdict == "present") == (pol == "affirmed")
+    return truth
 
 
 def mcq_gate(mcq: McqRecord, evidence: Evidence, lexicon: Lexicon, cfg: Config) -> str | None:
@@ -71,7 +71,8 @@ def mcq_gate(mcq: McqRecord, evidence: Evidence, lexicon: Lexicon, cfg: Config) 
         return "mcq_duplicate_options"
     if any(re.search(r"\b(none|null|nan)\b|\{|\}|features\s*[.,]", o.lower()) for o in options):
         return "mcq_placeholder"
-    truths = [option_truth(o, evidence, lexicon, cfg) for o in options]
+    verdicts = evidence_verdicts(evidence, lexicon, cfg.detect)
+    truths = [option_truth(verdicts, o, lexicon) for o in options]
     if None in truths:
         return "mcq_unverifiable"
     if truths.count(True) != 1 or not truths[mcq.correct_answer]:

@@ -1,117 +1,366 @@
 """Negation cues and their scope: does a caption affirm, negate, or not mention an object?
 
-A caption is split into clauses at sentence punctuation and contrast words ("but", "while",
-...). Inside a clause, an object after a pre-nominal cue ("no", "without", "not", ...) is
-negated, and so is an object followed by a post-nominal cue ("is missing", "is absent",
-"nowhere to be seen"). Fixed phrases that contain a cue word but negate no object ("not only",
-"no doubt", "nothing but", ...) are removed first.
+The checker is a small rule system over tokens, no parser:
+
+1. Normalise: contractions ("isn't" -> "is not"), "nobody" / "no one" / "not a soul" ->
+   "no person", "X-free" -> "no X", and drop the false friends that contain a cue word but
+   negate no object ("not only", "no doubt", "nothing but", "no longer", "not far from", ...).
+2. Split into clauses at sentence punctuation and at contrast and relative words ("but",
+   "while", "only", "except", "which", ...).
+3. Find object mentions, longest term first, so "hot dog" is not a dog and "teddy bear" not a
+   bear; a term used as a modifier ("bus stop", "train station", "an orange bus") is no mention.
+4. A pre-nominal cue ("no", "without", "lacking", "free of", "instead of", "neither"/"nor",
+   "not a", "does not have", "never had", ...) negates the noun phrases that follow it, through
+   coordination ("no cats, dogs or birds"), until a preposition, a verb, a new determiner after
+   "and" or a comma, or the end of the clause.
+5. A post-nominal cue negates the noun phrase before it: "X is missing / absent / nowhere to be
+   seen / not in the picture / not visible".
+6. "none of the X" presupposes X ("none of the chairs are occupied": chairs exist) unless X is
+   "the usual X" or "none" is an object ("holds none of the books"); "none of the X is a Y" and
+   "none of the X has a Y" negate Y.
+
+Everything mentioned and not negated is affirmed.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Literal
 
+from negdata.detect.lexicon import Lexicon
 from negdata.detect.vocab import singular
 
 Polarity = Literal["affirmed", "negated", "unmentioned"]
 
 FALSE_FRIENDS = (
-    "not only", "no doubt", "nothing but", "no longer", "not far from", "not far", "never mind",
-    "no matter", "not least", "none other than", "not to mention",
+    "not only", "no doubt", "without a doubt", "no wonder", "no matter", "never mind",
+    "not to mention", "none other than", "no longer", "not far from", "not far", "not bad",
+    "not surprisingly", "no big deal", "none the worse", "no denying", "nothing but",
+    "never a dull moment", "middle of nowhere", "to nowhere", "feel free", "never have i",
+    "never seen without", "not least", "no problem", "no way", "no filter",
+)  # fmt: skip
+PERSON_NEGATIONS = ("not a single soul", "not a soul", "nobody", "no one", "no-one", "noone")
+BREAK = "|"  # ends a clause
+STOP = "#"  # ends a negation scope, not a clause
+CLAUSE_WORDS = frozenset(
+    {"but", "while", "whereas", "although", "though", "yet", "however", "instead", "except",
+     "only", "just", "so", "because", "where", "which", "who", "that", "when", "since", "as",
+     "rather", "unlike", "apart", "besides", "leaving", "it", "they", "there", "this", "these"}
+)  # fmt: skip
+PREPOSITIONS = frozenset(
+    {"on", "in", "at", "by", "near", "beside", "besides", "next", "behind", "under", "above",
+     "over", "inside", "outside", "around", "along", "across", "from", "into", "onto",
+     "against", "with", "for", "to", "toward", "towards", "through", "past", "off", "up",
+     "down", "out", "among", "between", "beneath", "below", "underneath", "within", "anywhere",
+     "here", "today", "tonight", "yet", "again", "how", "like", "after", "before", "during"}
+)  # fmt: skip
+VERBS = frozenset(
+    {"is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "does", "do",
+     "did", "will", "would", "can", "could", "may", "might", "must", "should", "sits", "sit",
+     "stands", "stand", "lies", "lie", "remains", "remain", "waits", "wait", "looks", "look",
+     "runs", "run", "parked", "seen", "left", "lying", "sitting", "standing", "waiting",
+     "pass", "passes", "fill", "fills", "hangs", "rests", "grazes", "graze", "sleeps",
+     "full", "filled", "covered", "packed", "stocked", "holding", "furnished", "home"}
+)  # fmt: skip
+DETERMINERS = frozenset(
+    {"a", "an", "the", "this", "that", "these", "those", "its", "his", "her", "their", "our",
+     "my", "your", "some", "one", "two", "three", "several", "many", "few", "every", "each",
+     "all", "another", "i", "we", "you", "he", "she", "they", "it"}
+)  # fmt: skip
+QUANTIFIERS = frozenset({"a", "an", "any", "one", "single", "even", "more", "the", "enough"})
+HAVE_VERBS = frozenset(
+    {"have", "has", "had", "having", "see", "sees", "seen", "saw", "contain", "contains",
+     "hold", "holds", "holding", "include", "includes", "show", "shows", "showing", "feature",
+     "features", "find", "found", "spot", "notice", "carry", "carries", "carrying", "wear",
+     "wears", "wearing", "sell", "sells", "get", "got", "been", "be", "exist", "exists",
+     "appear", "appears", "need", "there", "is", "are", "was", "were", "own", "owns"}
 )  # fmt: skip
 PRE_CUES = frozenset(
-    {"no", "not", "n't", "without", "never", "nor", "neither", "none", "nothing", "nobody",
-     "lacking", "lacks", "lack", "free-of", "devoid-of", "empty-of", "absence-of"}
+    {"no", "without", "lacking", "lacks", "lack", "free-of", "devoid-of", "empty-of",
+     "emptied-of", "neither", "nor", "instead-of", "rather-than", "absent", "missing",
+     "not-pictured", "not-present", "nowhere"}
 )  # fmt: skip
-POST_CUES = (
-    "is missing", "are missing", "missing", "is absent", "are absent", "absent",
-    "nowhere to be seen", "nowhere in sight", "is not present", "are not present",
-    "is not visible", "are not visible", "is not there", "are not there",
-)  # fmt: skip
-CLAUSE_BREAKS = frozenset(
-    {"but", "while", "whereas", "although", "though", "yet", "however", "instead", "except"}
+VERBAL_CUES = frozenset({"not", "never"})
+FRAME_WORDS = ("picture", "frame", "view", "sight", "shot", "photo", "image", "scene")
+_POST = re.compile(
+    r"^(?:(?:is|are|was|were|be|been|remains?|seems?|now|still|also|completely|entirely|"
+    r"noticeably|conspicuously|usually|today|sadly|currently) )*"
+    r"(?:missing|absent|nowhere|gone|not (?:present|visible|pictured|here|there|around|"
+    r"anywhere|(?:in|within) (?:the |this )?(?:" + "|".join(FRAME_WORDS) + r")))\b"
 )
-DETERMINERS = frozenset({"a", "an", "the", "this", "that", "its", "his", "her", "their", "some"})
-_PUNCT_BREAK = re.compile(r"[.;:!?()\"]")
-_TOKEN = re.compile(r"n't|[a-z]+(?:-of)?|,")
+_POST_MISSING_OK = frozenset(
+    {",", BREAK, STOP, "from", "too", "today", "again", "now", "entirely", "at", "in", "on", "here"}
+)
+COMPOUND_HEADS = frozenset(
+    {"station", "stop", "stand", "track", "tracks", "ride", "window", "shelter", "lane",
+     "route", "ticket", "rack", "depot", "terminal", "conductor", "juice", "peel", "tree",
+     "control", "controls", "village", "area", "location", "island", "cover", "case", "shop",
+     "store", "stall", "vendor", "seat", "light", "lights", "driver", "drivers", "sign",
+     "signs", "wheel", "wheels", "club", "team", "court", "field", "racket", "bag", "shaped"}
+)  # fmt: skip
+SOFT_PREPOSITIONS = frozenset({"here", "today", "tonight", "yet", "again", "anywhere"})
+AMBIGUOUS_ADJECTIVES = frozenset({"orange", "remote"})
+INTENSIFIERS = frozenset({"so", "too", "very", "quite", "rather", "more", "most", "less"})
+_TOKEN = re.compile(r"[a-z]+(?:-[a-z]+)*|[,|#]")
 
 
 def _prepare(text: str) -> str:
-    text = text.lower().replace("\u2019", "'")
-    text = re.sub(r"(\w)n't\b", r"\1 n't", text)
-    text = re.sub(r"\bcannot\b", "can n't", text)
-    for phrase in ("free of", "devoid of", "empty of", "absence of"):
-        text = text.replace(phrase, phrase.replace(" ", "-"))
+    text = text.lower().replace("\u2019", "'").replace("\u2018", "'")
+    text = re.sub(r"\bcan't\b|\bcannot\b", "can not", text)
+    text = re.sub(r"\bwon't\b", "will not", text)
+    text = re.sub(r"(\w)n't\b", r"\1 not", text)
+    text = re.sub(r"'s\b|'re\b|'ll\b|'ve\b|'d\b|'m\b", "", text)
     for phrase in FALSE_FRIENDS:
-        text = re.sub(rf"\b{phrase}\b", " ", text)
+        text = re.sub(rf"\b{phrase}\b", f" {STOP} ", text)
+    for phrase in PERSON_NEGATIONS:
+        text = re.sub(rf"\b{phrase}\b", "no person", text)
+    text = re.sub(r"\b([a-z]+)-free\b", rf"no \1 {STOP}", text)
+    for phrase in ("free of", "devoid of", "empty of", "emptied of", "instead of", "rather than"):
+        text = re.sub(rf"\b{phrase}\b", phrase.replace(" ", "-"), text)
+    text = re.sub(r"\bnot (pictured|present)\s*:", r"not-\1", text)
+    frame = "|".join(FRAME_WORDS)
+    text = re.sub(
+        rf"\bnowhere (?:in|within) (?:the |this )?(?:{frame}) (?:is|are) there\b", "no", text
+    )
+    text = re.sub(
+        r"\b(nor|neither|not|never) (?:is|are|was|were|has|have|had|does|do) there\b", r"\1", text
+    )
+    text = re.sub(r"\b(absent|missing)\s*:", r"\1", text)
+    text = re.sub(r"\s-\s|[.;:!?()\"\[\]{}]", f" {BREAK} ", text)
     return text
 
 
-def clauses(text: str) -> list[list[str]]:
-    """Token lists, one per clause; commas stay as tokens (they may end a scope)."""
-    result: list[list[str]] = []
-    for chunk in _PUNCT_BREAK.split(_prepare(text)):
-        current: list[str] = []
-        for token in _TOKEN.findall(chunk):
-            if token in CLAUSE_BREAKS:
-                if current:
-                    result.append(current)
-                current = []
-            else:
-                current.append(token)
-        if current:
-            result.append(current)
-    return result
+def tokenize(text: str) -> list[list[str]]:
+    """Clauses of tokens (words, commas and scope stops)."""
+    clauses: list[list[str]] = [[]]
+    for token in _TOKEN.findall(_prepare(text)):
+        if token == BREAK or (token in CLAUSE_WORDS and clauses[-1]):
+            clauses.append([])
+        if token != BREAK:
+            clauses[-1].append(token)
+    return [c for c in clauses if c]
 
 
-def _find(tokens: list[str], term: list[str]) -> list[int]:
-    """Start indices where ``term`` (singular words) occurs, plural forms matched too."""
-    n = len(term)
-    return [
-        i
-        for i in range(len(tokens) - n + 1)
-        if [singular(t) for t in tokens[i : i + n]] == term or tokens[i : i + n] == term
-    ]
+@dataclass(frozen=True)
+class Mention:
+    name: str
+    start: int
+    end: int
 
 
-def _pre_negated(tokens: list[str], at: int) -> bool:
-    """A cue earlier in the clause, unless a fresh item ("..., a cat", "and the dog") intervenes."""
-    for j in range(at - 1, -1, -1):
-        if tokens[j] in PRE_CUES:
+def _index(terms_by_name: Mapping[str, Iterable[str]]) -> dict[tuple[str, ...], str]:
+    return {
+        tuple(singular(w) for w in term.split()): name
+        for name, terms in terms_by_name.items()
+        for term in terms
+    }
+
+
+def _is_modifier(tokens: list[str], start: int, end: int, term_starts: set[int]) -> bool:
+    after = tokens[end] if end < len(tokens) else ""
+    if after in COMPOUND_HEADS or (after.endswith("-shaped")):
+        return True
+    word = tokens[end - 1]
+    if word in AMBIGUOUS_ADJECTIVES and end - start == 1:
+        before = tokens[start - 1] if start else ""
+        if before in INTENSIFIERS or end in term_starts:
             return True
-        fresh_item = tokens[j + 1] in DETERMINERS or tokens[j + 1] in ("and", "with")
-        if tokens[j] in (",", "and", "with") and fresh_item:
-            return False
+        function_words = PREPOSITIONS | VERBS | DETERMINERS | {",", "and", "or", "s", STOP}
+        return bool(after) and after not in function_words and after != "control"
     return False
 
 
-def _post_negated(tokens: list[str], end: int) -> bool:
-    rest = " ".join(t for t in tokens[end:] if t != ",")
-    return any(re.match(rf"^(\w+ ){{0,2}}{cue}\b", rest) for cue in POST_CUES)
+def find_mentions(tokens: list[str], index: Mapping[tuple[str, ...], str]) -> list[Mention]:
+    """Longest-first, non-overlapping term matches that are not modifiers of another noun."""
+    singles = [singular(t) for t in tokens]
+    lengths = sorted({len(k) for k in index}, reverse=True)
+    candidates: list[Mention] = []
+    for n in lengths:
+        for i in range(len(tokens) - n + 1):
+            key = tuple(singles[i : i + n])
+            name = index.get(key) or index.get(tuple(tokens[i : i + n]))
+            if name is not None:
+                candidates.append(Mention(name, i, i + n))
+    taken: set[int] = set()
+    chosen = []
+    for m in candidates:
+        span = set(range(m.start, m.end))
+        if span & taken:
+            continue
+        taken |= span
+        chosen.append(m)
+    starts = {m.start for m in chosen}
+    return [m for m in chosen if not _is_modifier(tokens, m.start, m.end, starts)]
 
 
-def mentions(text: str, terms: Iterable[str]) -> list[Polarity]:
-    """The polarity of each mention of the object named by any of ``terms``."""
-    found: list[Polarity] = []
-    term_tokens = [[singular(w) for w in t.split()] for t in terms]
-    for tokens in clauses(text):
-        covered: set[int] = set()
-        for term in sorted(term_tokens, key=len, reverse=True):
-            for at in _find(tokens, term):
-                span = set(range(at, at + len(term)))
-                if span & covered:
-                    continue
-                covered |= span
-                negated = _pre_negated(tokens, at) or _post_negated(tokens, at + len(term))
-                found.append("negated" if negated else "affirmed")
+def _scope_starts(tokens: list[str], at: int) -> int | None:
+    """Where the noun phrase scope of a verbal cue ("not", "never") at ``at`` begins, if any:
+    "not a dog", "does not have a TV", "never had a TV"; not "is not working"."""
+    j = at + 1
+    while j < len(tokens) and tokens[j] in {
+        "even",
+        "really",
+        "exactly",
+        "ever",
+        "yet",
+        "currently",
+    }:
+        j += 1
+    if j < len(tokens) and tokens[j] in HAVE_VERBS:
+        while j < len(tokens) and tokens[j] in HAVE_VERBS:
+            j += 1
+        return j
+    return j
+
+
+def _negated_spans(tokens: list[str], mentions: list[Mention]) -> set[int]:
+    """Token positions inside the scope of a pre-nominal or verbal cue. Past a mention the
+    scope goes on only through a coordinator ("no cats, dogs or birds")."""
+    mention_starts = {m.start for m in mentions}
+    mention_ends = {m.start: m.end for m in mentions}
+    negated: set[int] = set()
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        start: int | None = None
+        if token in PRE_CUES and not _is_post_use(tokens, i):
+            start = i + 1
+        elif token in VERBAL_CUES:
+            j = _scope_starts(tokens, i)
+            nxt = tokens[j] if j is not None and j < len(tokens) else ""
+            opens_np = nxt in QUANTIFIERS or j in mention_starts
+            opens_np = opens_np or (tokens[j - 1] in HAVE_VERBS if j and j > i + 1 else False)
+            start = j if opens_np else None
+        if start is None:
+            i += 1
+            continue
+        j = start
+        while j < len(tokens):
+            tok = tokens[j]
+            nxt = tokens[j + 1] if j + 1 < len(tokens) else ""
+            if tok == STOP or (tok in PREPOSITIONS and j not in mention_starts):
+                break
+            if tok in VERBS and j > start and j not in mention_starts:
+                break
+            if tok in {",", "and"} and (nxt in DETERMINERS or nxt in {"with", "and"}):
+                break
+            negated.add(j)
+            end = mention_ends.get(j)
+            if end is not None:
+                negated.update(range(j, end))
+                j = end
+                if j < len(tokens) and tokens[j] not in {",", "and", "or", "nor"}:
+                    break
+                continue
+            j += 1
+        i = max(j, i + 1)
+    return negated
+
+
+def _is_post_use(tokens: list[str], i: int) -> bool:
+    """ "missing" / "absent" / "nowhere" used after their noun ("the cat is missing")."""
+    token = tokens[i]
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else BREAK
+    if token in {"missing", "absent"}:
+        return i > 0 and nxt in _POST_MISSING_OK
+    if token == "nowhere":
+        return i > 0 and nxt in {"to", "in", "near", ",", BREAK}
+    return False
+
+
+def _post_negated(tokens: list[str], mentions: list[Mention]) -> set[int]:
+    """Starts of mentions negated by a following predicate ("X is missing", "X is not in the
+    picture"): the cue must come before the next comma, preposition or mention."""
+    result: set[int] = set()
+    ends = {m.start: m.end for m in mentions}
+    for m in mentions:
+        k = m.end
+        while k < len(tokens) and tokens[k] not in {",", STOP} and k not in ends:
+            if tokens[k] in {"and", "or"} and k + 1 in ends:
+                k = ends[k + 1]  # "forks and knives absent": the cue covers the whole list
+                continue
+            match = _POST.match(" ".join(tokens[k:]))
+            if match:
+                cue_at = k + len(match.group(0).split()) - 1
+                if tokens[cue_at] not in {"missing", "absent"} or _is_post_use(tokens, cue_at):
+                    result.add(m.start)
+                break
+            if tokens[k] in PREPOSITIONS - SOFT_PREPOSITIONS or tokens[k] in {"and", "or"}:
+                break
+            k += 1
+    return result
+
+
+def _none_of(tokens: list[str], mentions: list[Mention]) -> tuple[set[int], set[int]]:
+    """(negated, affirmed) mention starts decided by "none of" / "neither of" constructions."""
+    negated: set[int] = set()
+    affirmed: set[int] = set()
+    for i in range(len(tokens) - 1):
+        if tokens[i] not in {"none", "neither"} or tokens[i + 1] != "of":
+            continue
+        after = [m for m in mentions if m.start > i + 1]
+        if not after:
+            continue
+        head = after[0]
+        usual = "usual" in tokens[i + 2 : head.start]
+        object_position = i > 0 and tokens[i - 1] not in {",", STOP}
+        (negated if usual or object_position else affirmed).add(head.start)
+        for m in after[1:]:
+            between = tokens[head.end : m.start]
+            if between and between[-1] in QUANTIFIERS:
+                between = between[:-1]
+            if between and between[-1] in {"is", "are", "has", "have"}:
+                negated.add(m.start)
+    return negated, affirmed
+
+
+def _never_subject(tokens: list[str], mentions: list[Mention]) -> set[int]:
+    """ "a car never passes by": an indefinite subject of "never" is negated."""
+    result = set()
+    for m in mentions:
+        if m.end < len(tokens) and tokens[m.end] == "never":
+            k = m.start - 1
+            while k >= 0 and tokens[k] not in DETERMINERS:
+                k -= 1
+            if k >= 0 and tokens[k] in {"a", "an", "any"}:
+                result.add(m.start)
+    return result
+
+
+def analyze_index(text: str, index: Mapping[tuple[str, ...], str]) -> dict[str, Polarity]:
+    """The polarity of every name of ``index`` that the caption mentions."""
+    found: dict[str, Polarity] = {}
+    for tokens in tokenize(text):
+        mentions = find_mentions(tokens, index)
+        scoped = _negated_spans(tokens, mentions)
+        post = _post_negated(tokens, mentions)
+        none_neg, none_aff = _none_of(tokens, mentions)
+        never = _never_subject(tokens, mentions)
+        for m in mentions:
+            negated = m.start in scoped or m.start in post or m.start in none_neg
+            negated = (negated or m.start in never) and m.start not in none_aff
+            polarity: Polarity = "negated" if negated else "affirmed"
+            if found.get(m.name) != "affirmed":
+                found[m.name] = "affirmed" if polarity == "affirmed" else "negated"
     return found
 
 
+def analyze(text: str, lexicon: Lexicon) -> dict[str, Polarity]:
+    """Polarity of every label or hypernym of ``lexicon`` that ``text`` mentions."""
+    names = lexicon.mentioned(text)
+    if "person" in lexicon.vocabulary and re.search(
+        r"\bno(body| one|-one|one)\b|\bsoul\b", text, re.I
+    ):
+        names = sorted({*names, "person"})
+    return analyze_index(text, _index({name: lexicon.terms(name) for name in names}))
+
+
 def polarity(text: str, terms: Iterable[str]) -> Polarity:
-    """``affirmed`` if any mention affirms the object, else ``negated`` if one negates it."""
-    found = mentions(text, terms)
-    if "affirmed" in found:
-        return "affirmed"
-    return "negated" if found else "unmentioned"
+    """``affirmed`` if any mention affirms the object named by ``terms``, else ``negated`` if one
+    negates it, else ``unmentioned``."""
+    terms = list(terms)
+    if any(singular(t) == "person" for t in terms):
+        terms.append("person")
+    return analyze_index(text, _index({"object": terms})).get("object", "unmentioned")

@@ -2,7 +2,7 @@ import pytest
 
 from negdata.compose.mcq import McqBalancer, build_mcq
 from negdata.compose.templates import mcq_options, template_caption, with_article
-from negdata.detect.vocab import coco_lexicon
+from negdata.detect.lexicon import lexicon_for
 from negdata.validate.negation import polarity
 
 
@@ -16,7 +16,7 @@ def test_articles() -> None:
 @pytest.mark.parametrize("style", ["affirmation_first", "negation_first"])
 def test_template_captions_negate_the_object_and_affirm_the_rest(style: str) -> None:
     text = template_caption(style, "dog", ["bus", "person"], "A red bus.")  # type: ignore[arg-type]
-    lex = coco_lexicon()
+    lex = lexicon_for("coco")
     assert polarity(text, lex.terms("dog")) == "negated"
     assert polarity(text, lex.terms("bus")) == "affirmed"
     assert polarity(text, lex.terms("person")) == "affirmed"

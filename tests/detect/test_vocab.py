@@ -1,6 +1,7 @@
 import pytest
 
-from negdata.detect.vocab import COCO80, coco_lexicon, singular
+from negdata.detect.lexicon import lexicon_for
+from negdata.detect.vocab import COCO80, singular
 
 
 def test_coco_vocabulary_has_eighty_unique_labels() -> None:
@@ -27,12 +28,12 @@ def test_coco_vocabulary_has_eighty_unique_labels() -> None:
     ],
 )
 def test_lexicon_maps_free_text_to_labels(noun: str, label: str | None) -> None:
-    assert coco_lexicon().label(noun) == label
+    assert lexicon_for("coco").name(noun) == label
 
 
 def test_terms_include_label_and_synonyms() -> None:
-    terms = coco_lexicon().terms("person")
-    assert {"person", "people", "man", "woman", "kid"} <= set(terms)
+    terms = lexicon_for("coco").terms("person")
+    assert {"person", "man", "woman", "kid", "child"} <= set(terms)
 
 
 @pytest.mark.parametrize(
@@ -40,3 +41,21 @@ def test_terms_include_label_and_synonyms() -> None:
 )
 def test_singular(word: str, one: str) -> None:
     assert singular(word) == one
+
+
+def test_hypernyms_cover_their_members() -> None:
+    lexicon = lexicon_for("coco")
+    assert lexicon.name("animals") == "animal"
+    assert {"cat", "dog", "giraffe"} <= lexicon.members("animal")
+    assert lexicon.members("dog") == {"dog"}
+    assert lexicon.name("a piece of furniture") == "furniture"
+
+
+@pytest.mark.parametrize(("name", "size"), [("objects365", 365), ("openimages", 601)])
+def test_other_vocabularies_load_from_ultralytics(name: str, size: int) -> None:
+    from negdata.detect.vocab import vocabulary
+
+    labels = vocabulary(name)  # type: ignore[arg-type]
+    assert len(labels) == size and all(label == label.lower() for label in labels)
+    lexicon = lexicon_for(name)  # type: ignore[arg-type]
+    assert lexicon.name("dogs") is not None and lexicon.name("people") is not None

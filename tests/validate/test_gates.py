@@ -6,7 +6,7 @@ import pytest
 
 from negdata.compose.mcq import McqBalancer, build_mcq
 from negdata.config import Config
-from negdata.detect.vocab import coco_lexicon
+from negdata.detect.lexicon import lexicon_for
 from negdata.publish.stage import select_captions
 from negdata.records import CaptionRecord, Evidence, LabelScore
 from negdata.validate.gates import CaptionGate, mcq_gate
@@ -29,7 +29,7 @@ EV = Evidence(
     ],
     sources=["t"],
 )
-GATE = CaptionGate(CFG, coco_lexicon())
+GATE = CaptionGate(CFG, lexicon_for("coco"))
 
 
 def _caption(text: str, generator: str = "llm", negated: str = "dog") -> CaptionRecord:
@@ -92,7 +92,7 @@ def test_duplicate_captions_of_one_image_are_rejected() -> None:
 
 def test_mcq_gate_accepts_built_questions_and_catches_broken_ones() -> None:
     balancer = McqBalancer("s")
-    lexicon = coco_lexicon()
+    lexicon = lexicon_for("coco")
     for _ in range(6):
         mcq = build_mcq("k", ["bus", "person"], "dog", balancer, "h")
         assert mcq_gate(mcq, EV, lexicon, CFG) is None

@@ -26,3 +26,31 @@ CASES = [
 @pytest.mark.parametrize(("text", "terms", "expected"), CASES)
 def test_polarity(text: str, terms: list[str], expected: str) -> None:
     assert polarity(text, terms) == expected
+
+
+def test_checker_meets_the_target_on_the_labelled_set() -> None:
+    from negdata.validate.evaluate import DEFAULT_CASES, evaluate, scores
+
+    result = scores(evaluate(DEFAULT_CASES))
+    for cls in ("negated", "affirmed"):
+        assert result[cls]["precision"] >= 0.97, (cls, result[cls])
+        assert result[cls]["recall"] >= 0.97, (cls, result[cls])
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("A hot dog on a bun, no ketchup.", {"hot dog": "affirmed"}),
+        ("A teddy bear on the bed.", {"teddy bear": "affirmed", "bed": "affirmed"}),
+        ("Nobody waits at the bus stop.", {"person": "negated"}),
+        ("A dog-free beach with an umbrella.", {"dog": "negated", "umbrella": "affirmed"}),
+        ("No animals in the field, just a tractor.", {"animal": "negated"}),
+        ("The remote is missing, but the TV is on.", {"remote": "negated", "tv": "affirmed"}),
+        ("None of the chairs are occupied.", {"chair": "affirmed"}),
+    ],
+)
+def test_analyze_resolves_every_name(text: str, expected: dict[str, str]) -> None:
+    from negdata.detect.lexicon import lexicon_for
+    from negdata.validate.negation import analyze
+
+    assert analyze(text, lexicon_for("coco")) == expected

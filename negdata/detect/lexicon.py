@@ -1,0 +1,141 @@
+"""From free-text nouns to vocabulary labels: plurals, synonyms, multi-word names, hypernyms.
+
+A *name* is what a noun resolves to: a vocabulary label, or a hypernym ("animal") standing for
+the labels below it. A noun that resolves to nothing is unverifiable.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import cache
+
+from negdata.detect.vocab import VocabularyName, normalize, singular, vocabulary
+
+SYNONYMS: dict[str, str] = {
+    "people": "person", "man": "person", "woman": "person", "child": "person", "kid": "person",
+    "boy": "person", "girl": "person", "player": "person", "pedestrian": "person",
+    "astronaut": "person", "driver": "person", "lady": "person", "guy": "person",
+    "human": "person", "cameraman": "person", "photographer": "person", "worker": "person",
+    "baby": "person", "bride": "person", "groom": "person", "student": "person",
+    "soldier": "person", "tourist": "person", "crowd": "person", "toddler": "person",
+    "teenager": "person", "adult": "person", "gentleman": "person", "passenger": "person",
+    "bike": "bicycle", "motorbike": "motorcycle", "scooter": "motorcycle",
+    "plane": "airplane", "aeroplane": "airplane", "jet": "airplane", "airliner": "airplane",
+    "ship": "boat", "sailboat": "boat", "canoe": "boat", "kayak": "boat", "yacht": "boat",
+    "automobile": "car", "taxi": "car", "cab": "car", "sedan": "car", "suv": "car",
+    "lorry": "truck", "pickup truck": "truck", "puppy": "dog", "doggy": "dog",
+    "kitten": "cat", "kitty": "cat", "pony": "horse", "lamb": "sheep", "calf": "cow",
+    "sofa": "couch", "settee": "couch", "television": "tv", "tv set": "tv", "monitor": "tv",
+    "bag": "handbag",
+    "phone": "cell phone", "smartphone": "cell phone", "mobile phone": "cell phone",
+    "cellphone": "cell phone", "fridge": "refrigerator", "dining table": "dining table",
+    "table": "dining table", "plant": "potted plant", "houseplant": "potted plant",
+    "mug": "cup", "teacup": "cup", "coffee cup": "cup", "doughnut": "donut",
+    "ball": "sports ball", "football": "sports ball", "soccer ball": "sports ball",
+    "basketball": "sports ball", "tennis ball": "sports ball", "purse": "handbag",
+    "necktie": "tie", "hairdryer": "hair drier", "hair dryer": "hair drier",
+    "notebook computer": "laptop", "computer mouse": "mouse", "remote control": "remote",
+    "stool": "chair", "armchair": "chair", "teddy": "teddy bear", "luggage": "suitcase",
+    "rucksack": "backpack", "racket": "tennis racket", "racquet": "tennis racket",
+    "wineglass": "wine glass", "stop light": "traffic light", "hydrant": "fire hydrant",
+}  # fmt: skip
+
+HYPERNYMS: dict[str, tuple[str, ...]] = {
+    "animal": ("bird", "cat", "dog", "horse", "sheep", "cow", "elephant", "bear", "zebra",
+               "giraffe"),
+    "pet": ("cat", "dog"),
+    "wildlife": ("bird", "elephant", "bear", "zebra", "giraffe"),
+    "livestock": ("horse", "sheep", "cow"),
+    "vehicle": ("bicycle", "car", "motorcycle", "airplane", "bus", "train", "truck", "boat"),
+    "furniture": ("chair", "couch", "bed", "dining table", "bench"),
+    "food": ("banana", "apple", "sandwich", "orange", "broccoli", "carrot", "hot dog", "pizza",
+             "donut", "cake"),
+    "fruit": ("banana", "apple", "orange"),
+    "vegetable": ("broccoli", "carrot"),
+    "dessert": ("cake", "donut"),
+    "appliance": ("microwave", "oven", "toaster", "refrigerator"),
+    "electronics": ("tv", "laptop", "mouse", "remote", "keyboard", "cell phone"),
+    "device": ("tv", "laptop", "mouse", "remote", "keyboard", "cell phone"),
+    "computer": ("laptop",),
+    "utensil": ("fork", "knife", "spoon"),
+    "cutlery": ("fork", "knife", "spoon"),
+    "silverware": ("fork", "knife", "spoon"),
+    "dish": ("bowl", "cup", "wine glass"),
+    "tableware": ("bowl", "cup", "wine glass", "fork", "knife", "spoon"),
+    "luggage": ("backpack", "handbag", "suitcase"),
+    "toy": ("teddy bear", "kite", "frisbee"),
+    "sports equipment": ("frisbee", "skis", "snowboard", "sports ball", "kite", "baseball bat",
+                         "baseball glove", "skateboard", "surfboard", "tennis racket"),
+}  # fmt: skip
+
+
+def _label_terms(label: str) -> list[str]:
+    """Surface forms of a vocabulary label: ``"handbag/satchel"`` -> handbag, satchel;
+    ``"bat (animal)"`` -> bat; plural labels (``"street lights"``) -> singular."""
+    plain = re.sub(r"\(.*?\)", "", label)
+    return [t for t in (normalize(part) for part in plain.split("/")) if t]
+
+
+class Lexicon:
+    """Resolves nouns to names (labels or hypernyms) and names to their surface terms."""
+
+    def __init__(self, labels: Iterable[str]) -> None:
+        self.vocabulary = frozenset(labels)
+        self._names: dict[str, str] = {}
+        self._members: dict[str, frozenset[str]] = {}
+        for label in sorted(self.vocabulary):
+            self._members[label] = frozenset({label})
+            for term in _label_terms(label):
+                self._names.setdefault(term, label)
+        for term, target in SYNONYMS.items():
+            name = self._names.get(normalize(target))
+            if name is not None:
+                self._names.setdefault(normalize(term), name)
+        for group, member_terms in HYPERNYMS.items():
+            members = {self._names[t] for t in member_terms if t in self._names}
+            if not members:
+                continue
+            name = self._names.setdefault(normalize(group), group)
+            self._members[name] = self._members.get(name, frozenset()) | members
+        self._terms: dict[str, tuple[str, ...]] = {}
+        for term, name in self._names.items():
+            self._terms[name] = (*self._terms.get(name, ()), term)
+        self._terms = {
+            n: tuple(sorted(t, key=lambda s: (-len(s), s))) for n, t in self._terms.items()
+        }
+
+    def name(self, noun: str) -> str | None:
+        """The label or hypernym ``noun`` stands for: the whole phrase, else its longest tail."""
+        words = normalize(noun).split()
+        for start in range(len(words)):
+            found = self._names.get(" ".join(words[start:]))
+            if found is not None:
+                return found
+        return None
+
+    def is_term(self, noun: str) -> bool:
+        """Whether ``noun`` is itself a surface term (not a phrase that merely ends in one)."""
+        return normalize(noun) in self._names
+
+    def members(self, name: str) -> frozenset[str]:
+        """The vocabulary labels a name covers: itself for a label, its hyponyms for a hypernym."""
+        return self._members.get(name, frozenset())
+
+    def terms(self, name: str) -> tuple[str, ...]:
+        """Every surface form (singular) of ``name``, longest first."""
+        return self._terms.get(name, (name,))
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(sorted(self._members))
+
+    def mentioned(self, text: str) -> list[str]:
+        """Names with a surface term in ``text`` (a cheap pre-filter before scope checking)."""
+        words = [singular(w) for w in re.findall(r"[a-z]+", text.lower())]
+        joined = f" {' '.join(words)} "
+        return sorted({name for term, name in self._names.items() if f" {term} " in joined})
+
+
+@cache
+def lexicon_for(name: VocabularyName) -> Lexicon:
+    return Lexicon(vocabulary(name))

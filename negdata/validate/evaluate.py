@@ -1,0 +1,87 @@
+"""Precision and recall of the negation checker on the labelled caption set.
+
+``python -m negdata.validate.evaluate [cases.jsonl] [--errors]`` (``make eval-negation``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from negdata.detect.lexicon import lexicon_for
+from negdata.validate.negation import analyze
+
+DEFAULT_CASES = Path("tests/data/negation_cases.jsonl")
+CLASSES = ("negated", "affirmed", "unmentioned")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    case_id: str
+    construction: str
+    text: str
+    label: str
+    expected: str
+    predicted: str
+
+
+def evaluate(path: Path) -> list[Outcome]:
+    lexicon = lexicon_for("coco")
+    outcomes = []
+    for line in path.read_text().splitlines():
+        if not line.strip():
+            continue
+        case = json.loads(line)
+        predicted = analyze(case["text"], lexicon)
+        for label, expected in case["objects"].items():
+            outcomes.append(
+                Outcome(
+                    case["id"],
+                    case["construction"],
+                    case["text"],
+                    label,
+                    expected,
+                    predicted.get(label, "unmentioned"),
+                )
+            )
+    return outcomes
+
+
+def scores(outcomes: list[Outcome]) -> dict[str, dict[str, float]]:
+    """Per class: precision, recall and support."""
+    result = {}
+    for cls in CLASSES:
+        tp = sum(1 for o in outcomes if o.predicted == cls and o.expected == cls)
+        predicted = sum(1 for o in outcomes if o.predicted == cls)
+        actual = sum(1 for o in outcomes if o.expected == cls)
+        result[cls] = {
+            "precision": tp / predicted if predicted else 1.0,
+            "recall": tp / actual if actual else 1.0,
+            "support": actual,
+        }
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("cases", nargs="?", type=Path, default=DEFAULT_CASES)
+    parser.add_argument("--errors", action="store_true", help="list every wrong prediction")
+    args = parser.parse_args()
+    outcomes = evaluate(args.cases)
+    wrong = [o for o in outcomes if o.predicted != o.expected]
+    print(f"{len({o.case_id for o in outcomes})} captions, {len(outcomes)} labelled objects")
+    for cls, s in scores(outcomes).items():
+        print(f"  {cls:<12} precision {s['precision']:.3f}  recall {s['recall']:.3f}  "
+              f"(n={s['support']:.0f})")  # fmt: skip
+    by_construction = Counter(o.construction for o in wrong)
+    print("errors by construction:", dict(by_construction.most_common()))
+    if args.errors:
+        for o in wrong:
+            print(f"  {o.case_id} {o.label}: expected {o.expected}, got {o.predicted} | {o.text}")
+
+
+if __name__ == "__main__":
+    main()
