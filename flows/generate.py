@@ -36,7 +36,7 @@ def generate(shards: str = "0-3", config: str = "configs/sample.yaml") -> dict[s
     cfg = load_config(config)
     shard_ids = parse_shards(shards)
     todo = pending(cfg, shard_ids)
-    needs_llm = any(stage.uses_llm for stage, _ in todo)
+    needs_llm = any(stage.uses_llm(cfg) for stage, _ in todo)
     server: contextlib.AbstractContextManager[Any] = contextlib.nullcontext()
     if needs_llm and cfg.llm.local:
         ensure_model(cfg.llm.serve)

@@ -135,6 +135,12 @@ class ComposeConfig(Section):
     captions_per_image: Annotated[int, Field(ge=1, le=8)] = 3
     template_fallback: bool = False
     max_caption_chars: Annotated[int, Field(ge=20)] = 300
+    max_new_unverifiable: Annotated[int, Field(ge=0)] = 1
+    paraphrase_mcq: bool = True
+
+
+class ValidationConfig(Section):
+    judge: bool = False  # ask the LLM which objects each accepted caption affirms and negates
 
 
 class Config(Section):
@@ -145,6 +151,7 @@ class Config(Section):
     llm: LLMConfig = LLMConfig()
     plan: PlanConfig = PlanConfig()
     compose: ComposeConfig = ComposeConfig()
+    validation: ValidationConfig = ValidationConfig()
 
     def section_hash(self, *sections: str) -> str:
         """Stable short hash of the named top-level sections (all when none are named)."""

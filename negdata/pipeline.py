@@ -51,35 +51,56 @@ def _publish(cfg: Config, shard: int, h: str) -> dict[str, Any]:
     return run_publish(cfg, shard, h)
 
 
+def _no_prompts(cfg: Config) -> tuple[str, ...]:
+    return ()
+
+
+def _judge_prompt(cfg: Config) -> tuple[str, ...]:
+    return ("judge",) if cfg.validation.judge else ()
+
+
 @dataclass(frozen=True)
 class Stage:
     name: str
     directory: str
     run: StageFn
     sections: tuple[str, ...]
-    prompts: tuple[str, ...] = ()
+    prompts: Callable[[Config], tuple[str, ...]] = _no_prompts
 
-    @property
-    def uses_llm(self) -> bool:
-        return bool(self.prompts)
+    def uses_llm(self, cfg: Config) -> bool:
+        return bool(self.prompts(cfg))
 
 
 _UP_TO_DETECT = ("input", "ingest", "detect")
 STAGES: tuple[Stage, ...] = (
     Stage("ingest", "shards", _ingest, ("input", "ingest")),
     Stage("detect", "evidence", _detect, _UP_TO_DETECT),
-    Stage("plan", "objects", _plan, (*_UP_TO_DETECT, "plan"), ("plan",)),
-    Stage("compose", "captions", _compose, (*_UP_TO_DETECT, "plan", "compose"), ("compose",)),
-    Stage("publish", "negcap", _publish, (*_UP_TO_DETECT, "plan", "compose")),
+    Stage("plan", "objects", _plan, (*_UP_TO_DETECT, "plan"), lambda cfg: ("plan",)),
+    Stage(
+        "compose",
+        "captions",
+        _compose,
+        (*_UP_TO_DETECT, "plan", "compose"),
+        lambda cfg: ("compose", "paraphrase") if cfg.compose.paraphrase_mcq else ("compose",),
+    ),
+    Stage(
+        "publish",
+        "negcap",
+        _publish,
+        (*_UP_TO_DETECT, "plan", "compose", "validation"),
+        _judge_prompt,
+    ),
 )
 
 
 def stage_hash(cfg: Config, stage: Stage) -> str:
     """Hash of everything the stage's output depends on (upstream settings included)."""
     index = STAGES.index(stage)
-    prompts = [load_prompt(cfg.compose.prompts_dir, p).ref for s in STAGES[: index + 1]
-               for p in s.prompts]  # fmt: skip
-    uses_llm = any(s.uses_llm for s in STAGES[: index + 1])
+    upstream = STAGES[: index + 1]
+    prompts = [
+        load_prompt(cfg.compose.prompts_dir, p).ref for s in upstream for p in s.prompts(cfg)
+    ]
+    uses_llm = any(s.uses_llm(cfg) for s in upstream)
     payload = {
         "sections": cfg.section_hash(*stage.sections),
         "prompts": prompts,

@@ -98,6 +98,7 @@ class CaptionRecord(Record):
     prompt: str | None
     model: str | None
     config_hash: str
+    unverifiable_nouns: list[str] = []
 
 
 class McqRecord(Record):
@@ -114,6 +115,9 @@ class McqRecord(Record):
     positives: list[str]
     negative: str
     config_hash: str
+    template_options: list[str] = []
+    paraphrased: list[bool] = [False, False, False, False]
+    prompt: str | None = None
 
 
 class Reject(Record):

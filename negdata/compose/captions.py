@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from negdata.compose.mcq import McqBalancer, build_mcq
+from negdata.compose.paraphrase import merge_counters, paraphrase_mcqs
 from negdata.compose.prompts import load_prompt
 from negdata.compose.schemas import ComposedCaption, ComposeOutput
 from negdata.compose.templates import template_caption
@@ -188,6 +189,9 @@ def run_compose(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
         captions += caption_candidates(
             plan, result.value, result.model, prompt.ref, cfg, config_hash
         )
+    if cfg.compose.paraphrase_mcq and mcqs:
+        mcqs, paraphrase_llm = paraphrase_mcqs(cfg, mcqs, f"paraphrase {shard_name(shard)}")
+        llm = merge_counters(llm, paraphrase_llm)
     rejects.sort(key=lambda r: (r.key, r.stage))
     out = out_dir / STAGE
     name = shard_name(shard)
@@ -199,6 +203,7 @@ def run_compose(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
         "images_composed": len(plans),
         "caption_candidates": len(captions),
         "mcq": len(mcqs),
+        "mcq_options_paraphrased": sum(sum(m.paraphrased) for m in mcqs),
         "rejected": count_by(rejects),
         **llm,
         "duration_s": round(time.monotonic() - started, 3),

@@ -24,6 +24,15 @@ class ComposedCaption(BaseModel):
     text: Annotated[str, StringConstraints(min_length=1, max_length=300)]
 
 
+class ParaphraseOutput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    options: Annotated[
+        list[Annotated[str, StringConstraints(min_length=1, max_length=200)]],
+        Field(min_length=4, max_length=4),
+    ]
+
+
 class ComposeOutput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from negdata.config import Config
-from negdata.detect.lexicon import lexicon_for
+from negdata.detect.lexicon import Lexicon, lexicon_for
 from negdata.records import (
     CaptionRecord,
     Evidence,
@@ -23,6 +23,8 @@ from negdata.records import (
 )
 from negdata.shards import shard_name, write_stats
 from negdata.validate.gates import CaptionGate, mcq_gate
+from negdata.validate.judge import disagreement, judge_polarities
+from negdata.validate.negation import analyze
 from negdata.wds import read_tar, write_tar
 
 log = logging.getLogger(__name__)
@@ -63,7 +65,8 @@ def select_captions(
                 reason = "duplicate"
             if reason is None:
                 seen.add(cand.caption.lower())
-                accepted.append(cand)
+                unverifiable = gate.new_unverifiable(cand)
+                accepted.append(cand.model_copy(update={"unverifiable_nouns": unverifiable}))
                 break
             stand_in = " (a template stands in)" if i + 1 < len(ordered) else ""
             rejects.append(
@@ -77,6 +80,29 @@ def select_captions(
     return accepted, rejects
 
 
+def judge_captions(
+    cfg: Config, accepted: list[CaptionRecord], lexicon: Lexicon
+) -> tuple[list[CaptionRecord], list[Reject], dict[str, int]]:
+    """The optional LLM judge: drop captions whose polarities it contradicts. A failed judge call
+    keeps the caption (the rule gates already passed it)."""
+    intended = [analyze(c.caption, lexicon) for c in accepted]
+    items = [(c.caption, list(pol)) for c, pol in zip(accepted, intended, strict=True)]
+    judged, llm = judge_polarities(
+        cfg.llm, cfg.compose.prompts_dir, items, seed=cfg.run.seed, lexicon=lexicon
+    )
+    kept, rejects = [], []
+    for caption, want, got in zip(accepted, intended, judged, strict=True):
+        name = disagreement(got, want) if got is not None else None
+        if name is None:
+            kept.append(caption)
+        else:
+            detail = f"judge reads {name!r} as {got[name] if got else '?'}: {caption.caption}"
+            rejects.append(
+                Reject(stage="judge", key=caption.key, reason="judge_disagrees", detail=detail)
+            )
+    return kept, rejects, llm
+
+
 def run_publish(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
     started = time.monotonic()
     out_dir = cfg.run.output_dir
@@ -85,6 +111,10 @@ def run_publish(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
     evidence = {e.key: e for e in read_parquet(out_dir / "evidence" / f"{name}.parquet", Evidence)}
     candidates = read_parquet(out_dir / "captions" / f"{name}.parquet", CaptionRecord)
     accepted, rejects = select_captions(candidates, evidence, CaptionGate(cfg, lexicon))
+    llm: dict[str, int] = {}
+    if cfg.validation.judge and accepted:
+        accepted, judge_rejects, llm = judge_captions(cfg, accepted, lexicon)
+        rejects += judge_rejects
     mcqs = []
     for mcq in read_parquet(out_dir / "captions" / f"{name}_mcq.parquet", McqRecord):
         reason = mcq_gate(mcq, evidence[mcq.image_key], lexicon, cfg)
@@ -107,10 +137,13 @@ def run_publish(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
         "captions": len(accepted),
         "captions_by_generator": dict(sorted(Counter(c.generator for c in accepted).items())),
         "captions_by_style": dict(sorted(Counter(c.style for c in accepted).items())),
+        "unverifiable_nouns": sum(len(c.unverifiable_nouns) for c in accepted),
         "mcq": len(mcqs),
+        "mcq_options_paraphrased": sum(sum(m.paraphrased) for m in mcqs),
         "mcq_correct_positions": dict(sorted(Counter(m.correct_answer for m in mcqs).items())),
         "mcq_templates": dict(sorted(Counter(m.correct_answer_template for m in mcqs).items())),
         "rejects": count_by(rejects),
+        **llm,
         "duration_s": round(time.monotonic() - started, 3),
     }
     write_stats(out_dir / STAGE, shard, config_hash, stats)

@@ -7,15 +7,18 @@ from dataclasses import dataclass
 
 from negdata.compose.verify import evidence_verdicts
 from negdata.config import Config
-from negdata.detect.lexicon import Lexicon
+from negdata.detect.lexicon import Lexicon, lexicon_for
+from negdata.detect.vocab import VocabularyName
 from negdata.records import CaptionRecord, Evidence, McqRecord, Verdict
 from negdata.validate.negation import analyze
 
 _RESIDUE = re.compile(
-    r"(caption\s*:|negat\w*\s*:|^\s*(sure|here is|here's|certainly)\b|[{}\[\]\"`]|\bjson\b|"
-    r"\bstyle\b|affirmation_first|negation_first)",
+    r"(caption\s*\d*\s*:|negat\w*\s*:|^\s*(sure|here is|here's|here are|certainly|okay)\b|"
+    r"[{}\[\]\"`<>]|\bjson\b|\bstyle\b|affirmation_first|negation_first|\bas an ai\b|"
+    r"\bi hope\b|\blet me know\b|\bi can(not|'t)\b|\boutput\s*:|\btext\s*:)",
     re.IGNORECASE,
 )
+BROAD_VOCABULARIES: tuple[VocabularyName, ...] = ("objects365", "openimages")
 
 
 def _norm(text: str) -> str:
@@ -42,12 +45,31 @@ class CaptionGate:
         if polarities.get(row.negated_label) != "negated":
             return "not_negated"
         verdicts = evidence_verdicts(evidence, self.lexicon, self.cfg.detect)
+        in_original = set(self.lexicon.mentioned(row.original_caption))
         for name, pol in polarities.items():
-            if pol == "affirmed" and verdicts.get(name) == "absent":
+            verdict = verdicts.get(name, "unverifiable")
+            if pol == "affirmed" and verdict == "absent":
                 return "affirms_absent"
-            if pol == "negated" and verdicts.get(name) == "present":
+            if pol == "negated" and verdict == "present":
                 return "negates_present"
+            if pol == "affirmed" and verdict != "present" and name not in in_original:
+                return "affirms_unverified"
+        if len(self.new_unverifiable(row)) > self.cfg.compose.max_new_unverifiable:
+            return "new_unverifiable_objects"
         return None
+
+    def new_unverifiable(self, row: CaptionRecord) -> list[str]:
+        """Object nouns of the wider vocabularies that the caption adds, that the original caption
+        does not name, and that the evidence vocabulary cannot check ("a lamp", "a rug")."""
+        text, original = row.caption, row.original_caption
+        found: set[str] = set()
+        for vocabulary in BROAD_VOCABULARIES:
+            broad = lexicon_for(vocabulary)
+            for name in set(broad.mentioned(text)) - set(broad.mentioned(original)):
+                terms = broad.terms(name)
+                if not any(self.lexicon.name(term) for term in terms):
+                    found.add(terms[-1])
+        return sorted(found)
 
 
 def option_truth(verdicts: dict[str, Verdict], text: str, lexicon: Lexicon) -> bool | None:

@@ -45,3 +45,29 @@ def test_mcq_positions_and_templates_are_balanced() -> None:
         assert len(set(options)) == 4
         correct = options[m.correct_answer]
         assert "not a bus" not in correct and "features a dog" not in correct
+
+
+def test_paraphrases_that_keep_every_polarity_replace_the_template_text() -> None:
+    from negdata.compose.paraphrase import apply_paraphrase, options_of
+
+    mcq = build_mcq("k", ["bus", "person"], "dog", McqBalancer("p"), "h")
+    templates = options_of(mcq)
+    lexicon = lexicon_for("coco")
+    flipped = {
+        "This image features a bus and a person.": "There is no bus here, only a person.",
+        "This image does not feature a dog.": "A dog is nowhere to be seen in this picture.",
+        "This image features a bus, but not a dog.": "A bus drives by and there is no dog.",
+        "This image features a dog, but not a bus.": "A dog is here, but no bus.",
+        "This image features a dog.": "You can spot a dog in this photo.",
+        "This image does not feature a bus.": "A bus is absent from this photo.",
+    }
+    paraphrases = [flipped[t] for t in templates]
+    out = apply_paraphrase(mcq, paraphrases, lexicon, "paraphrase@1")
+    for i, template in enumerate(templates):
+        kept = getattr(out, f"caption_{i}")
+        if template == "This image features a bus and a person.":
+            assert kept == template and not out.paraphrased[i]  # "no bus" would flip the bus
+        else:
+            assert kept == flipped[template] and out.paraphrased[i]
+    assert out.template_options == templates and out.correct_answer == mcq.correct_answer
+    assert apply_paraphrase(mcq, None, lexicon, "p").paraphrased == [False] * 4

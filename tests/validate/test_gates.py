@@ -60,10 +60,27 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("A red bus with people on a street.", "copy_of_original"),
         ('Caption: "A bus, but no dog."', "prompt_residue"),
         ("No dog.", "length"),
+        ("Here is a caption: a bus, but no dog.", "prompt_residue"),
+        ("A red bus and a bicycle, but there is no dog.", "affirms_unverified"),
+        ("A red bus by a lamp, but no dog.", None),
+        ("A red bus by a lamp and a guitar, but no dog.", "new_unverifiable_objects"),
     ],
 )
 def test_caption_gates(text: str, reason: str | None) -> None:
     assert GATE.check(_caption(text), EV) == reason
+
+
+def test_objects_named_by_the_original_caption_may_be_affirmed_unless_absent() -> None:
+    original = "A red bus and a bicycle on a street."
+    mentioned = _caption("A bus and a bicycle, but there is no dog.")
+    mentioned = mentioned.model_copy(update={"original_caption": original})
+    assert GATE.check(mentioned, EV) is None  # bicycle is uncertain, but the caption names it
+    lying = mentioned.model_copy(update={"caption": "A bus, a cat and a bicycle, but no dog."})
+    assert GATE.check(lying, EV) == "affirms_absent"
+    assert GATE.new_unverifiable(_caption("A bus by a lamp and a guitar, no dog.")) == [
+        "guitar",
+        "lamp",
+    ]
 
 
 def test_template_stands_in_only_when_the_llm_caption_fails() -> None:

@@ -1,0 +1,64 @@
+"""Optional MCQ paraphrase (one LLM call per question); a paraphrase must keep every polarity."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from negdata.compose.prompts import load_prompt
+from negdata.compose.schemas import ParaphraseOutput
+from negdata.config import Config
+from negdata.detect.lexicon import Lexicon, lexicon_for
+from negdata.llm import run_structured
+from negdata.records import McqRecord
+from negdata.validate.negation import analyze
+
+
+def options_of(mcq: McqRecord) -> list[str]:
+    return [mcq.caption_0, mcq.caption_1, mcq.caption_2, mcq.caption_3]
+
+
+def apply_paraphrase(
+    mcq: McqRecord, paraphrases: list[str] | None, lexicon: Lexicon, prompt_ref: str
+) -> McqRecord:
+    """Take each paraphrased option only if it keeps every object's polarity and stays distinct;
+    otherwise that option keeps its template text. Records which options were paraphrased."""
+    templates = options_of(mcq)
+    chosen, used = list(templates), [False] * 4
+    for i, (template, new) in enumerate(zip(templates, paraphrases or [], strict=False)):
+        new = new.strip()
+        if not new or new.lower() in {c.lower() for c in chosen}:
+            continue
+        if analyze(new, lexicon) == analyze(template, lexicon):
+            chosen[i], used[i] = new, True
+    return mcq.model_copy(
+        update={
+            **{f"caption_{i}": text for i, text in enumerate(chosen)},
+            "template_options": templates,
+            "paraphrased": used,
+            "prompt": prompt_ref if any(used) else None,
+        }
+    )
+
+
+def paraphrase_mcqs(
+    cfg: Config, mcqs: list[McqRecord], desc: str
+) -> tuple[list[McqRecord], dict[str, int]]:
+    """Paraphrase every question's four options in one call each; returns the LLM counters."""
+    prompt = load_prompt(cfg.compose.prompts_dir, "paraphrase")
+    lexicon = lexicon_for(cfg.detect.vocabulary)
+
+    def messages(mcq: McqRecord) -> list[dict[str, str]]:
+        return prompt.messages(**{f"option_{i}": o for i, o in enumerate(options_of(mcq))})
+
+    results, llm = run_structured(
+        cfg.llm, mcqs, messages, ParaphraseOutput, seed=cfg.run.seed, desc=desc
+    )
+    out = [
+        apply_paraphrase(mcq, r.value.options if r.value else None, lexicon, prompt.ref)
+        for mcq, r in zip(mcqs, results, strict=True)
+    ]
+    return out, llm
+
+
+def merge_counters(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
+    return dict(Counter(a) + Counter(b))
