@@ -15,10 +15,11 @@ from negdata.compose.prompts import load_prompt
 from negdata.compose.schemas import ComposedCaption, ComposeOutput
 from negdata.compose.templates import template_caption
 from negdata.config import Config
-from negdata.detect.lexicon import Lexicon, lexicon_for
+from negdata.detect.lexicon import Lexicon, run_lexicon
 from negdata.llm import run_structured
 from negdata.records import (
     CaptionRecord,
+    Evidence,
     McqRecord,
     ObjectVerdict,
     PlanRecord,
@@ -82,11 +83,11 @@ def _match(
 
 def caption_candidates(
     plan: ImagePlan, output: ComposeOutput | None, model: str | None, prompt_ref: str,
-    cfg: Config, config_hash: str,
+    cfg: Config, config_hash: str, lexicon: Lexicon,
 ) -> list[CaptionRecord]:  # fmt: skip
     """Per negative: the LLM's caption, then (if allowed) the template stand-in, same key."""
     rows = []
-    matched = _match(output, plan, lexicon_for(cfg.detect.vocabulary))
+    matched = _match(output, plan, lexicon)
     for j, (neg, style, llm) in enumerate(zip(plan.negatives, plan.styles, matched, strict=True)):
         base = CaptionRecord(
             key=f"{plan.record.key}_{j}",
@@ -124,6 +125,8 @@ def run_compose(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
     started = time.monotonic()
     out_dir = cfg.run.output_dir
     records = read_parquet(out_dir / "objects" / f"{shard_name(shard)}.parquet", PlanRecord)
+    evidence = read_parquet(out_dir / "evidence" / f"{shard_name(shard)}.parquet", Evidence)
+    lexicon = run_lexicon(cfg.detect.vocabulary, evidence)
     plans: list[ImagePlan] = []
     rejects: list[Reject] = []
     mcqs: list[McqRecord] = []
@@ -187,10 +190,12 @@ def run_compose(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
                 )
             )
         captions += caption_candidates(
-            plan, result.value, result.model, prompt.ref, cfg, config_hash
+            plan, result.value, result.model, prompt.ref, cfg, config_hash, lexicon
         )
     if cfg.compose.paraphrase_mcq and mcqs:
-        mcqs, paraphrase_llm = paraphrase_mcqs(cfg, mcqs, f"paraphrase {shard_name(shard)}")
+        mcqs, paraphrase_llm = paraphrase_mcqs(
+            cfg, mcqs, lexicon, f"paraphrase {shard_name(shard)}"
+        )
         llm = merge_counters(llm, paraphrase_llm)
     rejects.sort(key=lambda r: (r.key, r.stage))
     out = out_dir / STAGE

@@ -7,7 +7,7 @@ from collections import Counter
 from negdata.compose.prompts import load_prompt
 from negdata.compose.schemas import ParaphraseOutput
 from negdata.config import Config
-from negdata.detect.lexicon import Lexicon, lexicon_for
+from negdata.detect.lexicon import Lexicon
 from negdata.llm import run_structured
 from negdata.records import McqRecord
 from negdata.validate.negation import analyze
@@ -41,11 +41,10 @@ def apply_paraphrase(
 
 
 def paraphrase_mcqs(
-    cfg: Config, mcqs: list[McqRecord], desc: str
+    cfg: Config, mcqs: list[McqRecord], lexicon: Lexicon, desc: str
 ) -> tuple[list[McqRecord], dict[str, int]]:
     """Paraphrase every question's four options in one call each; returns the LLM counters."""
     prompt = load_prompt(cfg.compose.prompts_dir, "paraphrase")
-    lexicon = lexicon_for(cfg.detect.vocabulary)
 
     def messages(mcq: McqRecord) -> list[dict[str, str]]:
         return prompt.messages(**{f"option_{i}": o for i, o in enumerate(options_of(mcq))})

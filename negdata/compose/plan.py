@@ -12,7 +12,7 @@ from negdata.compose.prompts import load_prompt
 from negdata.compose.schemas import PlanOutput
 from negdata.compose.verify import absent_labels, present_labels, verify
 from negdata.config import Config
-from negdata.detect.lexicon import Lexicon, lexicon_for
+from negdata.detect.lexicon import Lexicon, run_lexicon
 from negdata.llm import run_structured
 from negdata.records import (
     Evidence,
@@ -41,7 +41,7 @@ def _fill_from_vocabulary(
     candidates: list[ObjectVerdict], evidence: Evidence, caption: str, cfg: Config
 ) -> list[ObjectVerdict]:
     """Top up absent candidates with verified-absent vocabulary labels the caption never names."""
-    lexicon = lexicon_for(cfg.detect.vocabulary)
+    lexicon = run_lexicon(cfg.detect.vocabulary, [evidence])
     have = {c.label for c in candidates if c.verdict == "absent"}
     pool = [
         label
@@ -71,7 +71,7 @@ def in_caption(noun: str, caption: str, lexicon: Lexicon) -> bool:
 def plan_record(
     evidence: Evidence, caption: str, output: PlanOutput | None, cfg: Config, prompt_ref: str
 ) -> PlanRecord:
-    lexicon = lexicon_for(cfg.detect.vocabulary)
+    lexicon = run_lexicon(cfg.detect.vocabulary, [evidence])
     named_in_caption = [
         noun for noun in (output.mentioned if output else []) if in_caption(noun, caption, lexicon)
     ]

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from functools import cache
 
 from negdata.detect.vocab import VocabularyName, normalize, singular, vocabulary
+from negdata.records import Evidence
 
 SYNONYMS: dict[str, str] = {
     "people": "person", "man": "person", "woman": "person", "child": "person", "kid": "person",
@@ -137,5 +138,13 @@ class Lexicon:
 
 
 @cache
-def lexicon_for(name: VocabularyName) -> Lexicon:
-    return Lexicon(vocabulary(name))
+def lexicon_for(name: VocabularyName, extra: frozenset[str] = frozenset()) -> Lexicon:
+    """The lexicon of a vocabulary, plus ``extra`` labels (a detector's own class names)."""
+    return Lexicon((*vocabulary(name), *sorted(extra)))
+
+
+def run_lexicon(name: VocabularyName, evidence: Iterable[Evidence]) -> Lexicon:
+    """The vocabulary's lexicon extended by every label the evidence sources cover."""
+    base = frozenset(vocabulary(name))
+    extra = frozenset(s.label for e in evidence for s in e.scores) - base
+    return lexicon_for(name, extra)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from negdata.config import Config
-from negdata.detect.lexicon import Lexicon, lexicon_for
+from negdata.detect.lexicon import Lexicon, run_lexicon
 from negdata.records import (
     CaptionRecord,
     Evidence,
@@ -107,8 +107,8 @@ def run_publish(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
     started = time.monotonic()
     out_dir = cfg.run.output_dir
     name = shard_name(shard)
-    lexicon = lexicon_for(cfg.detect.vocabulary)
     evidence = {e.key: e for e in read_parquet(out_dir / "evidence" / f"{name}.parquet", Evidence)}
+    lexicon = run_lexicon(cfg.detect.vocabulary, evidence.values())
     candidates = read_parquet(out_dir / "captions" / f"{name}.parquet", CaptionRecord)
     accepted, rejects = select_captions(candidates, evidence, CaptionGate(cfg, lexicon))
     llm: dict[str, int] = {}

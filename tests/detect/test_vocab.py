@@ -59,3 +59,19 @@ def test_other_vocabularies_load_from_ultralytics(name: str, size: int) -> None:
     assert len(labels) == size and all(label == label.lower() for label in labels)
     lexicon = lexicon_for(name)  # type: ignore[arg-type]
     assert lexicon.name("dogs") is not None and lexicon.name("people") is not None
+
+
+def test_a_detectors_own_class_names_join_the_lexicon() -> None:
+    from negdata.detect.lexicon import run_lexicon
+    from negdata.records import Evidence, LabelScore
+
+    evidence = Evidence(
+        key="k",
+        boxes=[],
+        scores=[LabelScore(label="forklift", score=0.0), LabelScore(label="dog", score=0.9)],
+        sources=["yolo:custom.pt"],
+    )
+    lexicon = run_lexicon("coco", [evidence])
+    assert lexicon.name("two forklifts") == "forklift"
+    assert lexicon.name("puppy") == "dog"
+    assert lexicon_for("coco").name("forklift") is None

@@ -119,3 +119,9 @@ def test_mcq_gate_accepts_built_questions_and_catches_broken_ones() -> None:
     assert mcq_gate(wrong_key, EV, lexicon, CFG) == "mcq_not_one_true"
     unknown = build_mcq("k", ["bus"], "giraffe", balancer, "h")
     assert mcq_gate(unknown, EV, lexicon, CFG) == "mcq_unverifiable"
+
+
+def test_mcq_with_a_placeholder_object_is_rejected() -> None:
+    mcq = build_mcq("k", ["bus", "person"], "dog", McqBalancer("x"), "h")
+    broken = mcq.model_copy(update={"caption_2": "This image features None."})
+    assert mcq_gate(broken, EV, lexicon_for("coco"), CFG) == "mcq_placeholder"
