@@ -19,6 +19,8 @@ _RESIDUE = re.compile(
     re.IGNORECASE,
 )
 BROAD_VOCABULARIES: tuple[VocabularyName, ...] = ("objects365", "openimages")
+# Words that name the picture itself, not an object in it ("in this picture", "this shot").
+META_NOUNS = frozenset({"picture", "image", "photo", "photograph", "frame", "shot", "scene"})
 
 
 def _norm(text: str) -> str:
@@ -67,7 +69,7 @@ class CaptionGate:
             broad = lexicon_for(vocabulary)
             for name in set(broad.mentioned(text)) - set(broad.mentioned(original)):
                 terms = broad.terms(name)
-                if not any(self.lexicon.name(term) for term in terms):
+                if not any(self.lexicon.name(t) or t in META_NOUNS for t in terms):
                     found.add(terms[-1])
         return sorted(found)
 

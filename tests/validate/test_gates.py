@@ -125,3 +125,8 @@ def test_mcq_with_a_placeholder_object_is_rejected() -> None:
     mcq = build_mcq("k", ["bus", "person"], "dog", McqBalancer("x"), "h")
     broken = mcq.model_copy(update={"caption_2": "This image features None."})
     assert mcq_gate(broken, EV, lexicon_for("coco"), CFG) == "mcq_placeholder"
+
+
+def test_words_for_the_picture_itself_are_not_new_objects() -> None:
+    row = _caption("There is no dog in this picture, but there is a bus in the frame.")
+    assert GATE.new_unverifiable(row) == []
