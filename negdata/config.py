@@ -110,6 +110,7 @@ class LLMConfig(Section):
     backoff_s: Annotated[float, Field(ge=0)] = 0.5
     temperature: Annotated[float, Field(ge=0, le=2)] = 0.7
     max_tokens: Annotated[int, Field(ge=16)] = 384
+    cache: bool = True  # keep every reply in {run.output_dir}/llm_cache.sqlite
     serve: ServeConfig = ServeConfig()
 
     @model_validator(mode="after")
@@ -152,6 +153,11 @@ class Config(Section):
     plan: PlanConfig = PlanConfig()
     compose: ComposeConfig = ComposeConfig()
     validation: ValidationConfig = ValidationConfig()
+
+    @property
+    def llm_cache(self) -> Path | None:
+        """Where LLM replies are cached for this run, or None when caching is off."""
+        return self.run.output_dir / "llm_cache.sqlite" if self.llm.cache else None
 
     def section_hash(self, *sections: str) -> str:
         """Stable short hash of the named top-level sections (all when none are named)."""

@@ -58,6 +58,7 @@ def run(tmp_path_factory: pytest.TempPathFactory, vllm_server: LLMConfig) -> dic
     before = _snapshot(root / "out")
     rerun = generate(shards=SHARDS, config=str(config))
     return {
+        "config": config,
         "cfg": load_config(config),
         "summary": summary,
         "rerun": rerun,
@@ -160,3 +161,23 @@ def test_rerun_of_a_finished_run_does_no_work_and_changes_no_file(run: dict[str,
     assert run["rerun"]["this_run"]["ran"] == []
     assert len(run["rerun"]["this_run"]["skipped"]) == 5 * 5
     assert run["after"] == run["before"]
+
+
+def test_lost_llm_outputs_are_rebuilt_from_the_cache_identically(run: dict[str, Any]) -> None:
+    cfg = run["cfg"]
+    out = cfg.run.output_dir
+    before = pq.read_table(out / "negcap" / "00000.parquet").to_pylist()
+    for stage_dir in ("objects", "captions", "negcap", "negmcq", "rejects"):
+        for path in (out / stage_dir).glob("00000*"):
+            path.unlink()
+
+    summary = generate(shards="0", config=str(run["config"]))
+
+    assert sorted(summary["this_run"]["ran"]) == [
+        "compose/00000",
+        "plan/00000",
+        "publish/00000",
+    ]
+    stats = json.loads((out / "captions" / "00000_stats.json").read_text())
+    assert stats["llm_requests"] == 0 and stats["llm_cache_hits"] > 0
+    assert pq.read_table(out / "negcap" / "00000.parquet").to_pylist() == before

@@ -16,7 +16,7 @@ from negdata.compose.schemas import ComposedCaption, ComposeOutput
 from negdata.compose.templates import template_caption
 from negdata.config import Config
 from negdata.detect.lexicon import Lexicon, run_lexicon
-from negdata.llm import run_structured
+from negdata.llm import reject_of, run_structured
 from negdata.records import (
     CaptionRecord,
     Evidence,
@@ -177,18 +177,12 @@ def run_compose(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
         ComposeOutput,
         seed=cfg.run.seed,
         desc=f"compose {shard_name(shard)}",
+        cache=cfg.llm_cache,
     )
     captions: list[CaptionRecord] = []
     for plan, result in zip(plans, results, strict=True):
         if result.value is None:
-            rejects.append(
-                Reject(
-                    stage="compose",
-                    key=plan.record.key,
-                    reason=str(result.reason),
-                    detail=result.detail or "",
-                )
-            )
+            rejects.append(reject_of("compose", plan.record.key, result))
         captions += caption_candidates(
             plan, result.value, result.model, prompt.ref, cfg, config_hash, lexicon
         )

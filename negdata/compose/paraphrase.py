@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 from negdata.compose.prompts import load_prompt
 from negdata.compose.schemas import ParaphraseOutput
 from negdata.config import Config
@@ -50,7 +48,7 @@ def paraphrase_mcqs(
         return prompt.messages(**{f"option_{i}": o for i, o in enumerate(options_of(mcq))})
 
     results, llm = run_structured(
-        cfg.llm, mcqs, messages, ParaphraseOutput, seed=cfg.run.seed, desc=desc
+        cfg.llm, mcqs, messages, ParaphraseOutput, seed=cfg.run.seed, desc=desc, cache=cfg.llm_cache
     )
     out = [
         apply_paraphrase(mcq, r.value.options if r.value else None, lexicon, prompt.ref)
@@ -60,4 +58,5 @@ def paraphrase_mcqs(
 
 
 def merge_counters(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
-    return dict(Counter(a) + Counter(b))
+    """Sum two counter dicts, keeping zero counts (``Counter`` addition would drop them)."""
+    return {key: a.get(key, 0) + b.get(key, 0) for key in a.keys() | b.keys()}

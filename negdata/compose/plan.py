@@ -13,7 +13,7 @@ from negdata.compose.schemas import PlanOutput
 from negdata.compose.verify import absent_labels, present_labels, verify
 from negdata.config import Config
 from negdata.detect.lexicon import Lexicon, run_lexicon
-from negdata.llm import run_structured
+from negdata.llm import reject_of, run_structured
 from negdata.records import (
     Evidence,
     IngestRow,
@@ -107,17 +107,19 @@ def run_plan(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
         return prompt.messages(caption=captions[ev.key], detected=detected)
 
     results, llm = run_structured(
-        cfg.llm, evidence, messages, PlanOutput, seed=cfg.run.seed, desc=f"plan {shard_name(shard)}"
+        cfg.llm,
+        evidence,
+        messages,
+        PlanOutput,
+        seed=cfg.run.seed,
+        desc=f"plan {shard_name(shard)}",
+        cache=cfg.llm_cache,
     )
     records: list[PlanRecord] = []
     rejects: list[Reject] = []
     for ev, result in zip(evidence, results, strict=True):
         if result.value is None and not cfg.plan.vocabulary_fill:
-            rejects.append(
-                Reject(
-                    stage="plan", key=ev.key, reason=str(result.reason), detail=result.detail or ""
-                )
-            )
+            rejects.append(reject_of("plan", ev.key, result))
         else:
             records.append(plan_record(ev, captions[ev.key], result.value, cfg, prompt.ref))
     out = out_dir / STAGE

@@ -1,7 +1,7 @@
 """LLM access: the local vLLM server and an async client that returns validated pydantic objects."""
 
 from negdata.llm.batch import LLMUnavailableError, llm_stats, run_structured
-from negdata.llm.client import ClientStats, FailureReason, LLMClient, LLMResult
+from negdata.llm.client import ClientStats, FailureReason, LLMClient, LLMResult, reject_of
 from negdata.llm.server import (
     LLMServerError,
     LocalServer,
@@ -22,6 +22,7 @@ __all__ = [
     "ensure_model",
     "find_gguf",
     "llm_stats",
+    "reject_of",
     "run_structured",
     "serve_forever",
     "wait_until_ready",

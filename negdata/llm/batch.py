@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TypeVar
 
 from pydantic import BaseModel
 from tqdm import tqdm
 
 from negdata.config import LLMConfig
+from negdata.llm.cache import ResponseCache
 from negdata.llm.client import LLMClient, LLMResult
 
 T = TypeVar("T", bound=BaseModel)
@@ -34,12 +36,21 @@ def run_structured(
     *,
     seed: int | None = None,
     desc: str = "llm",
+    cache: Path | None = None,
 ) -> tuple[list[LLMResult[T]], dict[str, int]]:
     """The results in item order, and the client's counters. A per-item failure is a result;
     an unreachable server raises ``LLMUnavailableError`` so that no item is dropped for it."""
 
     async def main() -> tuple[list[LLMResult[T]], dict[str, int]]:
-        async with LLMClient(cfg) as client:
+        responses = ResponseCache(cache) if cache is not None else None
+        try:
+            return await _run(LLMClient(cfg, responses))
+        finally:
+            if responses is not None:
+                responses.close()
+
+    async def _run(client: LLMClient) -> tuple[list[LLMResult[T]], dict[str, int]]:
+        async with client:
 
             async def one(item: Item) -> LLMResult[T]:
                 return await client.structured(messages(item), schema, seed=seed)

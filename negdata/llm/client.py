@@ -16,7 +16,10 @@ import httpx
 from pydantic import BaseModel
 
 from negdata.config import LLMConfig
+from negdata.llm.cache import ResponseCache
+from negdata.records import Reject
 
+CACHED = "negdata_cached"  # marks a reply served from the response cache
 log = logging.getLogger(__name__)
 
 T = TypeVar("T", bound=BaseModel)
@@ -55,6 +58,7 @@ class ClientStats:
     failures: dict[str, int] = field(default_factory=dict)
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cache_hits: int = 0
 
     def as_dict(self) -> dict[str, int]:
         return {
@@ -63,6 +67,7 @@ class ClientStats:
             "succeeded": self.succeeded,
             "prompt_tokens": self.prompt_tokens,
             "completion_tokens": self.completion_tokens,
+            "cache_hits": self.cache_hits,
             **self.failures,
         }
 
@@ -89,8 +94,9 @@ class _Rejected(Exception):
 class LLMClient:
     """``async with LLMClient(cfg) as llm: result = await llm.structured(messages, Schema)``."""
 
-    def __init__(self, cfg: LLMConfig) -> None:
+    def __init__(self, cfg: LLMConfig, cache: ResponseCache | None = None) -> None:
         self.cfg = cfg
+        self.cache = cache
         self.stats = ClientStats()
         self._url = f"{cfg.base_url.rstrip('/')}/chat/completions"
         self._slots = asyncio.Semaphore(cfg.max_concurrency)
@@ -174,6 +180,10 @@ class LLMClient:
             self.stats.retries += 1
 
     def _count_usage(self, trace: _Trace, reply: dict[str, Any]) -> None:
+        """Tokens the server spent on this reply; a cached reply cost nothing this time."""
+        trace.model = reply.get("model", trace.model)
+        if reply.get(CACHED):
+            return
         usage = reply.get("usage") or {}
         prompt = int(usage.get("prompt_tokens") or 0)
         completion = int(usage.get("completion_tokens") or 0)
@@ -181,7 +191,6 @@ class LLMClient:
         trace.completion_tokens += completion
         self.stats.prompt_tokens += prompt
         self.stats.completion_tokens += completion
-        trace.model = reply.get("model", trace.model)
 
     def _finish(
         self,
@@ -205,6 +214,17 @@ class LLMClient:
         )
 
     async def _post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """The server's reply to ``body``, from the cache when it was answered before."""
+        cached = self.cache.get(body) if self.cache is not None else None
+        if cached is not None:
+            self.stats.cache_hits += 1
+            return {**cached, CACHED: True}
+        reply = await self._send(body)
+        if self.cache is not None:
+            self.cache.put(body, reply)
+        return reply
+
+    async def _send(self, body: dict[str, Any]) -> dict[str, Any]:
         async with self._slots:
             self.stats.requests += 1
             try:
@@ -245,3 +265,8 @@ def _invalid_detail(reply: dict[str, Any], exc: ValueError) -> str:
     first = choices[0] if isinstance(choices, list) and choices else None
     cut = isinstance(first, dict) and first.get("finish_reason") == "length"
     return f"{'cut off at max_tokens: ' if cut else ''}{exc}"[:DETAIL_CHARS]
+
+
+def reject_of(stage: str, key: str, result: LLMResult[Any]) -> Reject:
+    """The counted reject for an item whose LLM call failed."""
+    return Reject(stage=stage, key=key, reason=str(result.reason), detail=result.detail or "")

@@ -88,7 +88,12 @@ def judge_captions(
     intended = [analyze(c.caption, lexicon) for c in accepted]
     items = [(c.caption, list(pol)) for c, pol in zip(accepted, intended, strict=True)]
     judged, llm = judge_polarities(
-        cfg.llm, cfg.compose.prompts_dir, items, seed=cfg.run.seed, lexicon=lexicon
+        cfg.llm,
+        cfg.compose.prompts_dir,
+        items,
+        seed=cfg.run.seed,
+        lexicon=lexicon,
+        cache=cfg.llm_cache,
     )
     kept, rejects = [], []
     for caption, want, got in zip(accepted, intended, judged, strict=True):

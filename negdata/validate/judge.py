@@ -79,6 +79,7 @@ def judge_polarities(
     items: Sequence[tuple[str, list[str]]],
     seed: int | None = None,
     lexicon: Lexicon | None = None,
+    cache: Path | None = None,
 ) -> tuple[list[dict[str, Polarity] | None], dict[str, int]]:
     """Per (caption, object names): the judged polarities (None when the call failed), and the
     LLM counters. An unreachable server raises ``LLMUnavailableError``."""
@@ -89,7 +90,9 @@ def judge_polarities(
         caption, objects = item
         return prompt.messages(caption=caption, objects=", ".join(objects))
 
-    results, stats = run_structured(llm, items, messages, JudgeOutput, seed=seed, desc="judge")
+    results, stats = run_structured(
+        llm, items, messages, JudgeOutput, seed=seed, desc="judge", cache=cache
+    )
     judged: list[dict[str, Polarity] | None] = []
     for (caption, objects), result in zip(items, results, strict=True):
         if result.value is None:
