@@ -42,16 +42,13 @@ def _fill_from_vocabulary(
 ) -> list[ObjectVerdict]:
     """Top up absent candidates with verified-absent vocabulary labels the caption never names."""
     lexicon = run_lexicon(cfg.detect.vocabulary, [evidence])
-    have = {c.label for c in candidates if c.verdict == "absent"}
-    pool = [
-        label
-        for label in absent_labels(evidence, cfg.detect)
-        if label not in have and label not in lexicon.mentioned(caption)
-    ]
+    skip = {c.label for c in candidates if c.verdict == "absent"} | set(lexicon.mentioned(caption))
+    pool = [label for label in absent_labels(evidence, cfg.detect) if label not in skip]
     rng = random.Random(f"{cfg.run.seed}:{evidence.key}")
     rng.shuffle(pool)
     scores = evidence.score_map()
-    needed = max(0, cfg.plan.min_candidates - len(have))
+    have = len({c.label for c in candidates if c.verdict == "absent"})
+    needed = max(0, cfg.plan.min_candidates - have)
     extra = [
         ObjectVerdict(noun=label, label=label, verdict="absent", score=scores[label])
         for label in pool[:needed]
