@@ -16,7 +16,7 @@ from prefect import flow, task
 from prefect.cache_policies import NONE
 
 from negdata.config import load_config
-from negdata.llm import LocalServer, ensure_model, wait_until_ready
+from negdata.llm import LocalServer, check_server_kind, ensure_model, wait_until_ready
 from negdata.pipeline import STAGES, pending, run_stage, summarize
 from negdata.shards import parse_shards
 
@@ -45,6 +45,8 @@ def generate(shards: str = "0-3", config: str = "configs/sample.yaml") -> dict[s
         wait_until_ready(cfg.llm.base_url, cfg.llm.timeout_s, api_key=cfg.llm.api_key)
     runs: dict[str, Any] = {}
     with server:
+        if needs_llm:
+            check_server_kind(cfg.llm)
         for shard in shard_ids:
             for stage in STAGES:
                 stats = stage_task(config, stage.name, shard)

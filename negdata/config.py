@@ -99,8 +99,12 @@ class ServeConfig(Section):
     extra_args: list[str] = Field(default_factory=list)
 
 
+ServerKind = Literal["vllm", "llamacpp", "openai"]
+
+
 class LLMConfig(Section):
     local: bool = True
+    server_kind: ServerKind = "vllm"  # how structured output is asked for; checked at start-up
     endpoint: str | None = None
     model: str = "SmolLM2-135M-Instruct"
     api_key: str = "EMPTY"

@@ -15,7 +15,7 @@ from typing import Any, Generic, Literal, TypeVar
 import httpx
 from pydantic import BaseModel
 
-from negdata.config import LLMConfig
+from negdata.config import LLMConfig, ServerKind
 from negdata.llm.cache import ResponseCache
 from negdata.records import Reject
 
@@ -91,6 +91,24 @@ class _Rejected(Exception):
     """A 4xx other than 429: retrying the same request cannot help."""
 
 
+def response_format(kind: ServerKind, schema: type[BaseModel]) -> dict[str, Any]:
+    """How each server kind is asked for JSON: vLLM (and OpenAI) take ``json_schema``; llama.cpp's
+    server wants ``json_object`` with a ``schema`` and rejects ``json_schema``; a plain
+    OpenAI-compatible server gets ``json_object`` and the reply is validated here."""
+    if kind == "llamacpp":
+        return {"type": "json_object", "schema": schema.model_json_schema()}
+    if kind == "openai":
+        return {"type": "json_object"}
+    return {
+        "type": "json_schema",
+        "json_schema": {
+            "name": schema.__name__,
+            "schema": schema.model_json_schema(),
+            "strict": True,
+        },
+    }
+
+
 class LLMClient:
     """``async with LLMClient(cfg) as llm: result = await llm.structured(messages, Schema)``."""
 
@@ -138,14 +156,7 @@ class LLMClient:
             "messages": messages,
             "max_tokens": self.cfg.max_tokens if max_tokens is None else max_tokens,
             "temperature": self.cfg.temperature if temperature is None else temperature,
-            "response_format": {
-                "type": "json_schema",
-                "json_schema": {
-                    "name": schema.__name__,
-                    "schema": schema.model_json_schema(),
-                    "strict": True,
-                },
-            },
+            "response_format": response_format(self.cfg.server_kind, schema),
         }
         if seed is not None:
             body["seed"] = seed

@@ -116,6 +116,29 @@ def wait_until_ready(
             time.sleep(0.5)
 
 
+def server_kind(base_url: str, api_key: str = "EMPTY") -> str | None:
+    """The kind of server behind ``base_url`` from ``GET /models`` (``owned_by``), if it says."""
+    with httpx.Client(timeout=10.0) as http:
+        reply = http.get(
+            f"{base_url.rstrip('/')}/models", headers={"Authorization": f"Bearer {api_key}"}
+        )
+    models = reply.json().get("data") or []
+    owners = {str(m.get("owned_by", "")).lower() for m in models if isinstance(m, dict)}
+    for kind, marks in (("vllm", ("vllm",)), ("llamacpp", ("llamacpp", "llama.cpp"))):
+        if any(mark in owner for owner in owners for mark in marks):
+            return kind
+    return None
+
+
+def check_server_kind(cfg: LLMConfig) -> None:
+    """Fail at start-up, naming the key, when the server is not the configured kind."""
+    found = server_kind(cfg.base_url, cfg.api_key)
+    if found is not None and found != cfg.server_kind:
+        raise LLMServerError(
+            f"llm.server_kind is {cfg.server_kind!r} but {cfg.base_url} is a {found} server"
+        )
+
+
 def _port_in_use(host: str, port: int) -> bool:
     with socket.socket() as sock:
         sock.settimeout(1.0)
