@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from negdata.compose.verify import evidence_verdicts
 from negdata.config import Config
@@ -33,6 +33,15 @@ class CaptionGate:
 
     cfg: Config
     lexicon: Lexicon
+    _verdicts: dict[str, dict[str, Verdict]] = field(default_factory=dict, compare=False)
+
+    def verdicts(self, evidence: Evidence) -> dict[str, Verdict]:
+        """Every name's verdict for one image, computed once for all of its candidates."""
+        if evidence.key not in self._verdicts:
+            self._verdicts[evidence.key] = evidence_verdicts(
+                evidence, self.lexicon, self.cfg.detect
+            )
+        return self._verdicts[evidence.key]
 
     def check(self, row: CaptionRecord, evidence: Evidence) -> str | None:
         """``None`` when the caption passes, else the reason code of the first failed gate."""
@@ -46,7 +55,7 @@ class CaptionGate:
         polarities = analyze(text, self.lexicon)
         if polarities.get(row.negated_label) != "negated":
             return "not_negated"
-        verdicts = evidence_verdicts(evidence, self.lexicon, self.cfg.detect)
+        verdicts = self.verdicts(evidence)
         in_original = set(self.lexicon.mentioned(row.original_caption))
         for name, pol in polarities.items():
             verdict = verdicts.get(name, "unverifiable")

@@ -42,6 +42,7 @@ FALSE_FRIENDS = (
     "never seen without", "not least", "no problem", "no way", "no filter",
 )  # fmt: skip
 PERSON_NEGATIONS = ("not a single soul", "not a soul", "nobody", "no one", "no-one", "noone")
+_PERSON_NEGATION = re.compile("|".join(rf"\b{p}\b" for p in PERSON_NEGATIONS), re.IGNORECASE)
 BREAK = "|"  # ends a clause
 STOP = "#"  # ends a negation scope, not a clause
 CLAUSE_WORDS = frozenset(
@@ -101,6 +102,7 @@ COMPOUND_HEADS = frozenset(
      "signs", "wheel", "wheels", "club", "team", "court", "field", "racket", "bag", "shaped"}
 )  # fmt: skip
 SOFT_PREPOSITIONS = frozenset({"here", "today", "tonight", "yet", "again", "anywhere"})
+ADVERBS = frozenset({"even", "really", "exactly", "ever", "yet", "currently"})
 AMBIGUOUS_ADJECTIVES = frozenset({"orange", "remote"})
 INTENSIFIERS = frozenset({"so", "too", "very", "quite", "rather", "more", "most", "less"})
 _TOKEN = re.compile(r"[a-z]+(?:-[a-z]+)*|[,|#]")
@@ -195,23 +197,14 @@ def find_mentions(tokens: list[str], index: Mapping[tuple[str, ...], str]) -> li
     return [m for m in chosen if not _is_modifier(tokens, m.start, m.end, starts)]
 
 
-def _scope_starts(tokens: list[str], at: int) -> int | None:
-    """Where the noun phrase scope of a verbal cue ("not", "never") at ``at`` begins, if any:
-    "not a dog", "does not have a TV", "never had a TV"; not "is not working"."""
+def _scope_starts(tokens: list[str], at: int) -> int:
+    """Where the noun phrase after a verbal cue ("not", "never") at ``at`` would begin, past
+    adverbs and have/see verbs: "not a dog", "does not have a TV", "never had a TV"."""
     j = at + 1
-    while j < len(tokens) and tokens[j] in {
-        "even",
-        "really",
-        "exactly",
-        "ever",
-        "yet",
-        "currently",
-    }:
+    while j < len(tokens) and tokens[j] in ADVERBS:
         j += 1
-    if j < len(tokens) and tokens[j] in HAVE_VERBS:
-        while j < len(tokens) and tokens[j] in HAVE_VERBS:
-            j += 1
-        return j
+    while j < len(tokens) and tokens[j] in HAVE_VERBS:
+        j += 1
     return j
 
 
@@ -229,9 +222,9 @@ def _negated_spans(tokens: list[str], mentions: list[Mention]) -> set[int]:
             start = i + 1
         elif token in VERBAL_CUES:
             j = _scope_starts(tokens, i)
-            nxt = tokens[j] if j is not None and j < len(tokens) else ""
+            nxt = tokens[j] if j < len(tokens) else ""
             opens_np = nxt in QUANTIFIERS or j in mention_starts
-            opens_np = opens_np or (tokens[j - 1] in HAVE_VERBS if j and j > i + 1 else False)
+            opens_np = opens_np or (j > i + 1 and tokens[j - 1] in HAVE_VERBS)
             start = j if opens_np else None
         if start is None:
             i += 1
@@ -350,9 +343,7 @@ def analyze_index(text: str, index: Mapping[tuple[str, ...], str]) -> dict[str, 
 def analyze(text: str, lexicon: Lexicon) -> dict[str, Polarity]:
     """Polarity of every label or hypernym of ``lexicon`` that ``text`` mentions."""
     names = lexicon.mentioned(text)
-    if "person" in lexicon.vocabulary and re.search(
-        r"\bno(body| one|-one|one)\b|\bsoul\b", text, re.I
-    ):
+    if "person" in lexicon.vocabulary and _PERSON_NEGATION.search(text):
         names = sorted({*names, "person"})
     return analyze_index(text, _index({name: lexicon.terms(name) for name in names}))
 
@@ -360,7 +351,4 @@ def analyze(text: str, lexicon: Lexicon) -> dict[str, Polarity]:
 def polarity(text: str, terms: Iterable[str]) -> Polarity:
     """``affirmed`` if any mention affirms the object named by ``terms``, else ``negated`` if one
     negates it, else ``unmentioned``."""
-    terms = list(terms)
-    if any(singular(t) == "person" for t in terms):
-        terms.append("person")
     return analyze_index(text, _index({"object": terms})).get("object", "unmentioned")
