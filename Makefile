@@ -21,7 +21,7 @@ export PREFECT_HOME ?= $(NEGDATA_CACHE)/prefect
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export PREFECT_LOGGING_LEVEL ?= WARNING
 
-.PHONY: install llm-env sample generate test lint format eval-negation clean
+.PHONY: install llm-env sample generate test lint format eval-negation bench bench-llm clean
 
 install: $(VENV)/.installed
 
@@ -48,13 +48,13 @@ generate: install $(LLM_ENV) sample
 	$(PY) flows/generate.py --shards $(SHARDS) --config $(CONFIG)
 
 lint: install
-	$(VENV)/bin/ruff check negdata flows tests
-	$(VENV)/bin/ruff format --check negdata flows tests
-	$(VENV)/bin/mypy negdata
+	$(VENV)/bin/ruff check negdata flows bench tests
+	$(VENV)/bin/ruff format --check negdata flows bench tests
+	$(VENV)/bin/mypy negdata flows bench
 
 format: install
-	$(VENV)/bin/ruff check --fix negdata flows tests
-	$(VENV)/bin/ruff format negdata flows tests
+	$(VENV)/bin/ruff check --fix negdata flows bench tests
+	$(VENV)/bin/ruff format negdata flows bench tests
 
 test: install llm-env sample lint
 	$(PY) -m pytest
@@ -63,6 +63,14 @@ test: install llm-env sample lint
 eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_cases.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout.jsonl
+
+# Benchmarks print ratios against a baseline measured in the same run (numbers: README).
+bench: bench-llm
+
+# LLM stages vs a bare load generator replaying the same request bodies on the local vLLM server.
+BENCH_LLM_ARGS ?=
+bench-llm: install llm-env sample
+	$(PY) -m bench.llm $(BENCH_LLM_ARGS)
 
 clean:
 	rm -rf runs data .pytest_cache .mypy_cache .ruff_cache

@@ -68,7 +68,12 @@ def parser() -> argparse.ArgumentParser:
         dest="llm", required=True
     )
     for name, func, text in (
-        ("serve", _serve, "start the configured local vLLM server and wait"),
+        (
+            "serve",
+            _serve,
+            "start the configured vLLM server (llm.serve.*), wait until it answers, "
+            "stop it cleanly on Ctrl-C or SIGTERM",
+        ),
         ("build-model", _build_model, "convert the bundled GGUF into a model folder once"),
     ):
         cmd = llm.add_parser(name, help=text)

@@ -23,6 +23,9 @@ def cache_dir() -> Path:
     return Path(os.environ.get("NEGDATA_CACHE", "~/.cache/negdata")).expanduser()
 
 
+MAX_AUTO_SHARDS = 8
+
+
 class ConfigError(ValueError):
     """The config file is missing, unreadable, or has a bad key or value."""
 
@@ -34,6 +37,8 @@ class Section(BaseModel):
 class RunConfig(Section):
     output_dir: Path = Path("runs/sample")
     seed: int = 0
+    # Shards the flow works on at once; unset: enough to keep llm.max_concurrency busy.
+    shards_in_flight: Annotated[int, Field(ge=1)] | None = None
 
 
 class InputConfig(Section):
@@ -96,6 +101,11 @@ class ServeConfig(Section):
     port: Annotated[int, Field(gt=0, lt=65536)] = 8765
     startup_timeout_s: Annotated[float, Field(gt=0)] = 300.0
     max_model_len: Annotated[int, Field(ge=256)] = 2048
+    # The CPU build needs eager mode; on a GPU set it false to get CUDA graphs.
+    enforce_eager: bool = True
+    tensor_parallel_size: Annotated[int, Field(ge=1)] = 1
+    gpu_memory_utilization: Annotated[float, Field(gt=0, le=1)] | None = None  # vLLM: 0.9
+    max_num_seqs: Annotated[int, Field(ge=1)] | None = None  # vLLM's default when unset
     extra_args: list[str] = Field(default_factory=list)
 
 
@@ -108,12 +118,17 @@ class LLMConfig(Section):
     endpoint: str | None = None
     model: str = "SmolLM2-135M-Instruct"
     api_key: str = "EMPTY"
-    max_concurrency: Annotated[int, Field(ge=1)] = 32
+    max_concurrency: Annotated[int, Field(ge=1)] = 256  # requests in flight, over all shards
     timeout_s: Annotated[float, Field(gt=0)] = 120.0
     max_retries: Annotated[int, Field(ge=0)] = 4
     backoff_s: Annotated[float, Field(ge=0)] = 0.5
+    server_wait_s: Annotated[float, Field(ge=0)] = 300.0  # a down server is waited for this long
     temperature: Annotated[float, Field(ge=0, le=2)] = 0.7
     max_tokens: Annotated[int, Field(ge=16)] = 384
+    # Sent with every request when set. Unset by default: vLLM samples seeded requests one by
+    # one (slower), and its CPU build can crash on them; the response cache is what makes a
+    # rerun reproduce a run exactly.
+    seed: int | None = None
     cache: bool = True  # keep every reply in {run.output_dir}/llm_cache.sqlite
     serve: ServeConfig = ServeConfig()
 
@@ -142,6 +157,9 @@ class ComposeConfig(Section):
     max_caption_chars: Annotated[int, Field(ge=20)] = 300
     max_new_unverifiable: Annotated[int, Field(ge=0)] = 1
     paraphrase_mcq: bool = True
+    # "rotate" varies the few-shot order per image (more varied captions, fewer prefix-cache
+    # hits); `make bench-llm` measures both. "fixed" keeps one shared prefix.
+    few_shot_order: Literal["fixed", "rotate"] = "fixed"
 
 
 class ValidationConfig(Section):
@@ -162,6 +180,16 @@ class Config(Section):
     def llm_cache(self) -> Path | None:
         """Where LLM replies are cached for this run, or None when caching is off."""
         return self.run.output_dir / "llm_cache.sqlite" if self.llm.cache else None
+
+    @property
+    def shards_at_once(self) -> int:
+        """``run.shards_in_flight``, or enough shards (2 to 8) that their LLM phases together
+        hold about four times ``llm.max_concurrency`` requests: a shard's plan calls must all
+        finish before its compose calls start, and other shards fill that gap."""
+        if self.run.shards_in_flight is not None:
+            return self.run.shards_in_flight
+        wanted = -(-4 * self.llm.max_concurrency // self.input.samples_per_shard)
+        return min(MAX_AUTO_SHARDS, max(2, wanted))
 
     def section_hash(self, *sections: str) -> str:
         """Stable short hash of the named top-level sections (all when none are named)."""

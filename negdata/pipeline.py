@@ -9,16 +9,19 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from negdata import __version__
 from negdata.compose.prompts import load_prompt
 from negdata.config import Config
+from negdata.publish.diversity import diversity
+from negdata.records import CaptionRecord, read_parquet
 from negdata.shards import is_done, read_stats, shard_name, write_json_atomic
 
 StageFn = Callable[[Config, int, str], dict[str, Any]]
+DIVERSITY_SAMPLE = 100_000  # captions read for the diversity report (the first shards' captions)
 
 
 def _ingest(cfg: Config, shard: int, h: str) -> dict[str, Any]:
@@ -104,11 +107,18 @@ def stage_hash(cfg: Config, stage: Stage) -> str:
     payload = {
         "sections": cfg.section_hash(*stage.sections),
         "prompts": prompts,
-        "model": cfg.llm.model if uses_llm else None,
+        "llm": _llm_outputs(cfg) if uses_llm else None,
         "seed": cfg.run.seed,
         "negdata": __version__,
     }
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _llm_outputs(cfg: Config) -> dict[str, Any]:
+    """The LLM settings that change what it answers (not where it is or how hard it is pushed)."""
+    return cfg.llm.model_dump(
+        mode="json", include={"model", "server_kind", "temperature", "max_tokens", "seed"}
+    )
 
 
 def stage_done(cfg: Config, stage: Stage, shard: int) -> bool:
@@ -131,6 +141,52 @@ def _write_if_changed(path: Any, payload: dict[str, Any]) -> None:
     text = json.dumps(payload, indent=2, sort_keys=True) + "\n"
     if not path.exists() or path.read_text() != text:
         write_json_atomic(path, payload)
+
+
+def llm_efficiency(per_stage: dict[str, dict[str, int]], published: Counter[str]) -> dict[str, Any]:
+    """What the LLM work cost per image and per accepted sample, whether paid in this output
+    directory's runs or reused from the response cache (tokens of both kinds count)."""
+    llm_stages = [per_stage.get(name, {}) for name in ("plan", "compose", "publish")]
+    failures = ("llm_invalid_output", "llm_http_error", "llm_unavailable")
+    calls = sum(
+        st.get("llm_succeeded", 0) + sum(st.get(f, 0) for f in failures) for st in llm_stages
+    )
+    requests = sum(st.get("llm_requests", 0) for st in llm_stages)
+    hits = sum(st.get("llm_cache_hits", 0) for st in llm_stages)
+    tokens = sum(
+        st.get("llm_prompt_tokens", 0) + st.get("llm_completion_tokens", 0)
+        + st.get("llm_reused_tokens", 0)
+        for st in llm_stages
+    )  # fmt: skip
+    images = per_stage.get("plan", {}).get("count", 0)
+    captions = published.get("captions_by_generator.llm", 0)
+    mcqs = per_stage.get("publish", {}).get("mcq", 0)
+    return {
+        "calls": calls,
+        "calls_per_image": _ratio(calls, images),
+        "tokens": tokens,
+        "tokens_per_image": _ratio(tokens, images),
+        "tokens_per_accepted_llm_caption": _ratio(tokens, captions),
+        "tokens_per_accepted_mcq": _ratio(tokens, mcqs),
+        "cache_hit_rate": _ratio(hits, hits + requests, 4),
+    }
+
+
+def _ratio(a: int, b: int, digits: int = 2) -> float | None:
+    return round(a / b, digits) if b else None
+
+
+def _published_captions(cfg: Config, shards: list[int]) -> Iterator[CaptionRecord]:
+    """Published captions, shard by shard, up to ``DIVERSITY_SAMPLE`` of them."""
+    seen = 0
+    for shard in shards:
+        for record in read_parquet(
+            cfg.run.output_dir / "negcap" / f"{shard_name(shard)}.parquet", CaptionRecord
+        ):
+            if seen >= DIVERSITY_SAMPLE:
+                return
+            seen += 1
+            yield record
 
 
 def published_shards(cfg: Config) -> list[int]:
@@ -173,6 +229,8 @@ def summarize(cfg: Config) -> dict[str, Any]:
         "stages": per_stage,
         "rejects_by_reason": dict(sorted(rejects.items())),
         "published": dict(sorted(totals.items())),
+        "llm": llm_efficiency(per_stage, totals),
+        "diversity": diversity(_published_captions(cfg, shards)),
         "negdata_version": __version__,
         "llm_model": cfg.llm.model,
     }

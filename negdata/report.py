@@ -17,10 +17,20 @@ def format_summary(cfg: Config, summary: dict[str, Any]) -> str:
     lines += [f"  {k:<40}{v}" for k, v in summary["published"].items()]
     lines += ["", "rejects by reason"]
     lines += [f"  {k:<40}{v}" for k, v in summary["rejects_by_reason"].items()] or ["  none"]
+    lines += ["", "llm (cached replies included)"]
+    lines += [f"  {k:<40}{v}" for k, v in summary.get("llm", {}).items()]
+    lines += ["", f"{'diversity':<28}captions  distinct-1  distinct-2  distinct-3  frame reuse"]
+    for group, d in summary.get("diversity", {}).items():
+        cells = [d[k] for k in ("distinct_1", "distinct_2", "distinct_3", "frame_reuse")]
+        lines.append(f"  {group:<26}{d['captions']:>8}" + "".join(f"{_num(c):>12}" for c in cells))
     this_run = summary.get("this_run")
     if this_run:
         lines += ["", f"this run: {len(this_run['ran'])} stage-shards ran, "
                       f"{len(this_run['skipped'])} were already done"]  # fmt: skip
+        server = this_run.get("llm_server")
+        if server:
+            lines.append("  llm server (its /metrics, this run): " +
+                         ", ".join(f"{k}={v}" for k, v in server.items()))  # fmt: skip
     lines += [
         "",
         "outputs",
@@ -31,6 +41,10 @@ def format_summary(cfg: Config, summary: dict[str, Any]) -> str:
         f"  run stats                     {out}/stats.json",
     ]
     return "\n".join(lines)
+
+
+def _num(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
 
 
 def print_summary(cfg: Config, summary: dict[str, Any]) -> None:

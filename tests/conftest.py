@@ -18,6 +18,12 @@ def _free_port() -> int:
         return port
 
 
+@pytest.fixture
+def free_port() -> int:
+    """A loopback port nothing listens on right now."""
+    return _free_port()
+
+
 @pytest.fixture(scope="session")
 def vllm_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LLMConfig]:
     """The real vLLM CPU server on a free loopback port, once per session; yields its config."""

@@ -40,3 +40,13 @@ def test_section_hash_tracks_only_named_sections() -> None:
     )
     assert cfg.section_hash("input", "detect") == changed.section_hash("input", "detect")
     assert cfg.section_hash("compose") != changed.section_hash("compose")
+
+
+def test_shards_at_once_fills_the_llm_budget_unless_set() -> None:
+    cfg = load_config(Path("configs/sample.yaml"))  # 4 samples per shard, 16 in flight
+    cluster = load_config(Path("configs/cc12m.yaml"))  # 10,000 per shard, 256 in flight
+    pinned = cfg.model_copy(update={"run": cfg.run.model_copy(update={"shards_in_flight": 3})})
+
+    assert cfg.shards_at_once == 8  # capped
+    assert cluster.shards_at_once == 2  # at least two, so shard boundaries overlap
+    assert pinned.shards_at_once == 3

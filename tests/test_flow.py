@@ -163,6 +163,35 @@ def test_rerun_of_a_finished_run_does_no_work_and_changes_no_file(run: dict[str,
     assert run["after"] == run["before"]
 
 
+def test_server_counters_match_the_requests_the_stages_counted(run: dict[str, Any]) -> None:
+    server = run["summary"]["this_run"]["llm_server"]
+    stages = run["summary"]["stages"]
+    sent = sum(stages[name].get("llm_requests", 0) for name in ("plan", "compose", "publish"))
+    assert sent > 0 and server["requests"] == sent
+    assert 0 < server["prefix_cache_hit_rate"] <= 1  # the shared prompt prefix is reused
+    assert run["rerun"]["this_run"]["llm_server"] is None  # nothing to do: no server needed
+    llm = run["summary"]["llm"]
+    assert 0 < llm["calls_per_image"] <= 3  # against NegBench's 11
+    assert llm["tokens_per_image"] > 0 and llm["cache_hit_rate"] == 0.0
+
+
+def test_diversity_is_reported_per_generator_and_style(run: dict[str, Any]) -> None:
+    published = run["summary"]["published"]
+    report = run["summary"]["diversity"]
+    for key in ("captions_by_generator", "captions_by_style"):
+        part = 0 if key == "captions_by_generator" else 1
+        counted: dict[str, int] = {}
+        for group, figures in report.items():
+            name = group.split("/")[part]
+            counted[name] = counted.get(name, 0) + figures["captions"]
+        assert {f"{key}.{k}": v for k, v in counted.items()} == {
+            k: v for k, v in published.items() if k.startswith(f"{key}.")
+        }
+    for figures in report.values():
+        assert 0 < figures["distinct_1"] <= 1 and 0 < figures["distinct_2"] <= 1
+        assert 0 <= figures["frame_reuse"] <= 1
+
+
 def test_lost_llm_outputs_are_rebuilt_from_the_cache_identically(run: dict[str, Any]) -> None:
     cfg = run["cfg"]
     out = cfg.run.output_dir
@@ -178,6 +207,8 @@ def test_lost_llm_outputs_are_rebuilt_from_the_cache_identically(run: dict[str, 
         "plan/00000",
         "publish/00000",
     ]
-    stats = json.loads((out / "captions" / "00000_stats.json").read_text())
-    assert stats["llm_requests"] == 0 and stats["llm_cache_hits"] > 0
+    for stage_dir in ("objects", "captions"):
+        stats = json.loads((out / stage_dir / "00000_stats.json").read_text())
+        assert stats["llm_requests"] == 0 and stats["llm_cache_hits"] > 0  # 100% cache hits
+    assert summary["this_run"]["llm_server"]["requests"] == 0  # the server generated nothing
     assert pq.read_table(out / "negcap" / "00000.parquet").to_pylist() == before

@@ -10,13 +10,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from negdata.compose.mcq import McqBalancer, build_mcq
-from negdata.compose.paraphrase import merge_counters, paraphrase_mcqs
-from negdata.compose.prompts import load_prompt
+from negdata.compose.paraphrase import apply_paraphrases, merge_counters, paraphrase_batch
+from negdata.compose.prompts import few_shot_shift, load_prompt
 from negdata.compose.schemas import ComposedCaption, ComposeOutput
 from negdata.compose.templates import template_caption
 from negdata.config import Config
 from negdata.detect.lexicon import Lexicon, run_lexicon
-from negdata.llm import reject_of, run_structured
+from negdata.llm import Batch, reject_of, run_batches
 from negdata.records import (
     CaptionRecord,
     Evidence,
@@ -165,20 +165,20 @@ def run_compose(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
             for n, s in zip(plan.negatives, plan.styles, strict=True)
         ]
         return prompt.messages(
+            few_shot_shift(cfg, plan.record.key),
             caption=plan.record.caption,
             affirm=", ".join(plan.affirm) or "(see caption)",
             requests=json.dumps(requests),
         )
 
-    results, llm = run_structured(
-        cfg.llm,
-        plans,
-        messages,
-        ComposeOutput,
-        seed=cfg.run.seed,
-        desc=f"compose {shard_name(shard)}",
-        cache=cfg.llm_cache,
-    )
+    batches: list[Batch[Any, Any]] = [
+        Batch(plans, messages, ComposeOutput, f"compose {shard_name(shard)}")
+    ]
+    paraphrase = cfg.compose.paraphrase_mcq and bool(mcqs)
+    if paraphrase:  # independent of the captions: both batches are in flight together
+        batches.append(paraphrase_batch(cfg, mcqs, f"paraphrase {shard_name(shard)}"))
+    answers = run_batches(cfg.llm, batches, cache=cfg.llm_cache)
+    results, llm = answers[0]
     captions: list[CaptionRecord] = []
     for plan, result in zip(plans, results, strict=True):
         if result.value is None:
@@ -186,11 +186,9 @@ def run_compose(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
         captions += caption_candidates(
             plan, result.value, result.model, prompt.ref, cfg, config_hash, lexicon
         )
-    if cfg.compose.paraphrase_mcq and mcqs:
-        mcqs, paraphrase_llm = paraphrase_mcqs(
-            cfg, mcqs, lexicon, f"paraphrase {shard_name(shard)}"
-        )
-        llm = merge_counters(llm, paraphrase_llm)
+    if paraphrase:
+        mcqs = apply_paraphrases(cfg, mcqs, answers[1][0], lexicon)
+        llm = merge_counters(llm, answers[1][1])
     rejects.sort(key=lambda r: (r.key, r.stage))
     out = out_dir / STAGE
     name = shard_name(shard)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from negdata.compose.prompts import load_prompt
+from typing import Any
+
+from negdata.compose.prompts import few_shot_shift, load_prompt
 from negdata.compose.schemas import ParaphraseOutput
 from negdata.config import Config
 from negdata.detect.lexicon import Lexicon
-from negdata.llm import run_structured
+from negdata.llm import Batch, LLMResult
 from negdata.records import McqRecord
 from negdata.validate.negation import analyze
 
@@ -38,23 +40,26 @@ def apply_paraphrase(
     )
 
 
-def paraphrase_mcqs(
-    cfg: Config, mcqs: list[McqRecord], lexicon: Lexicon, desc: str
-) -> tuple[list[McqRecord], dict[str, int]]:
-    """Paraphrase every question's four options in one call each; returns the LLM counters."""
+def paraphrase_batch(cfg: Config, mcqs: list[McqRecord], desc: str) -> Batch[McqRecord, Any]:
+    """One call per question, asking for all four options paraphrased."""
     prompt = load_prompt(cfg.compose.prompts_dir, "paraphrase")
 
     def messages(mcq: McqRecord) -> list[dict[str, str]]:
-        return prompt.messages(**{f"option_{i}": o for i, o in enumerate(options_of(mcq))})
+        options = {f"option_{i}": o for i, o in enumerate(options_of(mcq))}
+        return prompt.messages(few_shot_shift(cfg, mcq.image_key), **options)
 
-    results, llm = run_structured(
-        cfg.llm, mcqs, messages, ParaphraseOutput, seed=cfg.run.seed, desc=desc, cache=cfg.llm_cache
-    )
-    out = [
-        apply_paraphrase(mcq, r.value.options if r.value else None, lexicon, prompt.ref)
+    return Batch(mcqs, messages, ParaphraseOutput, desc)
+
+
+def apply_paraphrases(
+    cfg: Config, mcqs: list[McqRecord], results: list[LLMResult[Any]], lexicon: Lexicon
+) -> list[McqRecord]:
+    """Each question with the paraphrases that keep every polarity (see ``apply_paraphrase``)."""
+    ref = load_prompt(cfg.compose.prompts_dir, "paraphrase").ref
+    return [
+        apply_paraphrase(mcq, r.value.options if r.value else None, lexicon, ref)
         for mcq, r in zip(mcqs, results, strict=True)
     ]
-    return out, llm
 
 
 def merge_counters(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:

@@ -108,7 +108,6 @@ def run_plan(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
         evidence,
         messages,
         PlanOutput,
-        seed=cfg.run.seed,
         desc=f"plan {shard_name(shard)}",
         cache=cfg.llm_cache,
     )

@@ -7,11 +7,14 @@ vLLM server's prefix cache serves them; only the last user turn differs per imag
 from __future__ import annotations
 
 import hashlib
+import zlib
 from functools import cache
 from pathlib import Path
 
 import yaml
 from pydantic import BaseModel, ConfigDict
+
+from negdata.config import Config
 
 
 class FewShot(BaseModel):
@@ -34,9 +37,11 @@ class Prompt(BaseModel):
         digest = hashlib.sha256(self.model_dump_json().encode()).hexdigest()[:8]
         return f"{self.id}@{self.version}#{digest}"
 
-    def messages(self, **fields: str) -> list[dict[str, str]]:
+    def messages(self, shift: int = 0, **fields: str) -> list[dict[str, str]]:
+        """System, few-shot turns (rotated left by ``shift``), then the filled user template."""
         turns = [{"role": "system", "content": self.system.strip()}]
-        for shot in self.few_shot:
+        k = shift % len(self.few_shot) if self.few_shot else 0
+        for shot in (*self.few_shot[k:], *self.few_shot[:k]):
             turns.append({"role": "user", "content": shot.user.strip()})
             turns.append({"role": "assistant", "content": shot.assistant.strip()})
         turns.append({"role": "user", "content": self.user.format(**fields).strip()})
@@ -52,3 +57,9 @@ def load_prompt(prompts_dir: Path, prompt_id: str) -> Prompt:
     if prompt.id != prompt_id:
         raise ValueError(f"{path}: id is {prompt.id!r}, expected {prompt_id!r}")
     return prompt
+
+
+def few_shot_shift(cfg: Config, key: str) -> int:
+    """How far an image's few-shot block is rotated: 0 unless ``compose.few_shot_order`` is
+    ``rotate``, then a stable function of the image key."""
+    return zlib.crc32(key.encode()) if cfg.compose.few_shot_order == "rotate" else 0

@@ -1,7 +1,8 @@
 """LLM access: the local vLLM server and an async client that returns validated pydantic objects."""
 
-from negdata.llm.batch import LLMUnavailableError, llm_stats, run_structured
+from negdata.llm.batch import Batch, LLMUnavailableError, llm_stats, run_batches, run_structured
 from negdata.llm.client import ClientStats, FailureReason, LLMClient, LLMResult, reject_of
+from negdata.llm.pool import LLMPool, shared_pool
 from negdata.llm.server import (
     LLMServerError,
     LocalServer,
@@ -13,9 +14,11 @@ from negdata.llm.server import (
 )
 
 __all__ = [
+    "Batch",
     "ClientStats",
     "FailureReason",
     "LLMClient",
+    "LLMPool",
     "LLMResult",
     "LLMServerError",
     "LLMUnavailableError",
@@ -25,7 +28,9 @@ __all__ = [
     "find_gguf",
     "llm_stats",
     "reject_of",
+    "run_batches",
     "run_structured",
     "serve_forever",
+    "shared_pool",
     "wait_until_ready",
 ]

@@ -1,18 +1,23 @@
-"""Run one structured LLM call per item, all in flight at once (bounded by the client)."""
+"""Run one structured LLM call per item, all in flight at once (bounded by the client).
+
+``run_batches`` sends several independent batches together (a stage's compose and paraphrase
+calls), so that one does not wait for the other's tail.
+"""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 from tqdm import tqdm
 
 from negdata.config import LLMConfig
-from negdata.llm.cache import ResponseCache
-from negdata.llm.client import LLMClient, LLMResult
+from negdata.llm.client import ClientStats, LLMClient, LLMResult
+from negdata.llm.pool import pool_for
 
 T = TypeVar("T", bound=BaseModel)
 Item = TypeVar("Item")
@@ -23,9 +28,64 @@ class LLMUnavailableError(RuntimeError):
     """The LLM server could not be reached for some items; the stage must not be marked done."""
 
 
-def llm_stats(client: LLMClient) -> dict[str, int]:
-    """A client's totals as flat ``llm_*`` counters for a stage's stats file."""
-    return {f"llm_{k}": v for k, v in client.stats.as_dict().items()}
+@dataclass(frozen=True)
+class Batch(Generic[Item, T]):
+    """One call per item: ``messages(item)`` asked for a ``schema`` object."""
+
+    items: Sequence[Item]
+    messages: Callable[[Item], Messages]
+    schema: type[T]
+    desc: str = "llm"
+
+
+def llm_stats(stats: ClientStats) -> dict[str, int]:
+    """A batch's totals as flat ``llm_*`` counters for a stage's stats file (failure reasons
+    such as ``llm_invalid_output`` already carry the prefix)."""
+    return {k if k.startswith("llm_") else f"llm_{k}": v for k, v in stats.as_dict().items()}
+
+
+def run_batches(
+    cfg: LLMConfig,
+    batches: Sequence[Batch[Any, Any]],
+    *,
+    cache: Path | None = None,
+) -> list[tuple[list[LLMResult[Any]], dict[str, int]]]:
+    """Each batch's results in item order and its counters; all batches are in flight together.
+
+    A per-item failure is a result; an unreachable server raises ``LLMUnavailableError`` so that
+    no item is dropped for it. Runs on the shared pool for ``(cfg, cache)`` when the flow opened
+    one, so the batches of several shards share one in-flight budget; else on a private pool.
+    """
+    stats = [ClientStats() for _ in batches]
+
+    async def run_one(
+        client: LLMClient, batch: Batch[Any, Any], counters: ClientStats
+    ) -> list[LLMResult[Any]]:
+        async def one(item: Any) -> LLMResult[Any]:
+            return await client.structured(batch.messages(item), batch.schema, stats=counters)
+
+        tasks = [asyncio.ensure_future(one(item)) for item in batch.items]
+        for done in tqdm(asyncio.as_completed(tasks), total=len(tasks), desc=batch.desc):
+            await done
+        return [task.result() for task in tasks]
+
+    async def run_all(client: LLMClient) -> list[list[LLMResult[Any]]]:
+        return list(
+            await asyncio.gather(
+                *(run_one(client, b, s) for b, s in zip(batches, stats, strict=True))
+            )
+        )
+
+    with pool_for(cfg, cache) as pool:
+        results = pool.run(run_all(pool.client))
+    flat = [r for batch in results for r in batch]
+    unavailable = sum(1 for r in flat if r.reason == "llm_unavailable")
+    if unavailable:
+        raise LLMUnavailableError(
+            f"{unavailable} of {len(flat)} calls to {cfg.base_url} failed: the server is "
+            "unavailable; the stage is left unfinished, rerun to resume"
+        )
+    return [(r, llm_stats(s)) for r, s in zip(results, stats, strict=True)]
 
 
 def run_structured(
@@ -34,37 +94,9 @@ def run_structured(
     messages: Callable[[Item], Messages],
     schema: type[T],
     *,
-    seed: int | None = None,
     desc: str = "llm",
     cache: Path | None = None,
 ) -> tuple[list[LLMResult[T]], dict[str, int]]:
-    """The results in item order, and the client's counters. A per-item failure is a result;
-    an unreachable server raises ``LLMUnavailableError`` so that no item is dropped for it."""
-
-    async def main() -> tuple[list[LLMResult[T]], dict[str, int]]:
-        responses = ResponseCache(cache) if cache is not None else None
-        try:
-            return await _run(LLMClient(cfg, responses))
-        finally:
-            if responses is not None:
-                responses.close()
-
-    async def _run(client: LLMClient) -> tuple[list[LLMResult[T]], dict[str, int]]:
-        async with client:
-
-            async def one(item: Item) -> LLMResult[T]:
-                return await client.structured(messages(item), schema, seed=seed)
-
-            tasks = [asyncio.ensure_future(one(item)) for item in items]
-            for done in tqdm(asyncio.as_completed(tasks), total=len(tasks), desc=desc):
-                await done
-            results = [task.result() for task in tasks]
-            unavailable = sum(1 for r in results if r.reason == "llm_unavailable")
-            if unavailable:
-                raise LLMUnavailableError(
-                    f"{unavailable} of {len(results)} calls to {cfg.base_url} failed: the "
-                    "server is unavailable; the stage is left unfinished, rerun to resume"
-                )
-            return results, llm_stats(client)
-
-    return asyncio.run(main())
+    """One batch: the results in item order and its counters (see ``run_batches``)."""
+    [(results, stats)] = run_batches(cfg, [Batch(items, messages, schema, desc)], cache=cache)
+    return results, stats

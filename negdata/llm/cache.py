@@ -26,6 +26,7 @@ class ResponseCache:
         self.path = path
         self._db = sqlite3.connect(path, timeout=30.0)
         self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")  # survives a process crash, not power loss
         self._db.execute("CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, reply TEXT)")
         self._db.commit()
 

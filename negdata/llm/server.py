@@ -194,11 +194,22 @@ class LocalServer:
         return "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
 
     @property
+    def pid(self) -> int | None:
+        """The server's process id, which is also its process group id."""
+        return self._proc.pid if self._proc is not None else None
+
+    @property
     def running(self) -> bool:
         return self._proc is not None and self._proc.poll() is None
 
-    def _command(self, model_dir: Path) -> list[str]:
+    def command(self, model_dir: Path) -> list[str]:
+        """The server's command line: ``vllm serve`` as a module, so that it runs under
+        ``llm.serve.python`` (the CPU venv here, a CUDA venv on a GPU box)."""
         serve = self.cfg.serve
+        optional = {
+            "--gpu-memory-utilization": serve.gpu_memory_utilization,
+            "--max-num-seqs": serve.max_num_seqs,
+        }
         return [
             str(_serve_python(serve)),
             *("-m", "vllm.entrypoints.openai.api_server"),
@@ -206,8 +217,15 @@ class LocalServer:
             *("--served-model-name", self.cfg.model),
             *("--host", serve.host),
             *("--port", str(serve.port)),
-            "--enforce-eager",
             *("--max-model-len", str(serve.max_model_len)),
+            *("--tensor-parallel-size", str(serve.tensor_parallel_size)),
+            *(["--enforce-eager"] if serve.enforce_eager else []),
+            *(
+                arg
+                for flag, value in optional.items()
+                if value is not None
+                for arg in (flag, str(value))
+            ),
             *serve.extra_args,
         ]
 
@@ -219,7 +237,7 @@ class LocalServer:
         serve = self.cfg.serve
         if _port_in_use(self._connect_host, serve.port):
             raise LLMServerError(f"llm.serve.port: port {serve.port} is already in use")
-        cmd = self._command(ensure_model(serve))
+        cmd = self.command(ensure_model(serve))
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         self._log_file = self.log_path.open("ab")
         log.info("starting vLLM on %s (log: %s)", self.base_url, self.log_path)

@@ -91,7 +91,6 @@ def judge_captions(
         cfg.llm,
         cfg.compose.prompts_dir,
         items,
-        seed=cfg.run.seed,
         lexicon=lexicon,
         cache=cfg.llm_cache,
     )

@@ -77,7 +77,6 @@ def judge_polarities(
     llm: LLMConfig,
     prompts_dir: Path,
     items: Sequence[tuple[str, list[str]]],
-    seed: int | None = None,
     lexicon: Lexicon | None = None,
     cache: Path | None = None,
 ) -> tuple[list[dict[str, Polarity] | None], dict[str, int]]:
@@ -90,9 +89,7 @@ def judge_polarities(
         caption, objects = item
         return prompt.messages(caption=caption, objects=", ".join(objects))
 
-    results, stats = run_structured(
-        llm, items, messages, JudgeOutput, seed=seed, desc="judge", cache=cache
-    )
+    results, stats = run_structured(llm, items, messages, JudgeOutput, desc="judge", cache=cache)
     judged: list[dict[str, Polarity] | None] = []
     for (caption, objects), result in zip(items, results, strict=True):
         if result.value is None:
@@ -152,7 +149,7 @@ def judge_cases(llm: LLMConfig, prompts_dir: Path, cases: list[Case]) -> tuple[l
     """Every labelled object with its three polarities, and the number of failed judge calls."""
     lexicon = lexicon_for("coco")
     items = [(case.text, list(case.gold)) for case in cases]
-    judged, stats = judge_polarities(llm, prompts_dir, items, seed=0, lexicon=lexicon)
+    judged, stats = judge_polarities(llm, prompts_dir, items, lexicon=lexicon)
     log.info("LLM counters: %s", stats)
     rows = []
     for case, answer in zip(cases, judged, strict=True):

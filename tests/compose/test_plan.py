@@ -92,3 +92,22 @@ def test_prompts_render_with_shared_prefix() -> None:
     b = prompt.messages(caption="a cat", detected="cat")
     assert a[:-1] == b[:-1] and a[-1] != b[-1]
     assert prompt.ref.startswith("plan@1#")
+
+
+def test_rotated_few_shot_keeps_the_system_prompt_and_every_example() -> None:
+    from negdata.compose.prompts import load_prompt
+
+    prompt = load_prompt(Path("prompts"), "compose")
+    fields = {"caption": "a bus", "affirm": "bus", "requests": "[]"}
+    fixed = prompt.messages(**fields)
+    rotated = prompt.messages(1, **fields)
+
+    assert rotated[0] == fixed[0] and rotated[-1] == fixed[-1]
+    pairs = [
+        tuple(m["content"] for m in turns[i : i + 2])
+        for turns in (fixed, rotated)
+        for i in range(1, len(turns) - 1, 2)
+    ]
+    half = len(pairs) // 2
+    assert pairs[half:] == pairs[1:half] + pairs[:1]  # same examples, first one moved last
+    assert prompt.messages(len(prompt.few_shot), **fields) == fixed

@@ -43,8 +43,8 @@ def test_a_rerun_is_served_entirely_from_the_cache(vllm_server: LLMConfig, tmp_p
         return [{"role": "user", "content": f"{caption!r}: is there a dog? yes or no."}]
 
     cache = tmp_path / "llm_cache.sqlite"
-    first, paid = run_structured(vllm_server, captions, messages, YesNo, seed=0, cache=cache)
-    second, free = run_structured(vllm_server, captions, messages, YesNo, seed=0, cache=cache)
+    first, paid = run_structured(vllm_server, captions, messages, YesNo, cache=cache)
+    second, free = run_structured(vllm_server, captions, messages, YesNo, cache=cache)
 
     assert paid["llm_cache_hits"] == 0 and paid["llm_completion_tokens"] > 0
     assert free["llm_requests"] == 0 and free["llm_cache_hits"] == paid["llm_requests"]

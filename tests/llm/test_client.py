@@ -80,16 +80,19 @@ def test_unknown_model_is_an_http_error_without_retries(vllm_server: LLMConfig) 
     assert stats.retries == 0
 
 
-def test_dead_endpoint_is_unavailable_after_the_configured_retries() -> None:
+def test_dead_endpoint_costs_one_bounded_wait_shared_by_every_request() -> None:
     with socket.socket() as unused:  # bound but not listening: connections are refused
         unused.bind(("127.0.0.1", 0))
         port = unused.getsockname()[1]
-        cfg = LLMConfig(endpoint=f"http://127.0.0.1:{port}/v1", max_retries=2, backoff_s=0.01)
+        cfg = LLMConfig(
+            endpoint=f"http://127.0.0.1:{port}/v1", max_retries=2, backoff_s=0.01, server_wait_s=1.0
+        )
         started = time.monotonic()
 
-        [result], stats = ask(cfg)
+        results, stats = ask(cfg, calls=8)
 
-    assert (result.value, result.reason, result.attempts) == (None, "llm_unavailable", 3)
-    assert result.detail is not None and "ConnectError" in result.detail
-    assert (stats.requests, stats.retries, stats.failures) == (3, 2, {"llm_unavailable": 1})
-    assert time.monotonic() - started < 2.0
+    waited = time.monotonic() - started
+    assert {(r.value, r.reason, r.attempts) for r in results} == {(None, "llm_unavailable", 1)}
+    assert all(r.detail is not None and "ConnectError" in r.detail for r in results)
+    assert (stats.requests, stats.retries, stats.failures) == (8, 0, {"llm_unavailable": 8})
+    assert 1.0 <= waited < 4.0  # one wait of server_wait_s, not one per request

@@ -55,3 +55,34 @@ def test_wait_until_ready_times_out_when_nothing_answers() -> None:
 
         with pytest.raises(LLMServerError, match="did not answer within 1 s"):
             wait_until_ready(url, timeout=1.0)
+
+
+def test_gpu_settings_become_vllm_serve_flags(tmp_path: Path) -> None:
+    python = tmp_path / "bin" / "python"  # a GPU venv's interpreter; nothing is started
+    python.parent.mkdir()
+    python.touch()
+    serve = ServeConfig(
+        python=python,
+        port=8000,
+        enforce_eager=False,
+        tensor_parallel_size=2,
+        gpu_memory_utilization=0.9,
+        max_num_seqs=256,
+        extra_args=["--enable-prefix-caching"],
+    )
+
+    cmd = LocalServer(LLMConfig(model="llama-8b", serve=serve)).command(Path("/models/llama"))
+
+    assert cmd[:3] == [str(python), "-m", "vllm.entrypoints.openai.api_server"]
+    flags = dict(zip(cmd[3::2], cmd[4::2], strict=False))
+    assert flags["--model"] == "/models/llama" and flags["--served-model-name"] == "llama-8b"
+    assert flags["--tensor-parallel-size"] == "2" and flags["--max-num-seqs"] == "256"
+    assert flags["--gpu-memory-utilization"] == "0.9"
+    assert "--enforce-eager" not in cmd and cmd[-1] == "--enable-prefix-caching"
+
+
+def test_cpu_defaults_keep_eager_mode_and_leave_gpu_flags_out() -> None:
+    cmd = LocalServer(LLMConfig()).command(Path("/m"))
+
+    assert "--enforce-eager" in cmd and "--gpu-memory-utilization" not in cmd
+    assert "--max-num-seqs" not in cmd

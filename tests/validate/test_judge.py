@@ -70,7 +70,7 @@ CAPTIONS = [
 
 @pytest.mark.slow
 def test_real_judge_answers_per_item_with_given_names_only(vllm_server: LLMConfig) -> None:
-    judged, stats = judge_polarities(vllm_server, PROMPTS, CAPTIONS, seed=0)
+    judged, stats = judge_polarities(vllm_server, PROMPTS, CAPTIONS)
 
     assert len(judged) == len(CAPTIONS)
     for answer, (_, objects) in zip(judged, CAPTIONS, strict=True):

@@ -1,0 +1,104 @@
+"""One LLM client on its own event-loop thread, callable from any thread.
+
+The flow opens one shared pool for the whole run (``shared_pool``); every stage of every shard,
+running in Prefect's worker threads, sends through it. They all draw on one connection pool and
+one in-flight budget (``llm.max_concurrency``), so the tail of one shard's requests overlaps the
+start of the next and the server never drains between shards. Outside a shared pool, each batch
+gets a private one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+from collections.abc import Coroutine, Iterator
+from pathlib import Path
+from types import TracebackType
+from typing import Any, TypeVar
+
+from negdata.config import LLMConfig
+from negdata.llm.cache import ResponseCache
+from negdata.llm.client import LLMClient
+
+R = TypeVar("R")
+
+_shared: dict[tuple[str, str], LLMPool] = {}
+_shared_lock = threading.Lock()
+
+
+def _key(cfg: LLMConfig, cache: Path | None) -> tuple[str, str]:
+    return cfg.model_dump_json(), str(cache)
+
+
+class LLMPool:
+    """``with LLMPool(cfg, cache) as pool: pool.run(coro_using(pool.client))``."""
+
+    def __init__(self, cfg: LLMConfig, cache: Path | None = None, *, record: bool = False) -> None:
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(
+            target=self._loop.run_forever, name="negdata-llm", daemon=True
+        )
+        self._thread.start()
+        self.client: LLMClient = self.run(self._open(cfg, cache, record))
+
+    @staticmethod
+    async def _open(cfg: LLMConfig, cache: Path | None, record: bool) -> LLMClient:
+        # SQLite connections belong to the thread that made them: the loop's thread.
+        return LLMClient(cfg, ResponseCache(cache) if cache is not None else None, record=record)
+
+    def run(self, coro: Coroutine[Any, Any, R]) -> R:
+        """Run ``coro`` on the pool's loop and block the calling thread until it is done."""
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
+
+    def close(self) -> None:
+        if self._loop.is_closed():
+            return
+        self.run(self._aclose())
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join()
+        self._loop.close()
+
+    async def _aclose(self) -> None:
+        await self.client.aclose()
+        if self.client.cache is not None:
+            self.client.cache.close()
+
+    def __enter__(self) -> LLMPool:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+@contextlib.contextmanager
+def shared_pool(cfg: LLMConfig, cache: Path | None, *, record: bool = False) -> Iterator[LLMPool]:
+    """Make every batch for ``(cfg, cache)`` in this process use one pool until the block ends."""
+    key = _key(cfg, cache)
+    with LLMPool(cfg, cache, record=record) as pool:
+        with _shared_lock:
+            if key in _shared:
+                raise RuntimeError(f"a shared LLM pool for {cfg.base_url} is already open")
+            _shared[key] = pool
+        try:
+            yield pool
+        finally:
+            with _shared_lock:
+                del _shared[key]
+
+
+@contextlib.contextmanager
+def pool_for(cfg: LLMConfig, cache: Path | None) -> Iterator[LLMPool]:
+    """The shared pool for ``(cfg, cache)`` if one is open, else a private one for this block."""
+    with _shared_lock:
+        shared = _shared.get(_key(cfg, cache))
+    if shared is not None:
+        yield shared
+        return
+    with LLMPool(cfg, cache) as pool:
+        yield pool

@@ -1,0 +1,110 @@
+"""A vLLM server killed in the middle of a shard: the run waits, resumes on the restarted server
+and finishes with every sample accounted for, paying for each request once (response cache and
+the servers' own counters agree); a rerun of the finished shard is answered entirely from the
+cache."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from negdata.config import Config
+from negdata.llm import LocalServer
+from negdata.llm.metrics import read_counters
+from negdata.pipeline import STAGES, run_stage, stage_done
+from negdata.records import PlanRecord, Reject, read_parquet
+from negdata.sample import build_sample
+
+PLAN = next(s for s in STAGES if s.name == "plan")
+
+
+def _cached(path: Path) -> int:
+    if not path.exists():
+        return 0
+    with sqlite3.connect(path, timeout=30.0) as db:
+        count: int = db.execute("SELECT COUNT(*) FROM replies").fetchone()[0]
+        return count
+
+
+def _config(tmp_path: Path, port: int) -> Config:
+    files = build_sample(tmp_path / "sample")
+    serve = {"host": "127.0.0.1", "port": port}
+    return Config.model_validate(
+        {
+            "run": {"output_dir": str(tmp_path / "out")},
+            "input": {"path": str(files.tsv), "samples_per_shard": 14},
+            "detect": {"sources": [{"kind": "labels", "path": str(files.labels)}]},
+            "llm": {
+                "max_concurrency": 1,  # one request at a time, so the kill lands mid-shard
+                "max_tokens": 320,
+                "server_wait_s": 300,
+                "serve": serve,
+            },
+            "plan": {"vocabulary_fill": True},
+            "compose": {"prompts_dir": str(Path("prompts").resolve())},
+        }
+    )
+
+
+@pytest.mark.slow
+def test_server_killed_mid_shard_is_waited_for_and_nothing_is_paid_twice(
+    tmp_path: Path, free_port: int
+) -> None:
+    cfg = _config(tmp_path, free_port)
+    for stage in STAGES[:2]:  # ingest, detect
+        run_stage(cfg, stage, 0)
+    cache = cfg.llm_cache
+    assert cache is not None
+    log_dir = tmp_path / "logs"
+    first = LocalServer(cfg.llm, log_path=log_dir / "first.log")
+    second = LocalServer(cfg.llm, log_path=log_dir / "second.log")
+    at_kill: dict[str, int] = {}
+
+    def crash_then_restart() -> None:
+        while _cached(cache) < 3:
+            time.sleep(0.2)
+        assert first.pid is not None
+        os.killpg(first.pid, signal.SIGKILL)  # a crash: no graceful shutdown
+        first.stop()
+        at_kill["cached"] = _cached(cache)
+        second.start()
+
+    first.start()
+    crasher = threading.Thread(target=crash_then_restart)
+    try:
+        crasher.start()
+        stats = run_stage(cfg, PLAN, 0)
+        crasher.join()
+        counters = read_counters(cfg.llm.base_url)
+    finally:
+        crasher.join()
+        first.stop()
+        second.stop()
+
+    out = cfg.run.output_dir / "objects"
+    planned = {r.key for r in read_parquet(out / "00000.parquet", PlanRecord)}
+    rejected = {r.key for r in read_parquet(out / "00000_rejects.parquet", Reject)}
+    assert stage_done(cfg, PLAN, 0)
+    assert planned | rejected == {f"{i:09d}" for i in range(14)} and not planned & rejected
+    assert stats["planned"] + sum(stats["rejected"].values()) == 14
+    # Every reply the first server delivered was kept; the second server generated only the rest.
+    assert 3 <= at_kill["cached"] < _cached(cache)
+    assert counters is not None
+    assert counters.values["requests"] == _cached(cache) - at_kill["cached"]
+    assert stats["llm_requests"] >= at_kill["cached"] + counters.values["requests"]
+
+    before = read_parquet(out / "00000.parquet", PlanRecord)
+    no_server = cfg.llm.model_copy(
+        update={"local": False, "endpoint": "http://127.0.0.1:9/v1", "server_wait_s": 0}
+    )
+    (out / "00000_stats.json").unlink()
+    again = run_stage(cfg.model_copy(update={"llm": no_server}), PLAN, 0)
+    assert again["llm_requests"] == 0 and again["llm_cache_hits"] > 0  # 100% cache hits
+    assert again["llm_succeeded"] == stats["llm_succeeded"]
+    assert read_parquet(out / "00000.parquet", PlanRecord) == before
