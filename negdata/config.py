@@ -8,13 +8,21 @@ done marker records so that a rerun redoes a stage only when its inputs changed.
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import json
 import os
 from pathlib import Path
 from typing import Annotated, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 
 def cache_dir() -> Path:
@@ -41,22 +49,82 @@ class RunConfig(Section):
     shards_in_flight: Annotated[int, Field(ge=1)] | None = None
 
 
+InputFormat = Literal["tsv", "parquet", "csv", "webdataset", "files"]
+
+
 class InputConfig(Section):
-    path: Path
-    format: Literal["tsv", "parquet", "csv"] = "tsv"
+    # A local file (tsv, parquet, csv) or folder (files); for webdataset, tar paths or fsspec
+    # URLs with an optional brace pattern (s3://bucket/cc12m/{00000..02175}.tar). A string, not a
+    # Path, because a Path would fold "s3://" into "s3:/".
+    path: Annotated[str, Field(min_length=1)]
+    format: InputFormat = "tsv"
     url_column: str = "url"
     caption_column: str = "caption"
-    has_header: bool = False
+    has_header: bool = False  # tsv only; csv always has one; without it tsv is url<TAB>caption
     samples_per_shard: Annotated[int, Field(gt=0)] = 10_000
+    max_caption_chars: Annotated[int, Field(ge=1)] = 10_000  # longer: rejected, caption_too_long
+    # Local paths in the url column must resolve (symlinks followed) under this folder, else the
+    # row is rejected as outside_root; relative ones are taken relative to it. Unset: no check,
+    # except for format "files", which confines itself to input.path.
+    files_root: Path | None = None
+
+    @field_validator("path", mode="before")
+    @classmethod
+    def _path_as_text(cls, value: object) -> object:
+        return os.fspath(value) if isinstance(value, os.PathLike) else value
+
+    @model_validator(mode="after")
+    def _urls_only_for_webdataset(self) -> InputConfig:
+        if self.format != "webdataset" and "://" in self.path:
+            raise ValueError(f"input.path must be a local path for format {self.format!r}")
+        return self
+
+    @property
+    def local_path(self) -> Path:
+        """``path`` as a local file or folder: every format but webdataset reads one."""
+        return Path(self.path)
+
+
+# How ingest resizes: "longest" shrinks the longest side to image_size (never upscales),
+# "center_crop" scales the shortest side to image_size and crops the centre square (img2dataset's
+# mode), "none" keeps the original size.
+ResizeMode = Literal["longest", "center_crop", "none"]
 
 
 class IngestConfig(Section):
     image_size: Annotated[int, Field(ge=32)] = 512
     jpeg_quality: Annotated[int, Field(ge=10, le=100)] = 90
-    timeout_s: Annotated[float, Field(gt=0)] = 10.0
-    workers: Annotated[int, Field(ge=1)] = 8
+    resize_mode: ResizeMode = "longest"
+    min_image_size: Annotated[int, Field(ge=1)] = 1  # smaller sides are rejected, in pixels
+    # Larger width x height is rejected from the header, before decoding. The default is Pillow's
+    # own limit; Pillow itself also refuses more than twice Image.MAX_IMAGE_PIXELS.
+    max_pixels: Annotated[int, Field(ge=1)] = 89_478_485
+    workers: Annotated[int, Field(ge=1)] | None = None  # decode processes; unset: one per core
     min_caption_chars: Annotated[int, Field(ge=1)] = 1
     allow_file_urls: bool = True
+    # The open-web fetcher (negdata.ingest.http): per-URL limits, retries and politeness.
+    connect_timeout_s: Annotated[float, Field(gt=0)] = 5.0
+    read_timeout_s: Annotated[float, Field(gt=0)] = 10.0
+    total_timeout_s: Annotated[float, Field(gt=0)] = 30.0  # one URL, redirects and retries included
+    max_body_bytes: Annotated[int, Field(ge=1)] = 20 * 1024 * 1024
+    max_redirects: Annotated[int, Field(ge=0)] = 5
+    retries: Annotated[int, Field(ge=0)] = 2  # transient failures only: 429, 5xx, network
+    retry_backoff_s: Annotated[float, Field(ge=0)] = 0.5
+    per_host_concurrency: Annotated[int, Field(ge=1)] = 16
+    concurrency: Annotated[int, Field(ge=1)] = 256  # requests in flight over all hosts
+    user_agent: Annotated[str, Field(min_length=1)] = (
+        "negdata/0.1 (+https://github.com/negdata/negdata)"
+    )
+    honor_opt_out: bool = True  # skip images whose X-Robots-Tag says noai, noindex, ...
+    # IPs or CIDRs the private-address guard lets through (a local mirror, a test server).
+    allowed_hosts: list[str] = Field(default_factory=list)
+
+    @field_validator("allowed_hosts")
+    @classmethod
+    def _allowed_hosts_are_networks(cls, value: list[str]) -> list[str]:
+        for entry in value:
+            ipaddress.ip_network(entry, strict=False)
+        return value
 
 
 class YoloSource(Section):

@@ -19,7 +19,7 @@ def write_tar(path: Path, samples: Iterable[Sample]) -> int:
     """Write samples (``__key__`` plus members such as jpg/txt/json) to ``path`` atomically."""
     count = 0
     with atomic_path(path) as tmp, tmp.open("wb") as fh:
-        writer = wds.TarWriter(fh)
+        writer = wds.TarWriter(fh, mtime=0)  # no clock in the bytes: a rerun writes the same tar
         for sample in samples:
             if "." in sample["__key__"]:
                 raise ValueError(f"WebDataset keys must not contain '.': {sample['__key__']}")

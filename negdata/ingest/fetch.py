@@ -1,11 +1,13 @@
-"""Fetch the bytes behind a URL: file://, a plain local path, or http(s)://."""
+"""Fetch errors, and reading a row's bytes from a local file (file:// or a plain path).
+
+Web URLs go through ``negdata.ingest.http.Fetcher``; this module covers local input, which a
+config may forbid (``ingest.allow_file_urls``, off for URL lists from the open web).
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 from urllib.parse import unquote, urlparse
-
-import httpx
 
 
 class FetchError(Exception):
@@ -16,35 +18,28 @@ class FetchError(Exception):
         self.reason = reason
         self.detail = detail
 
+    def __reduce__(self) -> tuple[type[FetchError], tuple[str, str]]:
+        # Decode workers return these across processes; the default pickling passes one arg.
+        return type(self), (self.reason, self.detail)
 
-def _read_file(path: Path) -> bytes:
+
+def is_web_url(url: str) -> bool:
+    return urlparse(url).scheme in ("http", "https")
+
+
+def read_local(url: str, *, allow_files: bool) -> bytes:
+    """The bytes of a ``file://`` URL or a plain path; FetchError with a reason otherwise."""
+    if not url:
+        raise FetchError("empty_url", "the row has no url")
+    parsed = urlparse(url)
+    if parsed.scheme not in ("file", ""):
+        raise FetchError("unsupported_url", f"unsupported scheme {parsed.scheme!r}: {url[:200]}")
+    if not allow_files:
+        raise FetchError("unsupported_url", f"local files are disabled: {url[:200]}")
+    path = Path(unquote(parsed.path)) if parsed.scheme == "file" else Path(url)
     try:
         return path.read_bytes()
     except FileNotFoundError:
         raise FetchError("missing_file", f"no such file: {path}") from None
     except OSError as exc:
         raise FetchError("unreadable_file", f"{path}: {exc}") from None
-
-
-def fetch(url: str, client: httpx.Client, *, allow_files: bool = True) -> bytes:
-    """The raw bytes of ``url``; raises FetchError with a reason code on any failure."""
-    if not url:
-        raise FetchError("empty_url", "the row has no url")
-    parsed = urlparse(url)
-    if parsed.scheme in ("http", "https"):
-        try:
-            response = client.get(url, follow_redirects=True)
-        except httpx.TimeoutException as exc:
-            raise FetchError("timeout", f"{url}: {exc}") from None
-        except httpx.HTTPError as exc:
-            raise FetchError("connection_error", f"{url}: {exc}") from None
-        if response.status_code != 200:
-            raise FetchError("http_error", f"{url}: HTTP {response.status_code}")
-        return response.content
-    if not allow_files:
-        raise FetchError("unsupported_url", f"local files are disabled: {url}")
-    if parsed.scheme == "file":
-        return _read_file(Path(unquote(parsed.path)))
-    if parsed.scheme == "":
-        return _read_file(Path(url))
-    raise FetchError("unsupported_url", f"unsupported scheme {parsed.scheme!r}: {url}")

@@ -1,74 +1,358 @@
-"""Input rows (url or file path, caption) from TSV, Parquet or CSV, split into shards."""
+"""Input rows (url or file path, caption, maybe the image bytes), split into shards.
+
+Formats: CC12M's TSV, Parquet, CSV, a folder of image files, and existing WebDataset tars.
+Row i of the input always belongs to shard i // samples_per_shard, whatever is wrong with it:
+a row that is bad at the source stays in place with an ``error`` reason code, so keys never
+shift and the stage counts the reject instead of fetching.
+"""
 
 from __future__ import annotations
 
+import codecs
 import csv
-from dataclasses import dataclass
-from functools import lru_cache
+import json
+import os
+import re
+import tarfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from functools import cache, lru_cache
+from itertools import islice
 from pathlib import Path
+from typing import IO, Any, Literal
+from urllib.parse import unquote, urlparse
 
+import fsspec
 import pyarrow.parquet as pq
+from braceexpand import braceexpand
 
 from negdata.config import InputConfig
+
+TAR_IMAGE_EXTENSIONS = ("jpg", "jpeg", "png", "webp")
+FILE_IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".webp", ".gif", ".bmp", ".tif", ".tiff"})
+# WebDataset's sample key: the member name up to the first dot of its base name.
+_KEY_AND_EXTENSION = re.compile(r"^((?:.*/|)[^.]+)[.]([^/]*)$")
 
 
 @dataclass(frozen=True)
 class SourceRow:
     url: str
     caption: str
+    # Why the row is rejected before any fetch: bad_row, invalid_utf8, caption_too_long,
+    # duplicate_url or outside_root. None for a row worth fetching.
+    error: str | None = None
+    data: bytes | None = field(default=None, repr=False)  # image bytes already at hand (tars)
 
 
-def _read_delimited(path: Path, cfg: InputConfig, delimiter: str) -> list[SourceRow]:
-    with path.open(newline="", encoding="utf-8") as fh:
-        reader = csv.reader(fh, delimiter=delimiter, quoting=csv.QUOTE_MINIMAL)
-        header = next(reader, None) if cfg.has_header or cfg.format == "csv" else None
+# --- TSV, CSV, Parquet -------------------------------------------------------------------------
+
+
+def _columns(path: Path, header: list[str], cfg: InputConfig) -> tuple[int, int]:
+    try:
+        return header.index(cfg.url_column), header.index(cfg.caption_column)
+    except ValueError:
+        raise ValueError(
+            f"{path}: header {header} lacks input.url_column={cfg.url_column!r} or "
+            f"input.caption_column={cfg.caption_column!r}"
+        ) from None
+
+
+def _is_utf8(text: str) -> bool:
+    """False when ``text`` holds bytes that surrogateescape kept from invalid UTF-8."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _row(fields: list[str], url_at: int, caption_at: int) -> SourceRow:
+    """One line's row; extra fields are ignored, missing ones make it a bad_row."""
+    error = None
+    if not all(_is_utf8(f) for f in fields):
+        error = "invalid_utf8"
+        fields = [f.encode("utf-8", "surrogateescape").decode("utf-8", "replace") for f in fields]
+    elif len(fields) <= max(url_at, caption_at):
+        error = "bad_row"
+    url = fields[url_at] if url_at < len(fields) else ""
+    caption = fields[caption_at] if caption_at < len(fields) else ""
+    return SourceRow(url=url.strip(), caption=caption.strip(), error=error)
+
+
+def _tsv_lines(fh: IO[bytes]) -> Iterator[list[str]]:
+    """Tab-split non-empty lines, decoded one by one so a bad line cannot spoil the file.
+    No quoting: CC12M's captions hold bare quotes, which csv would take as field delimiters."""
+    for number, raw in enumerate(fh):
+        line = raw.rstrip(b"\r\n")
+        if number == 0:
+            line = line.removeprefix(codecs.BOM_UTF8)
+        if line:
+            yield line.decode("utf-8", "surrogateescape").split("\t")
+
+
+def _read_tsv(path: Path, cfg: InputConfig) -> list[SourceRow]:
+    with path.open("rb") as fh:
+        lines = _tsv_lines(fh)
         url_at, caption_at = 0, 1
-        if header is not None:
+        if cfg.has_header:
+            header = next(lines, None)
+            if header is None:
+                return []
+            url_at, caption_at = _columns(path, [name.strip() for name in header], cfg)
+        return [_row(fields, url_at, caption_at) for fields in lines]
+
+
+def _read_csv(path: Path, cfg: InputConfig) -> list[SourceRow]:
+    """A header row is required; a record csv cannot parse (say, a field over csv's size limit)
+    becomes a bad_row and the reader carries on with the next one."""
+    with path.open(newline="", encoding="utf-8-sig", errors="surrogateescape") as fh:
+        reader = csv.reader(fh)
+        header = next(reader, None)
+        if header is None:
+            return []
+        url_at, caption_at = _columns(path, [name.strip() for name in header], cfg)
+        rows: list[SourceRow] = []
+        while True:
             try:
-                url_at, caption_at = header.index(cfg.url_column), header.index(cfg.caption_column)
-            except ValueError:
-                raise ValueError(
-                    f"{path}: header {header} lacks input.url_column={cfg.url_column!r} or "
-                    f"input.caption_column={cfg.caption_column!r}"
-                ) from None
-        rows = []
-        for fields in reader:
-            if not fields:
+                fields = next(reader)
+            except StopIteration:
+                return rows
+            except csv.Error:
+                rows.append(SourceRow(url="", caption="", error="bad_row"))
                 continue
-            url = fields[url_at] if url_at < len(fields) else ""
-            caption = fields[caption_at] if caption_at < len(fields) else ""
-            rows.append(SourceRow(url=url.strip(), caption=caption.strip()))
-        return rows
+            if fields:
+                rows.append(_row(fields, url_at, caption_at))
 
 
-def read_rows(cfg: InputConfig) -> list[SourceRow]:
-    """Every row of the input, in order; row i belongs to shard i // samples_per_shard."""
-    if not cfg.path.exists():
-        raise FileNotFoundError(f"input.path does not exist: {cfg.path}")
-    return _read_rows_cached(cfg, cfg.path.stat().st_mtime_ns)
+def _read_parquet(path: Path, cfg: InputConfig) -> list[SourceRow]:
+    table = pq.read_table(path, columns=[cfg.url_column, cfg.caption_column])
+    return [
+        SourceRow(url=str(u or "").strip(), caption=str(c or "").strip())
+        for u, c in zip(
+            table.column(cfg.url_column).to_pylist(),
+            table.column(cfg.caption_column).to_pylist(),
+            strict=True,
+        )
+    ]
 
 
 @lru_cache(maxsize=2)
-def _read_rows_cached(cfg: InputConfig, mtime_ns: int) -> list[SourceRow]:
+def _read_table(cfg: InputConfig, mtime_ns: int) -> list[SourceRow]:
     """Read once per process and file version: every shard of a run slices the same rows."""
+    path = cfg.local_path
     if cfg.format == "parquet":
-        table = pq.read_table(cfg.path, columns=[cfg.url_column, cfg.caption_column])
-        return [
-            SourceRow(url=str(u or "").strip(), caption=str(c or "").strip())
-            for u, c in zip(
-                table.column(cfg.url_column).to_pylist(),
-                table.column(cfg.caption_column).to_pylist(),
-                strict=True,
-            )
-        ]
-    return _read_delimited(cfg.path, cfg, "\t" if cfg.format == "tsv" else ",")
+        return _read_parquet(path, cfg)
+    return _read_tsv(path, cfg) if cfg.format == "tsv" else _read_csv(path, cfg)
+
+
+def _table(cfg: InputConfig) -> list[SourceRow]:
+    if not cfg.local_path.is_file():
+        raise FileNotFoundError(f"input.path is not a file: {cfg.path}")
+    return _read_table(cfg, cfg.local_path.stat().st_mtime_ns)
+
+
+# --- A folder of image files -------------------------------------------------------------------
+
+
+def _walk_error(exc: OSError) -> None:
+    """An unreadable subfolder stops the listing: skipping it would shift every later key."""
+    raise exc
+
+
+@lru_cache(maxsize=2)
+def _list_images(root: Path, mtime_ns: int) -> tuple[Path, ...]:
+    """Image files under ``root``, sorted by relative path. Cached on the folder's own mtime, so
+    a process sees files added to subfolders after its first read only on the next run."""
+    found = [
+        Path(folder, name)
+        for folder, _, names in os.walk(root, onerror=_walk_error)
+        for name in names
+        if Path(name).suffix.lower() in FILE_IMAGE_SUFFIXES
+    ]
+    return tuple(sorted(found, key=lambda p: p.relative_to(root).as_posix()))
+
+
+def _images(cfg: InputConfig) -> tuple[Path, ...]:
+    root = cfg.local_path
+    if not root.is_dir():
+        raise NotADirectoryError(f"input.path is not a folder: {cfg.path}")
+    return _list_images(root.absolute(), root.stat().st_mtime_ns)
+
+
+def _file_row(image: Path) -> SourceRow:
+    """The image's file:// URI, captioned by the .txt of the same stem (empty without one)."""
+    url = image.as_uri()
+    try:
+        raw = image.with_suffix(".txt").read_bytes()
+    except FileNotFoundError:
+        return SourceRow(url=url, caption="")
+    except OSError:
+        return SourceRow(url=url, caption="", error="bad_row")
+    caption = raw.removeprefix(codecs.BOM_UTF8).decode("utf-8", "surrogateescape")
+    return _row([url, caption], 0, 1)
+
+
+# --- WebDataset tars ---------------------------------------------------------------------------
+
+
+def _tar_samples(
+    fh: IO[bytes], mode: Literal["r:*", "r|*"], *, read: bool
+) -> Iterator[tuple[str, dict[str, bytes]]]:
+    """(key, {extension: bytes}) per sample: consecutive regular members sharing a key, as
+    WebDataset groups them. With ``read`` false the dicts stay empty and only headers are read.
+    The index and the reader both go through here, so they always agree on the count."""
+    key: str | None = None
+    files: dict[str, bytes] = {}
+    with tarfile.open(fileobj=fh, mode=mode) as tar:
+        for member in tar:
+            match = _KEY_AND_EXTENSION.match(member.name) if member.isfile() else None
+            if match is None:
+                continue
+            if match.group(1) != key:
+                if key is not None:
+                    yield key, files
+                key, files = match.group(1), {}
+            extracted = tar.extractfile(member) if read else None
+            if extracted is not None:
+                files[match.group(2).lower()] = extracted.read()
+    if key is not None:
+        yield key, files
+
+
+@cache
+def _tar_size(url: str) -> int:
+    """Samples in one tar, from its member headers; member data is skipped by seeking. Cached per
+    process by URL: published shards are not rewritten while a run reads them."""
+    with fsspec.open(url, "rb") as fh:
+        return sum(1 for _ in _tar_samples(fh, "r:*", read=False))
+
+
+def _json_meta(raw: bytes | None) -> dict[str, Any]:
+    """The sample's .json; an unreadable one only costs the original url, so it counts as none."""
+    try:
+        meta = json.loads(raw) if raw is not None else {}
+    except ValueError:
+        return {}
+    return meta if isinstance(meta, dict) else {}
+
+
+def _sample_row(tar_url: str, key: str, files: dict[str, bytes]) -> SourceRow:
+    meta = _json_meta(files.get("json"))
+    url = meta.get("url")
+    url = url if isinstance(url, str) and url else f"{tar_url}#{key}"
+    image = next((files[ext] for ext in TAR_IMAGE_EXTENSIONS if ext in files), None)
+    caption = meta.get("caption")
+    if "txt" in files:
+        caption = files["txt"].decode("utf-8", "surrogateescape")
+    if image is None or not isinstance(caption, str):
+        return SourceRow(url=url, caption="", error="bad_row")
+    row = _row([url, caption], 0, 1)
+    return row if row.error else replace(row, data=image)
+
+
+def _read_tar(url: str, first: int, stop: int) -> list[SourceRow]:
+    """Samples [first, stop) of one tar, streamed; reading ends once past ``stop``."""
+    with fsspec.open(url, "rb") as fh:
+        samples = list(islice(_tar_samples(fh, "r|*", read=True), first, stop))
+    if len(samples) < stop - first:
+        raise ValueError(f"{url}: fewer samples than when it was indexed; was the tar rewritten?")
+    return [_sample_row(url, key, files) for key, files in samples]
+
+
+def _tar_rows(cfg: InputConfig, start: int, stop: int) -> list[SourceRow]:
+    """Rows [start, stop) over the tars in order, opening only the tars that hold them."""
+    rows: list[SourceRow] = []
+    offset = 0
+    for url in braceexpand(cfg.path):
+        if offset >= stop:
+            break
+        size = _tar_size(url)
+        if offset + size > start:
+            rows += _read_tar(url, max(start - offset, 0), min(stop - offset, size))
+        offset += size
+    return rows
+
+
+# --- Checks and shards -------------------------------------------------------------------------
+
+
+def _confine(rows: list[SourceRow], root: Path) -> list[SourceRow]:
+    """Reject local paths that resolve (symlinks followed) outside ``root``; relative paths are
+    taken relative to it, so their url becomes that joined path, which the fetcher can read."""
+    inside = root.resolve()
+    checked = []
+    for row in rows:
+        parsed = urlparse(row.url)
+        if row.error or not row.url or parsed.scheme not in ("", "file"):
+            checked.append(row)
+            continue
+        given = Path(unquote(parsed.path)) if parsed.scheme == "file" else Path(row.url)
+        path = root / given  # an absolute ``given`` stays itself
+        try:
+            outside = not path.resolve().is_relative_to(inside)
+        except (OSError, RuntimeError):  # a symlink loop: nothing shows it stays inside
+            outside = True
+        if outside:
+            checked.append(replace(row, error="outside_root"))
+        else:
+            checked.append(row if given.is_absolute() else replace(row, url=str(path)))
+    return checked
+
+
+def _checked(rows: list[SourceRow], cfg: InputConfig) -> list[SourceRow]:
+    """Root and caption-length checks; a row keeps the first error found for it."""
+    root = cfg.files_root or (cfg.local_path if cfg.format == "files" else None)
+    if root is not None and cfg.format != "webdataset":
+        rows = _confine(rows, root)
+    return [
+        replace(row, error="caption_too_long", data=None)
+        if row.error is None and len(row.caption) > cfg.max_caption_chars
+        else row
+        for row in rows
+    ]
+
+
+def _mark_duplicates(rows: list[SourceRow]) -> list[SourceRow]:
+    """A url seen earlier in the shard is a duplicate_url; the first row without an error keeps
+    it. Shard-local, so a shard's rows never depend on other shards."""
+    seen: set[str] = set()
+    marked = []
+    for row in rows:
+        if row.error is None and row.url:
+            if row.url in seen:
+                row = replace(row, error="duplicate_url", data=None)
+            seen.add(row.url)
+        marked.append(row)
+    return marked
+
+
+def read_rows(cfg: InputConfig) -> list[SourceRow]:
+    """Every row of a table or folder input, in order; row i belongs to shard
+    i // samples_per_shard. Duplicates are marked per shard, by ``shard_rows`` only. WebDataset
+    input has no such list: its rows carry image bytes, so it is read one shard at a time."""
+    if cfg.format == "webdataset":
+        raise ValueError("webdataset input is read one shard at a time, with shard_rows")
+    if cfg.format == "files":
+        return _checked([_file_row(image) for image in _images(cfg)], cfg)
+    return _checked(_table(cfg), cfg)
 
 
 def shard_count(cfg: InputConfig) -> int:
-    rows = len(read_rows(cfg))
+    if cfg.format == "webdataset":
+        rows = sum(_tar_size(url) for url in braceexpand(cfg.path))
+    else:
+        rows = len(_images(cfg)) if cfg.format == "files" else len(_table(cfg))
     return (rows + cfg.samples_per_shard - 1) // cfg.samples_per_shard
 
 
 def shard_rows(cfg: InputConfig, shard: int) -> list[SourceRow]:
+    """Rows [shard * n, (shard + 1) * n) of the input, n = samples_per_shard, checked."""
     start = shard * cfg.samples_per_shard
-    return read_rows(cfg)[start : start + cfg.samples_per_shard]
+    stop = start + cfg.samples_per_shard
+    if cfg.format == "webdataset":
+        rows = _tar_rows(cfg, start, stop)
+    elif cfg.format == "files":
+        rows = [_file_row(image) for image in _images(cfg)[start:stop]]
+    else:
+        rows = _table(cfg)[start:stop]
+    return _mark_duplicates(_checked(rows, cfg))

@@ -17,20 +17,13 @@ import webdataset as wds
 from PIL import Image
 
 from negdata.config import Config
-from negdata.ingest.images import ImageError, reencode
 from negdata.ingest.sources import read_rows
 from negdata.ingest.stage import run_ingest
 
 
-def _jpeg(size: tuple[int, int], color: str = "red", exif_orientation: int | None = None) -> bytes:
-    img = Image.new("RGB", size, color)
+def _jpeg(size: tuple[int, int], color: str = "red") -> bytes:
     out = io.BytesIO()
-    if exif_orientation is None:
-        img.save(out, "JPEG")
-    else:
-        exif = Image.Exif()
-        exif[0x0112] = exif_orientation
-        img.save(out, "JPEG", exif=exif.tobytes())
+    Image.new("RGB", size, color).save(out, "JPEG")
     return out.getvalue()
 
 
@@ -53,27 +46,10 @@ def _config(tmp_path: Path, tsv: Path, per_shard: int = 10) -> Config:
         {
             "run": {"output_dir": str(tmp_path / "run")},
             "input": {"path": str(tsv), "samples_per_shard": per_shard},
-            "ingest": {"image_size": 64, "workers": 2},
+            "ingest": {"image_size": 64, "workers": 2, "allowed_hosts": ["127.0.0.1"]},
             "detect": {"sources": [{"kind": "labels", "path": str(tmp_path / "labels.json")}]},
         }
     )
-
-
-def test_reencode_applies_exif_orientation_and_downscales() -> None:
-    rotated = reencode(_jpeg((200, 100), exif_orientation=6), longest_side=50, quality=90)
-    assert (rotated.original_width, rotated.original_height) == (100, 200)
-    assert (rotated.width, rotated.height) == (25, 50)
-    assert Image.open(io.BytesIO(rotated.jpeg)).format == "JPEG"
-
-
-def test_reencode_never_upscales() -> None:
-    small = reencode(_jpeg((30, 20)), longest_side=512, quality=90)
-    assert (small.width, small.height) == (30, 20)
-
-
-def test_reencode_rejects_bytes_that_are_no_image() -> None:
-    with pytest.raises(ImageError):
-        reencode(b"definitely not a jpeg", longest_side=64, quality=90)
 
 
 def test_bad_rows_become_counted_rejects(tmp_path: Path, http_root: tuple[str, Path]) -> None:
@@ -88,7 +64,7 @@ def test_bad_rows_become_counted_rejects(tmp_path: Path, http_root: tuple[str, P
         (local.as_uri(), "a blue rectangle on disk"),
         (corrupt.as_uri(), "a truncated jpeg"),
         ((tmp_path / "missing.jpg").as_uri(), "a file that does not exist"),
-        (local.as_uri(), ""),
+        (corrupt.with_name("uncaptioned.jpg").as_uri(), ""),
         (f"{base}/absent.jpg", "a 404 over http"),
     ]
     tsv = tmp_path / "in.tsv"
@@ -146,3 +122,89 @@ def test_parquet_and_csv_sources(tmp_path: Path) -> None:
         ("file:///b.jpg", "b"),
     ]
     assert [(r.url, r.caption) for r in read_rows(csv_cfg)] == [("/x/a.jpg", "a dog, running")]
+
+
+def test_hostile_rows_are_counted_and_nothing_partial_is_visible(
+    tmp_path: Path, http_root: tuple[str, Path]
+) -> None:
+    base, root = http_root
+    (root / "page.jpg").write_bytes(b"<!doctype html><html><body>not found</body></html>")
+    (root / "empty.jpg").write_bytes(b"")
+    cmyk = io.BytesIO()
+    Image.new("CMYK", (64, 48), (255, 0, 0, 0)).save(cmyk, "JPEG")
+    (root / "cmyk.jpg").write_bytes(cmyk.getvalue())
+    frames = [Image.new("P", (40, 40), i) for i in (1, 2)]
+    gif = io.BytesIO()
+    frames[0].save(gif, "GIF", save_all=True, append_images=frames[1:])
+    (root / "anim.gif").write_bytes(gif.getvalue())
+    port = base.rsplit(":", 1)[1]
+    lines = [
+        f"{base}/page.jpg\thtml served as image/jpeg\n".encode(),
+        f"{base}/empty.jpg\tzero bytes\n".encode(),
+        f"{base}/cmyk.jpg\ta cmyk jpeg\r\n".encode(),
+        f"{base}/anim.gif\tan animated gif\n".encode(),
+        f"http://127.0.0.2:{port}/cmyk.jpg\ta loopback address outside the allowed set\n".encode(),
+        b"data:image/png;base64,iVBORw0KGgo=\ta data url\n",
+        b"only-one-field\n",
+        f"{base}/latin.jpg\tcaf".encode() + b"\xe9 in latin-1\n",
+    ]
+    tsv = tmp_path / "in.tsv"
+    tsv.write_bytes(b"".join(lines))
+    cfg = _config(tmp_path, tsv)
+
+    stats = run_ingest(cfg, 0, "h")
+
+    assert stats["successes"] == 2  # the CMYK JPEG and the first frame of the GIF
+    assert stats["failures_by_reason"] == {
+        "bad_row": 1,
+        "empty_body": 1,
+        "invalid_utf8": 1,
+        "not_an_image": 1,
+        "refused_address": 1,
+        "unsupported_url": 1,
+    }
+    shard_dir = cfg.run.output_dir / "shards"
+    assert sorted(p.name for p in shard_dir.iterdir()) == [
+        "00000.parquet",
+        "00000.tar",
+        "00000_stats.json",
+    ]
+
+
+def test_existing_webdataset_shards_are_read_without_fetching(tmp_path: Path) -> None:
+    import tarfile
+
+    source = tmp_path / "crawl"
+    source.mkdir()
+    for t, count in enumerate((3, 2)):
+        with tarfile.open(source / f"{t:05d}.tar", "w") as tar:
+            for i in range(count):
+                key = f"{t:05d}{i:04d}"
+                members = {
+                    "jpg": _jpeg((100 + i, 80)),
+                    "txt": f"photo {t}-{i}".encode(),
+                    "json": json.dumps({"url": f"https://example.invalid/{key}.jpg"}).encode(),
+                }
+                for ext, data in members.items():
+                    info = tarfile.TarInfo(f"{key}.{ext}")
+                    info.size = len(data)
+                    tar.addfile(info, io.BytesIO(data))
+    cfg = Config.model_validate(
+        {
+            "run": {"output_dir": str(tmp_path / "run")},
+            "input": {
+                "path": str(source / "{00000..00001}.tar"),
+                "format": "webdataset",
+                "samples_per_shard": 4,
+            },
+            "ingest": {"image_size": 64, "workers": 1, "allow_file_urls": False},
+            "detect": {"sources": [{"kind": "labels", "path": str(tmp_path / "labels.json")}]},
+        }
+    )
+
+    first, second = run_ingest(cfg, 0, "h"), run_ingest(cfg, 1, "h")
+
+    assert (first["successes"], second["successes"]) == (4, 1)  # no network was needed
+    rows = pq.read_table(cfg.run.output_dir / "shards" / "00001.parquet").to_pylist()
+    assert rows[0]["url"] == "https://example.invalid/000010001.jpg"
+    assert rows[0]["caption"] == "photo 1-1"
