@@ -37,10 +37,16 @@ def _build_model(args: argparse.Namespace) -> None:
 
 
 def _stage(args: argparse.Namespace) -> None:
-    from negdata.pipeline import STAGES, run_stage
+    from negdata.pipeline import STAGES, retry_failed_ingest, run_stage
     from negdata.shards import parse_shards
 
     cfg = load_config(args.config)
+    if args.retry_failed:
+        if args.name != "ingest":
+            raise SystemExit("--retry-failed applies to the ingest stage only")
+        for shard in parse_shards(args.shards):
+            logging.info("retry ingest %05d: %s", shard, retry_failed_ingest(cfg, shard))
+        return
     names = [s.name for s in STAGES]
     if args.name not in names:
         raise SystemExit(f"unknown stage {args.name!r}; choose from {', '.join(names)}")
@@ -83,6 +89,11 @@ def parser() -> argparse.ArgumentParser:
     stage.add_argument("name")
     stage.add_argument("--shards", default="0")
     stage.add_argument("--config", default="configs/sample.yaml")
+    stage.add_argument(
+        "--retry-failed",
+        action="store_true",
+        help="ingest only: fetch rows that failed for a transient reason again, merge them",
+    )
     stage.set_defaults(func=_stage)
     summary = sub.add_parser("summary", help="print the run summary of a config's output")
     summary.add_argument("--config", default="configs/sample.yaml")

@@ -100,6 +100,7 @@ class IngestConfig(Section):
     # own limit; Pillow itself also refuses more than twice Image.MAX_IMAGE_PIXELS.
     max_pixels: Annotated[int, Field(ge=1)] = 89_478_485
     workers: Annotated[int, Field(ge=1)] | None = None  # decode processes; unset: one per core
+    dedup: bool = False  # keep one copy of an image (same original sha256) per shard
     min_caption_chars: Annotated[int, Field(ge=1)] = 1
     allow_file_urls: bool = True
     # The open-web fetcher (negdata.ingest.http): per-URL limits, retries and politeness.

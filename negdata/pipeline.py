@@ -18,7 +18,7 @@ from negdata.compose.prompts import load_prompt
 from negdata.config import Config
 from negdata.publish.diversity import diversity
 from negdata.records import CaptionRecord, read_parquet
-from negdata.shards import is_done, read_stats, shard_name, write_json_atomic
+from negdata.shards import is_done, read_stats, shard_name, stats_path, write_json_atomic
 
 StageFn = Callable[[Config, int, str], dict[str, Any]]
 DIVERSITY_SAMPLE = 100_000  # captions read for the diversity report (the first shards' captions)
@@ -131,6 +131,20 @@ def run_stage(cfg: Config, stage: Stage, shard: int) -> dict[str, Any]:
         stats = read_stats(cfg.run.output_dir / stage.directory, shard) or {}
         return {**stats, "skipped": True}
     return {**stage.run(cfg, shard, stage_hash(cfg, stage)), "skipped": False}
+
+
+def retry_failed_ingest(cfg: Config, shard: int) -> dict[str, Any]:
+    """Fetch a finished shard's transient failures again and merge what now succeeds; the
+    later stages of that shard lose their done markers, so the next run redoes them."""
+    from negdata.ingest.stage import retry_failed
+
+    ingest = STAGES[0]
+    if not stage_done(cfg, ingest, shard):
+        raise ValueError(f"shard {shard_name(shard)} has not been ingested with this config")
+    stats = retry_failed(cfg, shard, stage_hash(cfg, ingest))
+    for stage in STAGES[1:]:
+        stats_path(cfg.run.output_dir / stage.directory, shard).unlink(missing_ok=True)
+    return stats
 
 
 def pending(cfg: Config, shards: list[int]) -> list[tuple[Stage, int]]:

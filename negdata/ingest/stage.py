@@ -6,6 +6,7 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import re
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
@@ -19,14 +20,17 @@ from negdata.ingest.fetch import FetchError, is_web_url, read_local
 from negdata.ingest.http import Fetcher, FetchOptions
 from negdata.ingest.images import Encoded, ImageError, ImageOptions, reencode
 from negdata.ingest.sources import SourceRow, shard_rows
-from negdata.records import IngestRow, write_parquet
+from negdata.records import IngestRow, read_parquet, write_parquet
 from negdata.shards import sample_key, shard_name, write_stats
-from negdata.wds import Sample, write_tar
+from negdata.wds import Sample, read_tar, write_tar
 
 log = logging.getLogger(__name__)
 
 STAGE = "shards"
 Outcome = Encoded | FetchError
+# Failures worth fetching again later: the server or the network, not the content.
+RETRYABLE = frozenset({"timeout", "connection_error", "empty_body"})
+RETRYABLE_STATUS = re.compile(r"HTTP (429|5\d\d)\b")
 
 
 def decode_workers(cfg: Config, rows: int) -> int:
@@ -77,48 +81,66 @@ async def _fetch_and_decode(
         return [task.result() for task in tasks]
 
 
-def run_ingest(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
-    """Fetch and re-encode one shard's rows; failed rows are recorded with their reason."""
-    out = cfg.run.output_dir / STAGE
-    started = time.monotonic()
-    rows = shard_rows(cfg.input, shard)
+def _fetch_rows(cfg: Config, rows: list[SourceRow], desc: str) -> list[Outcome]:
     # Worker processes are spawned, not forked: the parent runs threads (Prefect, the LLM pool).
     context = multiprocessing.get_context("spawn")
     workers = decode_workers(cfg, len(rows))
     with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        results = asyncio.run(
-            _fetch_and_decode(rows, cfg, pool, workers, f"ingest {shard_name(shard)}")
-        )
+        return asyncio.run(_fetch_and_decode(rows, cfg, pool, workers, desc))
+
+
+def _failed(key: str, row: SourceRow, reason: str, detail: str) -> IngestRow:
+    return IngestRow(
+        key=key,
+        url=row.url,
+        caption=row.caption,
+        status="failed",
+        error_message=f"{reason}: {detail}",
+    )
+
+
+def _sample(key: str, row: SourceRow, result: Encoded) -> tuple[IngestRow, Sample]:
+    record = IngestRow(
+        key=key,
+        url=row.url,
+        caption=row.caption,
+        status="success",
+        width=result.width,
+        height=result.height,
+        original_width=result.original_width,
+        original_height=result.original_height,
+        sha256=result.sha256,  # of the original bytes, as img2dataset records it
+    )
+    return record, {
+        "__key__": key,
+        "jpg": result.jpeg,
+        "txt": row.caption,
+        "json": record.model_dump(),
+    }
+
+
+def _publish(
+    cfg: Config, shard: int, entries: list[tuple[IngestRow, Sample | None]], config_hash: str,
+    started: float,
+) -> dict[str, Any]:  # fmt: skip
+    """Write the shard (tar, parquet, then the done marker); with ``ingest.dedup`` a repeated
+    original image (same sha256) is kept once, the later rows failing as ``duplicate_image``."""
+    out = cfg.run.output_dir / STAGE
     records: list[IngestRow] = []
     samples: list[Sample] = []
-    for index, (row, result) in enumerate(zip(rows, results, strict=True)):
-        key = sample_key(shard, index)
-        if isinstance(result, FetchError):
-            records.append(
-                IngestRow(
-                    key=key,
-                    url=row.url,
-                    caption=row.caption,
-                    status="failed",
-                    error_message=f"{result.reason}: {result.detail}",
-                )
+    first_of: dict[str, str] = {}
+    for record, sample in entries:
+        if sample is not None and cfg.ingest.dedup and record.sha256 in first_of:
+            detail = f"same image as {first_of[record.sha256]}"
+            record = record.model_copy(
+                update={"status": "failed", "error_message": f"duplicate_image: {detail}"}
             )
-            continue
-        record = IngestRow(
-            key=key,
-            url=row.url,
-            caption=row.caption,
-            status="success",
-            width=result.width,
-            height=result.height,
-            original_width=result.original_width,
-            original_height=result.original_height,
-            sha256=result.sha256,  # of the original bytes, as img2dataset records it
-        )
+            sample = None
+        if sample is not None and record.sha256 is not None:
+            first_of.setdefault(record.sha256, record.key)
         records.append(record)
-        samples.append(
-            {"__key__": key, "jpg": result.jpeg, "txt": row.caption, "json": record.model_dump()}
-        )
+        if sample is not None:
+            samples.append(sample)
     write_tar(out / f"{shard_name(shard)}.tar", samples)
     write_parquet(out / f"{shard_name(shard)}.parquet", IngestRow, records)
     failures = Counter(
@@ -134,6 +156,63 @@ def run_ingest(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
     write_stats(out, shard, config_hash, stats)
     log.info("ingest shard %s: %d/%d images", shard_name(shard), len(samples), len(records))
     return stats
+
+
+def _entry(key: str, row: SourceRow, result: Outcome) -> tuple[IngestRow, Sample | None]:
+    if isinstance(result, FetchError):
+        return _failed(key, row, result.reason, result.detail), None
+    return _sample(key, row, result)
+
+
+def run_ingest(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
+    """Fetch and re-encode one shard's rows; failed rows are recorded with their reason."""
+    started = time.monotonic()
+    rows = shard_rows(cfg.input, shard)
+    results = _fetch_rows(cfg, rows, f"ingest {shard_name(shard)}")
+    entries = [
+        _entry(sample_key(shard, i), row, result)
+        for i, (row, result) in enumerate(zip(rows, results, strict=True))
+    ]
+    return _publish(cfg, shard, entries, config_hash, started)
+
+
+def retry_failed(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
+    """Fetch again only the rows of a finished shard that failed for a transient reason
+    (``RETRYABLE``), and merge the ones that now succeed into the shard, in key order."""
+    started = time.monotonic()
+    out = cfg.run.output_dir / STAGE
+    rows = shard_rows(cfg.input, shard)
+    previous = read_parquet(out / f"{shard_name(shard)}.parquet", IngestRow)
+    if len(previous) != len(rows):
+        raise ValueError(
+            f"shard {shard_name(shard)} has {len(previous)} rows on disk but the input gives "
+            f"{len(rows)}: rerun ingest for it instead of retrying"
+        )
+    kept = {s["__key__"]: s for s in read_tar(out / f"{shard_name(shard)}.tar")}
+    todo = [
+        i
+        for i, record in enumerate(previous)
+        if record.status == "failed" and _retryable(record.error_message or "")
+    ]
+    retried = (
+        _fetch_rows(cfg, [rows[i] for i in todo], f"retry {shard_name(shard)}") if todo else []
+    )
+    fresh = dict(zip(todo, retried, strict=True))
+    entries: list[tuple[IngestRow, Sample | None]] = []
+    for i, record in enumerate(previous):
+        if i in fresh:
+            entries.append(_entry(record.key, rows[i], fresh[i]))
+        else:
+            entries.append((record, kept.get(record.key)))
+    stats = _publish(cfg, shard, entries, config_hash, started)
+    return {**stats, "retried": len(todo)}
+
+
+def _retryable(error_message: str) -> bool:
+    reason, _, detail = error_message.partition(":")
+    return reason in RETRYABLE or (
+        reason == "http_error" and RETRYABLE_STATUS.search(detail) is not None
+    )
 
 
 def shard_tar(output_dir: Path, shard: int) -> Path:

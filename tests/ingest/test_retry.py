@@ -1,0 +1,123 @@
+"""Retrying a finished shard's transient failures merges the recovered rows, touching no other."""
+
+from __future__ import annotations
+
+import http.server
+import io
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+import pytest
+from PIL import Image
+
+from negdata.config import Config
+from negdata.ingest.stage import run_ingest
+from negdata.pipeline import STAGES, retry_failed_ingest, run_stage
+from negdata.shards import stats_path, write_stats
+from negdata.wds import read_tar
+
+
+def _jpeg(color: str) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (90, 60), color).save(out, "JPEG")
+    return out.getvalue()
+
+
+@pytest.fixture
+def flaky_server() -> Iterator[tuple[str, dict[str, Any]]]:
+    """A real loopback server: /flaky.jpg answers 503 while ``state["down"]``; /gone.jpg is 404."""
+    state: dict[str, Any] = {"down": True, "hits": {}}
+    images = {"/ok.jpg": _jpeg("red"), "/flaky.jpg": _jpeg("blue")}
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            path = self.path.split("?", 1)[0]
+            state["hits"][path] = state["hits"].get(path, 0) + 1
+            if (path == "/flaky.jpg" and state["down"]) or path not in images:
+                self.send_error(503 if path == "/flaky.jpg" else 404)
+                return
+            body = images[path]
+            self.send_response(200)
+            self.send_header("Content-Type", "image/jpeg")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}", state
+    server.shutdown()
+    server.server_close()
+
+
+def test_retry_fetches_only_transient_failures_and_merges_them_in_order(
+    tmp_path: Path, flaky_server: tuple[str, dict[str, Any]]
+) -> None:
+    base, state = flaky_server
+    tsv = tmp_path / "in.tsv"
+    tsv.write_text(
+        f"{base}/ok.jpg\ta red photo\n{base}/flaky.jpg\ta blue photo\n{base}/gone.jpg\tdeleted\n"
+    )
+    cfg = Config.model_validate(
+        {
+            "run": {"output_dir": str(tmp_path / "run")},
+            "input": {"path": str(tsv), "samples_per_shard": 10},
+            "ingest": {
+                "image_size": 64,
+                "workers": 1,
+                "allowed_hosts": ["127.0.0.1"],
+                "retries": 0,
+            },
+            "detect": {"sources": [{"kind": "labels", "path": str(tmp_path / "labels.json")}]},
+        }
+    )
+    first = run_stage(cfg, STAGES[0], 0)
+    detected = cfg.run.output_dir / "evidence"
+    write_stats(detected, 0, "h", {})  # a later stage that saw the shard before the retry
+    shards = cfg.run.output_dir / "shards"
+    ok_before = next(read_tar(shards / "00000.tar"))
+    assert first["failures_by_reason"] == {"http_error": 2}
+
+    state["down"] = False
+    hits_before = dict(state["hits"])
+    again = retry_failed_ingest(cfg, 0)
+
+    assert again["retried"] == 1 and again["successes"] == 2
+    assert again["failures_by_reason"] == {"http_error": 1}  # the 404 is not retried
+    assert state["hits"]["/flaky.jpg"] == hits_before["/flaky.jpg"] + 1
+    assert state["hits"]["/ok.jpg"] == hits_before["/ok.jpg"]
+    assert state["hits"]["/gone.jpg"] == hits_before["/gone.jpg"]
+    samples = list(read_tar(shards / "00000.tar"))
+    assert [s["__key__"] for s in samples] == ["000000000", "000000001"]
+    assert samples[0] == ok_before  # the row that had succeeded is carried over untouched
+    rows = pq.read_table(shards / "00000.parquet").to_pylist()
+    assert [r["status"] for r in rows] == ["success", "success", "failed"]
+    assert not stats_path(detected, 0).exists()  # detect will see the recovered image
+
+
+def test_dedup_keeps_the_first_copy_of_an_image(
+    tmp_path: Path, flaky_server: tuple[str, dict[str, Any]]
+) -> None:
+    base, _ = flaky_server
+    tsv = tmp_path / "in.tsv"
+    tsv.write_text(f"{base}/ok.jpg\ta red photo\n{base}/ok.jpg?mirror=1\tthe same photo again\n")
+    cfg = Config.model_validate(
+        {
+            "run": {"output_dir": str(tmp_path / "run")},
+            "input": {"path": str(tsv), "samples_per_shard": 10},
+            "ingest": {"workers": 1, "allowed_hosts": ["127.0.0.1"], "dedup": True},
+            "detect": {"sources": [{"kind": "labels", "path": str(tmp_path / "labels.json")}]},
+        }
+    )
+
+    stats = run_ingest(cfg, 0, "h")
+
+    assert stats["successes"] == 1 and stats["failures_by_reason"] == {"duplicate_image": 1}
+    rows = pq.read_table(cfg.run.output_dir / "shards" / "00000.parquet").to_pylist()
+    assert rows[1]["error_message"] == "duplicate_image: same image as 000000000"
