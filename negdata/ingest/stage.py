@@ -18,7 +18,7 @@ from tqdm import tqdm
 from negdata.config import Config
 from negdata.ingest.fetch import FetchError, is_web_url, read_local
 from negdata.ingest.http import Fetcher, FetchOptions
-from negdata.ingest.images import Encoded, ImageError, ImageOptions, reencode
+from negdata.ingest.images import Encoded, ImageError, ImageOptions, decode_outcome
 from negdata.ingest.sources import SourceRow, shard_rows
 from negdata.records import IngestRow, read_parquet, write_parquet
 from negdata.shards import sample_key, shard_name, write_stats
@@ -36,14 +36,6 @@ RETRYABLE_STATUS = re.compile(r"HTTP (429|5\d\d)\b")
 def decode_workers(cfg: Config, rows: int) -> int:
     """``ingest.workers`` decode processes, or one per core; never more than there are rows."""
     return max(1, min(cfg.ingest.workers or os.cpu_count() or 1, rows))
-
-
-def _decode(data: bytes, options: ImageOptions) -> Outcome:
-    """Runs in a worker process: an image error is a value, so the pool never sees it raised."""
-    try:
-        return reencode(data, options)
-    except ImageError as exc:
-        return FetchError(exc.reason, str(exc))
 
 
 async def _fetch(url: str, fetcher: Fetcher, cfg: Config) -> bytes:
@@ -72,7 +64,10 @@ async def _fetch_and_decode(
                 data = row.data if row.data is not None else await _fetch(row.url, fetcher, cfg)
             except FetchError as exc:
                 return exc
-            return await loop.run_in_executor(pool, _decode, data, options)
+            decoded = await loop.run_in_executor(pool, decode_outcome, data, options)
+        if isinstance(decoded, ImageError):
+            return FetchError(decoded.reason, decoded.detail)
+        return decoded
 
     async with Fetcher(FetchOptions.from_config(cfg.ingest)) as fetcher:
         tasks = [asyncio.ensure_future(one(row, fetcher)) for row in rows]
