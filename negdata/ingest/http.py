@@ -156,6 +156,7 @@ class Fetcher:
         self.options = options
         self._slots = asyncio.Semaphore(options.concurrency)
         self._hosts: dict[str, _HostSlots] = {}
+        self._resolved: dict[tuple[str, int], list[str]] = {}  # (host, port) -> addresses
         self._client = httpx.AsyncClient(
             headers={"User-Agent": options.user_agent},
             timeout=httpx.Timeout(options.read_timeout_s, connect=options.connect_timeout_s),
@@ -268,7 +269,21 @@ class Fetcher:
         """Refuse ``url`` before connecting unless every address its host resolves to is
         allowed. A failed lookup is retried only when the resolver says to try again later: a
         name that does not exist will not exist on the next try either."""
+        for ip in await self._addresses(url):
+            if not address_allowed(ip, self.options.allowed_hosts):
+                raise FetchError("refused_address", f"{url.host} resolves to {ip}")
+
+    async def _addresses(self, url: httpx.URL) -> list[str]:
+        """The host's addresses: an IP literal as is, a name resolved once per fetcher (one
+        shard), since a resolver call costs a thread hop and most hosts serve many rows."""
+        try:
+            return [str(ipaddress.ip_address(url.host))]
+        except ValueError:
+            pass
         port = url.port or (443 if url.scheme == "https" else 80)
+        key = (url.host, port)
+        if key in self._resolved:
+            return self._resolved[key]
         loop = asyncio.get_running_loop()
         try:
             infos = await loop.getaddrinfo(url.raw_host, port, type=socket.SOCK_STREAM)
@@ -277,10 +292,9 @@ class Fetcher:
             if exc.errno == socket.EAI_AGAIN:
                 raise _Transient(error) from None
             raise error from None
-        for info in infos:
-            ip = str(info[4][0])
-            if not address_allowed(ip, self.options.allowed_hosts):
-                raise FetchError("refused_address", f"{url.host} resolves to {ip}")
+        addresses = [str(info[4][0]) for info in infos]
+        self._resolved[key] = addresses
+        return addresses
 
     async def _answer(self, url: httpx.URL, response: httpx.Response) -> bytes | httpx.URL:
         status = response.status_code

@@ -386,3 +386,17 @@ def test_allowed_hosts_exempt_exactly_their_networks() -> None:
 def test_allowed_hosts_must_be_ips_or_networks() -> None:
     with pytest.raises(ValidationError, match="allowed_hosts"):
         IngestConfig(allowed_hosts=["images.example.com"])
+
+
+def test_a_host_name_is_resolved_and_checked_like_an_address(server: Server) -> None:
+    port = server.base.rsplit(":", 1)[1]
+    loopback = options(allowed_hosts=["127.0.0.0/8", "::1"])
+
+    async def twice() -> list[bytes]:
+        async with Fetcher(loopback) as fetcher:  # the second fetch reuses the first lookup
+            return [await fetcher.get(f"http://localhost:{port}/image") for _ in range(2)]
+
+    assert asyncio.run(twice()) == [IMAGE, IMAGE]
+    hits = dict(server.seen.hits)
+    assert reason(f"http://localhost:{port}/image", options(allowed_hosts=[])) == "refused_address"
+    assert server.seen.hits == hits  # refused before any connection
