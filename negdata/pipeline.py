@@ -11,11 +11,12 @@ import json
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
 from negdata import __version__
 from negdata.compose.prompts import load_prompt
 from negdata.config import Config
+from negdata.llm.client import FailureReason
 from negdata.publish.diversity import diversity
 from negdata.records import CaptionRecord, read_parquet
 from negdata.shards import is_done, read_stats, shard_name, stats_path, write_json_atomic
@@ -134,16 +135,18 @@ def run_stage(cfg: Config, stage: Stage, shard: int) -> dict[str, Any]:
 
 
 def retry_failed_ingest(cfg: Config, shard: int) -> dict[str, Any]:
-    """Fetch a finished shard's transient failures again and merge what now succeeds; the
-    later stages of that shard lose their done markers, so the next run redoes them."""
+    """Fetch a finished shard's transient failures again and merge what now succeeds; when a
+    row was recovered, the later stages of that shard lose their done markers, so the next run
+    redoes them."""
     from negdata.ingest.stage import retry_failed
 
     ingest = STAGES[0]
     if not stage_done(cfg, ingest, shard):
         raise ValueError(f"shard {shard_name(shard)} has not been ingested with this config")
     stats = retry_failed(cfg, shard, stage_hash(cfg, ingest))
-    for stage in STAGES[1:]:
-        stats_path(cfg.run.output_dir / stage.directory, shard).unlink(missing_ok=True)
+    if stats["recovered"]:
+        for stage in STAGES[1:]:
+            stats_path(cfg.run.output_dir / stage.directory, shard).unlink(missing_ok=True)
     return stats
 
 
@@ -161,7 +164,7 @@ def llm_efficiency(per_stage: dict[str, dict[str, int]], published: Counter[str]
     """What the LLM work cost per image and per accepted sample, whether paid in this output
     directory's runs or reused from the response cache (tokens of both kinds count)."""
     llm_stages = [per_stage.get(name, {}) for name in ("plan", "compose", "publish")]
-    failures = ("llm_invalid_output", "llm_http_error", "llm_unavailable")
+    failures = get_args(FailureReason)
     calls = sum(
         st.get("llm_succeeded", 0) + sum(st.get(f, 0) for f in failures) for st in llm_stages
     )

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+import re
 import tarfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, Literal
 
 from negdata.shards import atomic_path
 
 Sample = dict[str, Any]
+# WebDataset's grouping: the key is the path up to the first dot of the file name.
+_KEY_AND_EXTENSION = re.compile(r"^((?:.*/|)[^.]+)[.]([^/]*)$")
 
 
 def write_tar(path: Path, samples: Iterable[Sample]) -> int:
@@ -31,20 +34,33 @@ def write_tar(path: Path, samples: Iterable[Sample]) -> int:
 
 def read_tar(path: Path) -> Iterator[Sample]:
     """Samples of a tar in order: ``__key__`` plus raw bytes per extension (json decoded)."""
-    current: Sample | None = None
-    with tarfile.open(path) as tar:
+    with path.open("rb") as fh:
+        for key, files in tar_samples(fh, "r|*", read=True):
+            yield {
+                "__key__": key,
+                **{ext: json.loads(data) if ext == "json" else data for ext, data in files.items()},
+            }
+
+
+def tar_samples(
+    fh: IO[bytes], mode: Literal["r:*", "r|*"], *, read: bool
+) -> Iterator[tuple[str, dict[str, bytes]]]:
+    """(key, {extension: bytes}) per sample: consecutive regular members sharing a key, as
+    WebDataset groups them. With ``read`` false the dicts stay empty and only headers are read.
+    Every tar reader in negdata goes through here, so a source index and its reader agree."""
+    key: str | None = None
+    files: dict[str, bytes] = {}
+    with tarfile.open(fileobj=fh, mode=mode) as tar:
         for member in tar:
-            if not member.isfile():
+            match = _KEY_AND_EXTENSION.match(member.name) if member.isfile() else None
+            if match is None:
                 continue
-            key, _, ext = member.name.partition(".")
-            extracted = tar.extractfile(member)
-            if extracted is None:
-                continue
-            data = extracted.read()
-            if current is None or current["__key__"] != key:
-                if current is not None:
-                    yield current
-                current = {"__key__": key}
-            current[ext] = json.loads(data) if ext == "json" else data
-    if current is not None:
-        yield current
+            if match.group(1) != key:
+                if key is not None:
+                    yield key, files
+                key, files = match.group(1), {}
+            extracted = tar.extractfile(member) if read else None
+            if extracted is not None:
+                files[match.group(2).lower()] = extracted.read()
+    if key is not None:
+        yield key, files

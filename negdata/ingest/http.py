@@ -34,41 +34,6 @@ TRANSIENT_ERRORS = (httpx.NetworkError, httpx.RemoteProtocolError)
 SHOWN_URL_CHARS = 200  # a data: URL can be megabytes; error details stay short
 
 
-@dataclass(frozen=True)
-class FetchOptions:
-    """The fetcher's limits; ``from_config`` reads them from ``ingest`` in the run config."""
-
-    connect_timeout_s: float
-    read_timeout_s: float
-    total_timeout_s: float
-    max_body_bytes: int
-    max_redirects: int
-    retries: int
-    retry_backoff_s: float
-    per_host_concurrency: int
-    concurrency: int
-    user_agent: str
-    honor_opt_out: bool
-    allowed_hosts: tuple[str, ...]
-
-    @classmethod
-    def from_config(cls, cfg: IngestConfig) -> FetchOptions:
-        return cls(
-            connect_timeout_s=cfg.connect_timeout_s,
-            read_timeout_s=cfg.read_timeout_s,
-            total_timeout_s=cfg.total_timeout_s,
-            max_body_bytes=cfg.max_body_bytes,
-            max_redirects=cfg.max_redirects,
-            retries=cfg.retries,
-            retry_backoff_s=cfg.retry_backoff_s,
-            per_host_concurrency=cfg.per_host_concurrency,
-            concurrency=cfg.concurrency,
-            user_agent=cfg.user_agent,
-            honor_opt_out=cfg.honor_opt_out,
-            allowed_hosts=tuple(cfg.allowed_hosts),
-        )
-
-
 def address_allowed(ip: str, allowed: Sequence[str]) -> bool:
     """Whether the fetcher may connect to ``ip``: a public unicast address, or one inside
     ``allowed`` (IPs or CIDRs). Loopback, private, shared (CGNAT), link-local (cloud metadata
@@ -152,8 +117,8 @@ class Fetcher:
     guard looked and carry no credentials.
     """
 
-    def __init__(self, options: FetchOptions) -> None:
-        self.options = options
+    def __init__(self, options: IngestConfig) -> None:
+        self.options = options  # the ``ingest`` settings: limits, timeouts, allowed hosts
         self._slots = asyncio.Semaphore(options.concurrency)
         self._hosts: dict[str, _HostSlots] = {}
         self._resolved: dict[tuple[str, int], list[str]] = {}  # (host, port) -> addresses

@@ -12,14 +12,12 @@ import codecs
 import csv
 import json
 import os
-import re
-import tarfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from itertools import islice
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, Any
 from urllib.parse import unquote, urlparse
 
 import fsspec
@@ -27,11 +25,10 @@ import pyarrow.parquet as pq
 from braceexpand import braceexpand
 
 from negdata.config import InputConfig
+from negdata.wds import tar_samples
 
 TAR_IMAGE_EXTENSIONS = ("jpg", "jpeg", "png", "webp")
 FILE_IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".webp", ".gif", ".bmp", ".tif", ".tiff"})
-# WebDataset's sample key: the member name up to the first dot of its base name.
-_KEY_AND_EXTENSION = re.compile(r"^((?:.*/|)[^.]+)[.]([^/]*)$")
 
 
 @dataclass(frozen=True)
@@ -195,36 +192,12 @@ def _file_row(image: Path) -> SourceRow:
 # --- WebDataset tars ---------------------------------------------------------------------------
 
 
-def _tar_samples(
-    fh: IO[bytes], mode: Literal["r:*", "r|*"], *, read: bool
-) -> Iterator[tuple[str, dict[str, bytes]]]:
-    """(key, {extension: bytes}) per sample: consecutive regular members sharing a key, as
-    WebDataset groups them. With ``read`` false the dicts stay empty and only headers are read.
-    The index and the reader both go through here, so they always agree on the count."""
-    key: str | None = None
-    files: dict[str, bytes] = {}
-    with tarfile.open(fileobj=fh, mode=mode) as tar:
-        for member in tar:
-            match = _KEY_AND_EXTENSION.match(member.name) if member.isfile() else None
-            if match is None:
-                continue
-            if match.group(1) != key:
-                if key is not None:
-                    yield key, files
-                key, files = match.group(1), {}
-            extracted = tar.extractfile(member) if read else None
-            if extracted is not None:
-                files[match.group(2).lower()] = extracted.read()
-    if key is not None:
-        yield key, files
-
-
 @cache
 def _tar_size(url: str) -> int:
     """Samples in one tar, from its member headers; member data is skipped by seeking. Cached per
     process by URL: published shards are not rewritten while a run reads them."""
     with fsspec.open(url, "rb") as fh:
-        return sum(1 for _ in _tar_samples(fh, "r:*", read=False))
+        return sum(1 for _ in tar_samples(fh, "r:*", read=False))
 
 
 def _json_meta(raw: bytes | None) -> dict[str, Any]:
@@ -253,7 +226,7 @@ def _sample_row(tar_url: str, key: str, files: dict[str, bytes]) -> SourceRow:
 def _read_tar(url: str, first: int, stop: int) -> list[SourceRow]:
     """Samples [first, stop) of one tar, streamed; reading ends once past ``stop``."""
     with fsspec.open(url, "rb") as fh:
-        samples = list(islice(_tar_samples(fh, "r|*", read=True), first, stop))
+        samples = list(islice(tar_samples(fh, "r|*", read=True), first, stop))
     if len(samples) < stop - first:
         raise ValueError(f"{url}: fewer samples than when it was indexed; was the tar rewritten?")
     return [_sample_row(url, key, files) for key, files in samples]

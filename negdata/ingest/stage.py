@@ -17,11 +17,11 @@ from tqdm import tqdm
 
 from negdata.config import Config
 from negdata.ingest.fetch import FetchError, is_web_url, read_local
-from negdata.ingest.http import Fetcher, FetchOptions
+from negdata.ingest.http import Fetcher
 from negdata.ingest.images import Encoded, ImageError, ImageOptions, decode_outcome
 from negdata.ingest.sources import SourceRow, shard_rows
 from negdata.records import IngestRow, read_parquet, write_parquet
-from negdata.shards import sample_key, shard_name, write_stats
+from negdata.shards import read_stats, sample_key, shard_name, write_stats
 from negdata.wds import Sample, read_tar, write_tar
 
 log = logging.getLogger(__name__)
@@ -69,7 +69,7 @@ async def _fetch_and_decode(
             return FetchError(decoded.reason, decoded.detail)
         return decoded
 
-    async with Fetcher(FetchOptions.from_config(cfg.ingest)) as fetcher:
+    async with Fetcher(cfg.ingest) as fetcher:
         tasks = [asyncio.ensure_future(one(row, fetcher)) for row in rows]
         for done in tqdm(asyncio.as_completed(tasks), total=len(tasks), desc=desc):
             await done
@@ -183,24 +183,28 @@ def retry_failed(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
             f"shard {shard_name(shard)} has {len(previous)} rows on disk but the input gives "
             f"{len(rows)}: rerun ingest for it instead of retrying"
         )
-    kept = {s["__key__"]: s for s in read_tar(out / f"{shard_name(shard)}.tar")}
     todo = [
         i
         for i, record in enumerate(previous)
         if record.status == "failed" and _retryable(record.error_message or "")
     ]
-    retried = (
-        _fetch_rows(cfg, [rows[i] for i in todo], f"retry {shard_name(shard)}") if todo else []
+    if not todo:  # nothing to fetch again: the shard stays exactly as it is
+        return {**(read_stats(out, shard) or {}), "retried": 0, "recovered": 0}
+    kept = {s["__key__"]: s for s in read_tar(out / f"{shard_name(shard)}.tar")}
+    fresh = dict(
+        zip(
+            todo,
+            _fetch_rows(cfg, [rows[i] for i in todo], f"retry {shard_name(shard)}"),
+            strict=True,
+        )
     )
-    fresh = dict(zip(todo, retried, strict=True))
-    entries: list[tuple[IngestRow, Sample | None]] = []
-    for i, record in enumerate(previous):
-        if i in fresh:
-            entries.append(_entry(record.key, rows[i], fresh[i]))
-        else:
-            entries.append((record, kept.get(record.key)))
+    entries = [
+        _entry(record.key, rows[i], fresh[i]) if i in fresh else (record, kept.get(record.key))
+        for i, record in enumerate(previous)
+    ]
     stats = _publish(cfg, shard, entries, config_hash, started)
-    return {**stats, "retried": len(todo)}
+    recovered = sum(1 for i in todo if entries[i][1] is not None)
+    return {**stats, "retried": len(todo), "recovered": recovered}
 
 
 def _retryable(error_message: str) -> bool:

@@ -8,10 +8,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import statistics
 import time
 from array import array
 from dataclasses import dataclass, field
+from functools import cache
 from types import TracebackType
 from typing import Any, Generic, Literal, TypeVar
 
@@ -99,15 +99,6 @@ class ClientStats:
         else:
             self.failures[reason] = self.failures.get(reason, 0) + 1
 
-    def latency_ms(self, quantile: float) -> float | None:
-        """The ``quantile`` (0-1) of request latency, None before any request."""
-        if not self.latencies_ms:
-            return None
-        if len(self.latencies_ms) == 1:
-            return self.latencies_ms[0]
-        cuts = statistics.quantiles(self.latencies_ms, n=100, method="inclusive")
-        return cuts[min(98, max(0, round(quantile * 100) - 1))]
-
     def as_dict(self) -> dict[str, int]:
         return {
             "requests": self.requests,
@@ -133,6 +124,7 @@ class _Rejected(Exception):
     """A 4xx other than 429: retrying the same request cannot help."""
 
 
+@cache  # on the hot path: building a JSON schema costs more than the rest of a request body
 def response_format(kind: ServerKind, schema: type[BaseModel]) -> dict[str, Any]:
     """How each server kind is asked for JSON: vLLM (and OpenAI) take ``json_schema``; llama.cpp's
     server wants ``json_object`` with a ``schema`` and rejects ``json_schema``; a plain

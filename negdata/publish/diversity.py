@@ -36,17 +36,10 @@ def distinct_n(texts: Iterable[list[str]], n: int) -> float | None:
 def frame(record: CaptionRecord) -> str:
     """The caption with every negated or affirmed object (singular or plural) as a placeholder."""
     text = " ".join(words(record.caption))
-    objects = sorted(
-        {*words_of(record.negated), *(w for a in record.affirmed for w in words_of(a))}
-    )
-    for phrase in sorted(objects, key=len, reverse=True):
+    objects = {" ".join(words(noun)) for noun in (record.negated, *record.affirmed)} - {""}
+    for phrase in sorted(objects, key=lambda p: (-len(p), p)):  # "hot dog" before "dog"
         text = re.sub(rf"\b{re.escape(phrase)}(?:e?s)?\b", PLACEHOLDER, text)
     return text
-
-
-def words_of(noun: str) -> list[str]:
-    phrase = " ".join(words(noun))
-    return [phrase] if phrase else []
 
 
 def frame_reuse(records: list[CaptionRecord]) -> float | None:

@@ -121,3 +121,30 @@ def test_dedup_keeps_the_first_copy_of_an_image(
     assert stats["successes"] == 1 and stats["failures_by_reason"] == {"duplicate_image": 1}
     rows = pq.read_table(cfg.run.output_dir / "shards" / "00000.parquet").to_pylist()
     assert rows[1]["error_message"] == "duplicate_image: same image as 000000000"
+
+
+def test_retry_with_nothing_transient_changes_nothing(
+    tmp_path: Path, flaky_server: tuple[str, dict[str, Any]]
+) -> None:
+    base, _ = flaky_server
+    tsv = tmp_path / "in.tsv"
+    tsv.write_text(f"{base}/ok.jpg\ta red photo\n{base}/gone.jpg\tdeleted\n")
+    cfg = Config.model_validate(
+        {
+            "run": {"output_dir": str(tmp_path / "run")},
+            "input": {"path": str(tsv), "samples_per_shard": 10},
+            "ingest": {"workers": 1, "allowed_hosts": ["127.0.0.1"]},
+            "detect": {"sources": [{"kind": "labels", "path": str(tmp_path / "labels.json")}]},
+        }
+    )
+    run_stage(cfg, STAGES[0], 0)
+    detected = cfg.run.output_dir / "evidence"
+    write_stats(detected, 0, "h", {})
+    shards = cfg.run.output_dir / "shards"
+    before = {p.name: p.stat().st_mtime_ns for p in shards.iterdir()}
+
+    again = retry_failed_ingest(cfg, 0)
+
+    assert (again["retried"], again["recovered"]) == (0, 0)  # a 404 is not transient
+    assert {p.name: p.stat().st_mtime_ns for p in shards.iterdir()} == before
+    assert stats_path(detected, 0).exists()  # later stages keep their work
