@@ -225,12 +225,13 @@ def bare_pass(cfg: Config, bodies: list[dict[str, Any]]) -> Pass:
 
 def prepare(cfg: Config, shards: list[int], base_out: Path) -> None:
     """Ingest and detect once, then give this pass a copy (they are not what is measured)."""
-    if cfg.run.output_dir.exists():
-        shutil.rmtree(cfg.run.output_dir)
-    cfg.run.output_dir.mkdir(parents=True)
+    out = Path(cfg.run.output_dir.path)  # the bench's configs are local
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
     for directory in ("shards", "evidence"):
         if (base_out / directory).exists():
-            shutil.copytree(base_out / directory, cfg.run.output_dir / directory)
+            shutil.copytree(base_out / directory, out / directory)
     for shard in shards:
         for name in ("ingest", "detect"):
             run_stage(cfg, BY_NAME[name], shard)
@@ -308,7 +309,7 @@ def main() -> None:
         stack.enter_context(_server(first))
         for i, order in enumerate(orders):
             cfg = configs[order]
-            prepare(cfg, shards, first.run.output_dir)
+            prepare(cfg, shards, Path(first.run.output_dir.path))
             resets.append(reset_prefix_cache(cfg))
             stage, bodies = stage_pass(cfg, shards)
             passes.append(stage)

@@ -12,7 +12,7 @@ import ipaddress
 import json
 import os
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import (
@@ -23,6 +23,9 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+from upath import UPath
+
+from negdata.shards import is_remote
 
 
 def cache_dir() -> Path:
@@ -41,12 +44,30 @@ class ConfigError(ValueError):
 class Section(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    def __hash__(self) -> int:
+        """Frozen, so hashable by content, dict and list fields included (per-process caches
+        are keyed by a section)."""
+        return hash(self.model_dump_json())
+
 
 class RunConfig(Section):
-    output_dir: Path = Path("runs/sample")
+    # A local folder, or an fsspec URL such as s3://bucket/negdata/run1 (install negdata[s3]).
+    output_dir: UPath = UPath("runs/sample")
+    # fsspec options for output_dir's filesystem, e.g. {endpoint_url: http://minio:9000} for an
+    # S3-compatible store. Credentials are best left to the environment (AWS_ACCESS_KEY_ID, ...).
+    storage_options: dict[str, Any] = Field(default_factory=dict)
     seed: int = 0
     # Shards the flow works on at once; unset: enough to keep llm.max_concurrency busy.
     shards_in_flight: Annotated[int, Field(ge=1)] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _output_dir_with_options(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("storage_options"):
+            where = data.get("output_dir", "runs/sample")
+            if isinstance(where, str | os.PathLike):
+                data = {**data, "output_dir": UPath(os.fspath(where), **data["storage_options"])}
+        return data
 
 
 InputFormat = Literal["tsv", "parquet", "csv", "webdataset", "files"]
@@ -67,6 +88,8 @@ class InputConfig(Section):
     # row is rejected as outside_root; relative ones are taken relative to it. Unset: no check,
     # except for format "files", which confines itself to input.path.
     files_root: Path | None = None
+    # fsspec options for reading webdataset tars from URLs (endpoint_url, anon, ...).
+    storage_options: dict[str, Any] = Field(default_factory=dict)
 
     @field_validator("path", mode="before")
     @classmethod
@@ -198,7 +221,7 @@ class LLMConfig(Section):
     # one (slower), and its CPU build can crash on them; the response cache is what makes a
     # rerun reproduce a run exactly.
     seed: int | None = None
-    cache: bool = True  # keep every reply in {run.output_dir}/llm_cache.sqlite
+    cache: bool = True  # keep every reply (see Config.llm_cache for where)
     serve: ServeConfig = ServeConfig()
 
     @model_validator(mode="after")
@@ -247,8 +270,16 @@ class Config(Section):
 
     @property
     def llm_cache(self) -> Path | None:
-        """Where LLM replies are cached for this run, or None when caching is off."""
-        return self.run.output_dir / "llm_cache.sqlite" if self.llm.cache else None
+        """Where LLM replies are cached for this run, or None when caching is off: in the
+        output folder when it is local, else (SQLite needs a local file) under ``cache_dir()``
+        in a file named for the output URL."""
+        if not self.llm.cache:
+            return None
+        out = self.run.output_dir
+        if not is_remote(out):
+            return Path(out.path) / "llm_cache.sqlite"
+        digest = hashlib.sha256(str(out).encode()).hexdigest()[:16]
+        return cache_dir() / "llm-cache" / f"{digest}.sqlite"
 
     @property
     def shards_at_once(self) -> int:
@@ -261,9 +292,13 @@ class Config(Section):
         return min(MAX_AUTO_SHARDS, max(2, wanted))
 
     def section_hash(self, *sections: str) -> str:
-        """Stable short hash of the named top-level sections (all when none are named)."""
+        """Stable short hash of the named top-level sections (all when none are named).
+        ``storage_options`` say how to reach the data, not what it is, so they are left out."""
         names = sections or tuple(type(self).model_fields)
-        payload = {name: getattr(self, name).model_dump(mode="json") for name in names}
+        payload = {
+            name: getattr(self, name).model_dump(mode="json", exclude={"storage_options"})
+            for name in names
+        }
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         return digest[:16]
 

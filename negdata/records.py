@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import types
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 from pydantic import BaseModel, ConfigDict
 
-from negdata.shards import atomic_path
+from negdata.shards import Location, atomic_path, is_remote
 
 Verdict = Literal["present", "absent", "uncertain", "unverifiable"]
 Style = Literal["affirmation_first", "negation_first"]
@@ -162,7 +161,7 @@ def arrow_schema(model: type[Record]) -> pa.Schema:
 R = TypeVar("R", bound=Record)
 
 
-def write_parquet(path: Path, model: type[Record], records: Iterable[Record]) -> int:
+def write_parquet(path: Location, model: type[Record], records: Iterable[Record]) -> int:
     """Write records atomically as Parquet with the model's schema; returns the row count."""
     rows = [r.model_dump(mode="json") for r in records]
     table = pa.Table.from_pylist(rows, schema=arrow_schema(model))
@@ -171,8 +170,9 @@ def write_parquet(path: Path, model: type[Record], records: Iterable[Record]) ->
     return len(rows)
 
 
-def read_parquet(path: Path, model: type[R]) -> list[R]:
-    return [model.model_validate(row) for row in pq.read_table(path).to_pylist()]
+def read_parquet(path: Location, model: type[R]) -> list[R]:
+    table = pq.read_table(path.path, filesystem=path.fs) if is_remote(path) else pq.read_table(path)
+    return [model.model_validate(row) for row in table.to_pylist()]
 
 
 def count_by(items: Sequence[Reject]) -> dict[str, int]:

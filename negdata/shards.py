@@ -11,6 +11,11 @@ Layout of a run directory (img2dataset's for ``shards/``)::
 
 A stage's ``_stats.json`` is written last and names the config hash it was made with: it is
 the stage's done marker for that shard.
+
+The run directory is a local folder or an fsspec location (``UPath``, e.g. ``s3://bucket/run``).
+Every file is written whole or not at all: locally by renaming a finished temporary file, on an
+object store by uploading a finished local file (an object appears only once its upload is
+complete), so no reader, and no rerun, ever sees a partial file.
 """
 
 from __future__ import annotations
@@ -21,7 +26,12 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
+
+from upath import UPath
+
+# A file or folder of a run: a local path, or a location on any fsspec filesystem.
+Location = Path | UPath
 
 
 def parse_shards(spec: str) -> list[int]:
@@ -53,11 +63,11 @@ def shard_name(shard: int) -> str:
     return f"{shard:05d}"
 
 
-def stats_path(stage_dir: Path, shard: int) -> Path:
+def stats_path(stage_dir: Location, shard: int) -> Location:
     return stage_dir / f"{shard_name(shard)}_stats.json"
 
 
-def read_stats(stage_dir: Path, shard: int) -> dict[str, Any] | None:
+def read_stats(stage_dir: Location, shard: int) -> dict[str, Any] | None:
     path = stats_path(stage_dir, shard)
     if not path.exists():
         return None
@@ -65,14 +75,32 @@ def read_stats(stage_dir: Path, shard: int) -> dict[str, Any] | None:
     return result
 
 
-def is_done(stage_dir: Path, shard: int, config_hash: str) -> bool:
+def is_done(stage_dir: Location, shard: int, config_hash: str) -> bool:
     stats = read_stats(stage_dir, shard)
     return stats is not None and stats.get("config_hash") == config_hash
 
 
+def is_remote(location: Location) -> TypeGuard[UPath]:
+    """Whether ``location`` lives on another filesystem than this machine's (s3://, gs://...)."""
+    return isinstance(location, UPath) and location.protocol not in ("", "file", "local")
+
+
 @contextmanager
-def atomic_path(final: Path) -> Iterator[Path]:
-    """Yield a temporary path beside ``final``; on success fsync it and rename it into place."""
+def atomic_path(final: Location) -> Iterator[Path]:
+    """Yield a local temporary path to write ``final``'s content to; on success publish it
+    whole: a local file is fsynced and renamed into place, a remote one uploaded."""
+    if is_remote(final):
+        with tempfile.TemporaryDirectory(prefix="negdata-upload-") as folder:
+            tmp = Path(folder) / final.name
+            yield tmp
+            final.fs.put_file(str(tmp), final.path)
+        return
+    with _atomic_local(final if isinstance(final, Path) else Path(final.path)) as tmp:
+        yield tmp
+
+
+@contextmanager
+def _atomic_local(final: Path) -> Iterator[Path]:
     final.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
     os.close(fd)
@@ -86,11 +114,11 @@ def atomic_path(final: Path) -> Iterator[Path]:
         tmp.unlink(missing_ok=True)
 
 
-def write_json_atomic(path: Path, payload: Any) -> None:
+def write_json_atomic(path: Location, payload: Any) -> None:
     with atomic_path(path) as tmp:
         tmp.write_text(json.dumps(payload, indent=2, sort_keys=True) + "\n")
 
 
-def write_stats(stage_dir: Path, shard: int, config_hash: str, stats: dict[str, Any]) -> None:
+def write_stats(stage_dir: Location, shard: int, config_hash: str, stats: dict[str, Any]) -> None:
     """Publish the shard's done marker; call it after every other output of the stage."""
     write_json_atomic(stats_path(stage_dir, shard), {**stats, "config_hash": config_hash})

@@ -6,17 +6,16 @@ import json
 import re
 import tarfile
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 from typing import IO, Any, Literal
 
-from negdata.shards import atomic_path
+from negdata.shards import Location, atomic_path
 
 Sample = dict[str, Any]
 # WebDataset's grouping: the key is the path up to the first dot of the file name.
 _KEY_AND_EXTENSION = re.compile(r"^((?:.*/|)[^.]+)[.]([^/]*)$")
 
 
-def write_tar(path: Path, samples: Iterable[Sample]) -> int:
+def write_tar(path: Location, samples: Iterable[Sample]) -> int:
     """Write samples (``__key__`` plus members such as jpg/txt/json) to ``path`` atomically."""
     import webdataset as wds  # imports torch: only where a tar is written
 
@@ -32,7 +31,7 @@ def write_tar(path: Path, samples: Iterable[Sample]) -> int:
     return count
 
 
-def read_tar(path: Path) -> Iterator[Sample]:
+def read_tar(path: Location) -> Iterator[Sample]:
     """Samples of a tar in order: ``__key__`` plus raw bytes per extension (json decoded)."""
     with path.open("rb") as fh:
         for key, files in tar_samples(fh, "r|*", read=True):

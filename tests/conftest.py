@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import socket
+import subprocess
+import sys
+import time
+import uuid
 from collections.abc import Iterator
+from typing import Any
 
+import httpx
 import pytest
 
 from negdata.config import LLMConfig
@@ -33,3 +39,45 @@ def vllm_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LLMConfig]
     log_path = tmp_path_factory.mktemp("vllm") / "vllm.log"
     with LocalServer(cfg, log_path=log_path) as server:
         yield cfg.model_copy(update={"endpoint": server.base_url})
+
+
+@pytest.fixture(scope="session")
+def s3_options() -> Iterator[dict[str, Any]]:
+    """A real S3-compatible server (moto in server mode) on a free loopback port, once per
+    session; yields the fsspec storage options that reach it. The key and secret are given so
+    that botocore never goes looking for credentials elsewhere (environment, metadata service)."""
+    port = _free_port()
+    endpoint = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                httpx.get(endpoint, timeout=1.0)
+                break
+            except httpx.TransportError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("moto server did not start") from None
+                time.sleep(0.2)
+        yield {
+            "endpoint_url": endpoint,
+            "key": "negdata-test",
+            "secret": "negdata-test",
+        }
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+@pytest.fixture
+def bucket(s3_options: dict[str, Any]) -> str:
+    """A new, empty bucket on the loopback S3 server."""
+    import s3fs
+
+    name = f"negdata-{uuid.uuid4().hex[:12]}"
+    s3fs.S3FileSystem(**s3_options).mkdir(name)
+    return name

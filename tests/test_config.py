@@ -1,8 +1,9 @@
 from pathlib import Path
 
 import pytest
+import yaml
 
-from negdata.config import ConfigError, load_config
+from negdata.config import Config, ConfigError, load_config
 
 
 def test_sample_and_cluster_configs_load() -> None:
@@ -50,3 +51,26 @@ def test_shards_at_once_fills_the_llm_budget_unless_set() -> None:
     assert cfg.shards_at_once == 8  # capped
     assert cluster.shards_at_once == 2  # at least two, so shard boundaries overlap
     assert pinned.shards_at_once == 3
+
+
+def test_output_dir_may_be_an_object_store_url_with_its_options(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NEGDATA_CACHE", str(tmp_path / "cache"))
+    raw = yaml.safe_load(Path("configs/sample.yaml").read_text())
+    local = Config.model_validate(raw)
+    options = {"endpoint_url": "http://127.0.0.1:9", "key": "k", "secret": "s"}
+    raw["run"] = {"output_dir": "s3://bucket/negdata/run1", "storage_options": options}
+    raw["input"]["storage_options"] = {"anon": True}
+    remote = Config.model_validate(raw)
+
+    out = remote.run.output_dir
+    assert (out.protocol, out.path, out.storage_options) == ("s3", "bucket/negdata/run1", options)
+    assert str(out / "negcap" / "00000.tar") == "s3://bucket/negdata/run1/negcap/00000.tar"
+    assert local.run.output_dir.protocol == "" and isinstance(local.run.output_dir, Path)
+    # SQLite needs a local file: a remote run keeps its cache under NEGDATA_CACHE, one per URL
+    assert local.llm_cache == Path("runs/sample/llm_cache.sqlite")
+    assert remote.llm_cache is not None and remote.llm_cache.parent == tmp_path / "cache/llm-cache"
+    # where the data lives is not what it is: storage options leave every stage hash alone
+    assert remote.section_hash("input") == local.section_hash("input")
+    assert hash(remote.input) != hash(local.input)  # sections with dicts are still hashable

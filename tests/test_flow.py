@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -212,3 +213,38 @@ def test_lost_llm_outputs_are_rebuilt_from_the_cache_identically(run: dict[str, 
         assert stats["llm_requests"] == 0 and stats["llm_cache_hits"] > 0  # 100% cache hits
     assert summary["this_run"]["llm_server"]["requests"] == 0  # the server generated nothing
     assert pq.read_table(out / "negcap" / "00000.parquet").to_pylist() == before
+
+
+def test_a_run_to_an_object_store_writes_what_a_local_run_writes(
+    run: dict[str, Any],
+    bucket: str,
+    s3_options: dict[str, Any],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The same flow with ``run.output_dir`` on S3 (moto on loopback). The local run's LLM
+    replies are handed over through the response cache, which for a remote output folder lives
+    under NEGDATA_CACHE, so the two runs must agree byte for byte."""
+    monkeypatch.setenv("NEGDATA_CACHE", str(tmp_path / "cache"))
+    raw = yaml.safe_load(run["config"].read_text())
+    raw["run"] = {"output_dir": f"s3://{bucket}/out", "storage_options": s3_options}
+    config = tmp_path / "s3.yaml"
+    config.write_text(yaml.safe_dump(raw))
+    cfg = load_config(config)
+    local = run["cfg"].run.output_dir
+    assert cfg.llm_cache is not None and cfg.llm_cache.is_relative_to(tmp_path / "cache")
+    cfg.llm_cache.parent.mkdir(parents=True)
+    shutil.copyfile(local / "llm_cache.sqlite", cfg.llm_cache)
+
+    summary = generate(shards=SHARDS, config=str(config))
+
+    assert summary["this_run"]["llm_server"]["requests"] == 0  # every reply came from the cache
+    assert summary["shards"] == run["summary"]["shards"]
+    assert summary["published"] == run["summary"]["published"]
+    data = [p for p in sorted(local.rglob("*")) if p.suffix in (".tar", ".parquet")]
+    assert len(data) > 20
+    for path in data:
+        relative = path.relative_to(local).as_posix()
+        assert (cfg.run.output_dir / relative).read_bytes() == path.read_bytes(), relative
+    rerun = generate(shards=SHARDS, config=str(config))
+    assert rerun["this_run"]["ran"] == []  # the done markers on S3 are found again

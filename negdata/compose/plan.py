@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 import random
 import time
-from pathlib import Path
 from typing import Any
 
 from negdata.compose.prompts import load_prompt
@@ -24,7 +23,7 @@ from negdata.records import (
     read_parquet,
     write_parquet,
 )
-from negdata.shards import shard_name, write_stats
+from negdata.shards import Location, shard_name, write_stats
 from negdata.validate.negation import polarity
 
 log = logging.getLogger(__name__)
@@ -32,7 +31,7 @@ log = logging.getLogger(__name__)
 STAGE = "objects"
 
 
-def captions_by_key(output_dir: Path, shard: int) -> dict[str, str]:
+def captions_by_key(output_dir: Location, shard: int) -> dict[str, str]:
     rows = read_parquet(output_dir / "shards" / f"{shard_name(shard)}.parquet", IngestRow)
     return {r.key: r.caption for r in rows if r.status == "success"}
 

@@ -6,7 +6,6 @@ import io
 import logging
 import time
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from PIL import Image
@@ -15,7 +14,7 @@ from negdata.config import DetectConfig, LabelsSource
 from negdata.detect.base import Detector, ImageItem, combine
 from negdata.detect.vocab import vocabulary
 from negdata.records import Evidence, write_parquet
-from negdata.shards import shard_name, write_stats
+from negdata.shards import Location, shard_name, write_stats
 from negdata.wds import read_tar
 
 log = logging.getLogger(__name__)
@@ -54,7 +53,7 @@ def detect_items(detectors: Sequence[Detector], items: Sequence[ImageItem]) -> l
 
 
 def run_detect(
-    cfg: DetectConfig, output_dir: Path, shard: int, config_hash: str, batch: int = 16
+    cfg: DetectConfig, output_dir: Location, shard: int, config_hash: str, batch: int = 16
 ) -> dict[str, Any]:
     started = time.monotonic()
     detectors = build_detectors(cfg)

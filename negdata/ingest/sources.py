@@ -192,11 +192,15 @@ def _file_row(image: Path) -> SourceRow:
 # --- WebDataset tars ---------------------------------------------------------------------------
 
 
+def _tar_size(cfg: InputConfig, url: str) -> int:
+    return _cached_tar_size(url, json.dumps(cfg.storage_options, sort_keys=True))
+
+
 @cache
-def _tar_size(url: str) -> int:
+def _cached_tar_size(url: str, storage_options: str) -> int:
     """Samples in one tar, from its member headers; member data is skipped by seeking. Cached per
     process by URL: published shards are not rewritten while a run reads them."""
-    with fsspec.open(url, "rb") as fh:
+    with fsspec.open(url, "rb", **json.loads(storage_options)) as fh:
         return sum(1 for _ in tar_samples(fh, "r:*", read=False))
 
 
@@ -223,9 +227,9 @@ def _sample_row(tar_url: str, key: str, files: dict[str, bytes]) -> SourceRow:
     return row if row.error else replace(row, data=image)
 
 
-def _read_tar(url: str, first: int, stop: int) -> list[SourceRow]:
+def _read_tar(cfg: InputConfig, url: str, first: int, stop: int) -> list[SourceRow]:
     """Samples [first, stop) of one tar, streamed; reading ends once past ``stop``."""
-    with fsspec.open(url, "rb") as fh:
+    with fsspec.open(url, "rb", **cfg.storage_options) as fh:
         samples = list(islice(tar_samples(fh, "r|*", read=True), first, stop))
     if len(samples) < stop - first:
         raise ValueError(f"{url}: fewer samples than when it was indexed; was the tar rewritten?")
@@ -239,9 +243,9 @@ def _tar_rows(cfg: InputConfig, start: int, stop: int) -> list[SourceRow]:
     for url in braceexpand(cfg.path):
         if offset >= stop:
             break
-        size = _tar_size(url)
+        size = _tar_size(cfg, url)
         if offset + size > start:
-            rows += _read_tar(url, max(start - offset, 0), min(stop - offset, size))
+            rows += _read_tar(cfg, url, max(start - offset, 0), min(stop - offset, size))
         offset += size
     return rows
 
@@ -312,7 +316,7 @@ def read_rows(cfg: InputConfig) -> list[SourceRow]:
 
 def shard_count(cfg: InputConfig) -> int:
     if cfg.format == "webdataset":
-        rows = sum(_tar_size(url) for url in braceexpand(cfg.path))
+        rows = sum(_tar_size(cfg, url) for url in braceexpand(cfg.path))
     else:
         rows = len(_images(cfg)) if cfg.format == "files" else len(_table(cfg))
     return (rows + cfg.samples_per_shard - 1) // cfg.samples_per_shard

@@ -10,7 +10,6 @@ import re
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
@@ -21,7 +20,7 @@ from negdata.ingest.http import Fetcher
 from negdata.ingest.images import Encoded, ImageError, ImageOptions, decode_outcome
 from negdata.ingest.sources import SourceRow, shard_rows
 from negdata.records import IngestRow, read_parquet, write_parquet
-from negdata.shards import read_stats, sample_key, shard_name, write_stats
+from negdata.shards import Location, read_stats, sample_key, shard_name, write_stats
 from negdata.wds import Sample, read_tar, write_tar
 
 log = logging.getLogger(__name__)
@@ -214,5 +213,5 @@ def _retryable(error_message: str) -> bool:
     )
 
 
-def shard_tar(output_dir: Path, shard: int) -> Path:
+def shard_tar(output_dir: Location, shard: int) -> Location:
     return output_dir / STAGE / f"{shard_name(shard)}.tar"

@@ -6,7 +6,6 @@ import logging
 import time
 from collections import Counter
 from itertools import groupby
-from pathlib import Path
 from typing import Any
 
 from negdata.config import Config
@@ -21,7 +20,7 @@ from negdata.records import (
     read_parquet,
     write_parquet,
 )
-from negdata.shards import shard_name, write_stats
+from negdata.shards import Location, shard_name, write_stats
 from negdata.validate.gates import CaptionGate, mcq_gate
 from negdata.validate.judge import disagreement, judge_polarities
 from negdata.validate.negation import analyze
@@ -32,7 +31,7 @@ log = logging.getLogger(__name__)
 STAGE = "negcap"
 
 
-def upstream_rejects(output_dir: Path, name: str) -> list[Reject]:
+def upstream_rejects(output_dir: Location, name: str) -> list[Reject]:
     """Rejects of the earlier stages of this shard: failed ingest rows, plan and compose drops."""
     rejects = [
         Reject(
