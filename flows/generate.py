@@ -26,7 +26,14 @@ from negdata.llm import (
     wait_until_ready,
 )
 from negdata.llm.metrics import read_counters
-from negdata.pipeline import STAGES, pending, run_stage, summarize
+from negdata.pipeline import (
+    STAGES,
+    pending,
+    retry_failed_ingest,
+    run_stage,
+    stage_done,
+    summarize,
+)
 from negdata.shards import parse_shards
 
 log = logging.getLogger("negdata.flow")
@@ -45,34 +52,53 @@ def shard_task(config: str, shard: int) -> dict[str, dict[str, Any]]:
     return {stage.name: stage_task(config, stage.name, shard) for stage in STAGES}
 
 
+@task(name="retry-failed", cache_policy=NONE, task_run_name="retry-failed-{shard:05d}")
+def retry_task(config: str, shard: int) -> dict[str, Any]:
+    """Fetch a finished shard's transient ingest failures again (the later stages of a shard
+    that got rows back are redone by the shard task)."""
+    stats = retry_failed_ingest(load_config(config), shard)
+    return {**stats, "skipped": stats["retried"] == 0}
+
+
 @flow(name="negdata-generate", log_prints=False)
-def generate(shards: str = "0-3", config: str = "configs/sample.yaml") -> dict[str, Any]:
+def generate(
+    shards: str = "0-3", config: str = "configs/sample.yaml", retry_failed: bool = False
+) -> dict[str, Any]:
     """Ingest, detect, plan, compose and publish ``shards`` (e.g. ``"0-99,120"``).
 
     ``cfg.shards_at_once`` shards run at once, all sending to one shared LLM client, so one
     shard's detection overlaps another's generation and the server never drains between shards.
+    With ``retry_failed``, every shard already ingested first fetches the rows that failed for a
+    transient reason (timeouts, 429, 5xx) again, before anything else runs.
     """
     cfg = load_config(config)
     shard_ids = parse_shards(shards)
-    needs_llm = any(stage.uses_llm(cfg) for stage, _ in pending(cfg, shard_ids))
     runs: dict[str, Any] = {}
     with contextlib.ExitStack() as stack:
+        runner = stack.enter_context(ThreadPoolTaskRunner[Any](cfg.shards_at_once))
+        if retry_failed:
+            ingested = [s for s in shard_ids if stage_done(cfg, STAGES[0], s)]
+            futures = [runner.submit(retry_task, {"config": config, "shard": s}) for s in ingested]
+            for shard, future in zip(ingested, futures, strict=True):
+                runs[f"retry/{shard:05d}"] = future.result()
+        needs_llm = any(stage.uses_llm(cfg) for stage, _ in pending(cfg, shard_ids))
         if needs_llm:
             stack.enter_context(llm_server(cfg))
             check_server_kind(cfg.llm)
             stack.enter_context(shared_pool(cfg.llm, cfg.llm_cache))
         before = read_counters(cfg.llm.base_url, cfg.llm.api_key) if needs_llm else None
-        runner: ThreadPoolTaskRunner[Any] = ThreadPoolTaskRunner(cfg.shards_at_once)
-        with runner:
-            futures = [runner.submit(shard_task, {"config": config, "shard": s}) for s in shard_ids]
-            for shard, future in zip(shard_ids, futures, strict=True):
-                for name, stats in future.result().items():
-                    runs[f"{name}/{shard:05d}"] = stats
+        futures = [runner.submit(shard_task, {"config": config, "shard": s}) for s in shard_ids]
+        for shard, future in zip(shard_ids, futures, strict=True):
+            for name, stats in future.result().items():
+                runs[f"{name}/{shard:05d}"] = stats
         after = read_counters(cfg.llm.base_url, cfg.llm.api_key) if before else None
     summary = summarize(cfg)
+    retries = [v for k, v in runs.items() if k.startswith("retry/")]
     summary["this_run"] = {
         "ran": sorted(k for k, v in runs.items() if not v.get("skipped")),
         "skipped": sorted(k for k, v in runs.items() if v.get("skipped")),
+        "retried": sum(r["retried"] for r in retries),
+        "recovered": sum(r["recovered"] for r in retries),
         "llm_server": (after - before).as_dict() if before and after else None,
     }
     return summary
@@ -96,8 +122,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--shards", default="0-3")
     parser.add_argument("--config", default="configs/sample.yaml")
+    parser.add_argument(
+        "--retry-failed",
+        action="store_true",
+        help="first fetch again the rows of ingested shards that failed for a transient reason",
+    )
     args = parser.parse_args()
-    summary = generate(shards=args.shards, config=args.config)
+    summary = generate(shards=args.shards, config=args.config, retry_failed=args.retry_failed)
     print_summary(load_config(args.config), summary)
 
 

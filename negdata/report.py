@@ -27,6 +27,9 @@ def format_summary(cfg: Config, summary: dict[str, Any]) -> str:
     if this_run:
         lines += ["", f"this run: {len(this_run['ran'])} stage-shards ran, "
                       f"{len(this_run['skipped'])} were already done"]  # fmt: skip
+        if this_run.get("retried"):
+            lines.append(f"  ingest retried {this_run['retried']} failed rows, "
+                         f"recovered {this_run['recovered']}")  # fmt: skip
         server = this_run.get("llm_server")
         if server:
             lines.append("  llm server (its /metrics, this run): " +

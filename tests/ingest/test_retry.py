@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.server
 import io
+import json
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,9 +12,10 @@ from typing import Any
 
 import pyarrow.parquet as pq
 import pytest
+import yaml
 from PIL import Image
 
-from negdata.config import Config
+from negdata.config import Config, LLMConfig
 from negdata.ingest.stage import run_ingest
 from negdata.pipeline import STAGES, retry_failed_ingest, run_stage
 from negdata.shards import stats_path, write_stats
@@ -148,3 +150,59 @@ def test_retry_with_nothing_transient_changes_nothing(
     assert (again["retried"], again["recovered"]) == (0, 0)  # a 404 is not transient
     assert {p.name: p.stat().st_mtime_ns for p in shards.iterdir()} == before
     assert stats_path(detected, 0).exists()  # later stages keep their work
+
+
+def test_the_flow_retries_then_redoes_the_later_stages_of_that_shard(
+    tmp_path: Path, flaky_server: tuple[str, dict[str, Any]], vllm_server: LLMConfig
+) -> None:
+    from flows.generate import generate
+
+    base, state = flaky_server
+    tsv = tmp_path / "in.tsv"
+    tsv.write_text(
+        f"{base}/ok.jpg\ta red photo of a cat\n{base}/flaky.jpg\ta blue photo of a dog\n"
+        f"{base}/gone.jpg\ta deleted photo\n"
+    )
+    labels = tmp_path / "labels.json"
+    labels.write_text(json.dumps({f"{base}/ok.jpg": ["cat"], f"{base}/flaky.jpg": ["dog"]}))
+    config = tmp_path / "config.yaml"
+    config.write_text(
+        yaml.safe_dump(
+            {
+                "run": {"output_dir": str(tmp_path / "run")},
+                "input": {"path": str(tsv), "samples_per_shard": 10},
+                "ingest": {
+                    "image_size": 64,
+                    "workers": 1,
+                    "allowed_hosts": ["127.0.0.1"],
+                    "retries": 0,
+                },
+                "detect": {"sources": [{"kind": "labels", "path": str(labels)}]},
+                "llm": {**vllm_server.model_dump(mode="json"), "local": False},
+                "plan": {"vocabulary_fill": True},
+                "compose": {
+                    "template_fallback": True,
+                    "prompts_dir": str(Path("prompts").resolve()),
+                },
+            }
+        )
+    )
+    first = generate(shards="0", config=str(config))
+    assert first["stages"]["ingest"]["successes"] == 1
+    assert first["stages"]["detect"]["count"] == 1
+
+    state["down"] = False
+    again = generate(shards="0", config=str(config), retry_failed=True)
+
+    assert (again["this_run"]["retried"], again["this_run"]["recovered"]) == (1, 1)
+    assert again["this_run"]["ran"] == [
+        "compose/00000", "detect/00000", "plan/00000", "publish/00000", "retry/00000",
+    ]  # fmt: skip
+    assert again["this_run"]["skipped"] == ["ingest/00000"]
+    assert again["stages"]["ingest"]["successes"] == 2
+    assert again["stages"]["detect"]["count"] == 2  # the recovered image went through
+    evidence = pq.read_table(tmp_path / "run" / "evidence" / "00000.parquet").to_pylist()
+    assert [e["key"] for e in evidence] == ["000000000", "000000001"]
+
+    last = generate(shards="0", config=str(config), retry_failed=True)
+    assert (last["this_run"]["retried"], last["this_run"]["ran"]) == (0, [])  # the 404 stays
