@@ -7,13 +7,17 @@ loopback addresses (127.0.0.2, [::1]) or on ``address_allowed`` itself, never by
 from __future__ import annotations
 
 import asyncio
+import gzip
 import socket
 import struct
 import threading
 import time
+import tracemalloc
+import zlib
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, cast
 from urllib.parse import parse_qs, urlsplit
@@ -31,6 +35,15 @@ LIMIT = 64 * 1024  # max_body_bytes in these tests
 HUGE = 64 * 1024 * 1024  # what the oversized routes would send if the client kept reading
 CHUNK = 64 * 1024
 SLOW_S = 0.3
+BOMB = 64 * 1024 * 1024  # decoded bytes of the gzip bomb; about 64 KiB on the wire
+
+
+@cache
+def gzip_bomb() -> bytes:
+    """``BOMB`` zero bytes, gzipped: one network read of it inflates a thousandfold."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)  # wbits 31: a gzip stream
+    block = bytes(1024 * 1024)
+    return b"".join(packer.compress(block) for _ in range(BOMB // len(block))) + packer.flush()
 
 
 @dataclass
@@ -157,6 +170,12 @@ class Routes(BaseHTTPRequestHandler):
     def route_robots(self, arg: str, query: dict[str, list[str]]) -> None:
         self.reply(200, IMAGE, {"X-Robots-Tag": query["tag"][0]})
 
+    def route_gzipped(self, arg: str, query: dict[str, list[str]]) -> None:
+        self.reply(200, gzip.compress(IMAGE), {"Content-Encoding": "gzip"})
+
+    def route_bomb(self, arg: str, query: dict[str, list[str]]) -> None:
+        self.reply(200, gzip_bomb(), {"Content-Encoding": "gzip"})
+
     def route_empty(self, arg: str, query: dict[str, list[str]]) -> None:
         self.reply(200)
 
@@ -267,6 +286,23 @@ def test_an_oversized_body_is_refused_without_reading_it_all(server: Server, pat
     assert server.seen.hits[path] == 1
 
 
+def test_a_gzipped_body_is_decoded(server: Server) -> None:
+    assert get(f"{server.base}/gzipped") == IMAGE
+
+
+def test_a_gzip_bomb_is_cut_at_the_limit_of_decoded_bytes(server: Server) -> None:
+    """Its Content-Length (the compressed size) is under the limit; the decoded bytes are not,
+    and they must never be inflated all at once: memory stays near the limit, not ``BOMB``."""
+    assert len(gzip_bomb()) < LIMIT
+    tracemalloc.start()
+    try:
+        assert reason(f"{server.base}/bomb") == "body_too_large"
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < BOMB // 8
+
+
 def test_a_redirect_loop_stops(server: Server) -> None:
     assert reason(f"{server.base}/loop/a") == "too_many_redirects"
     assert server.seen.hits == {"/loop/a": 3, "/loop/b": 3}
@@ -286,6 +322,13 @@ def test_a_redirect_to_a_refused_address_is_never_requested(server: Server) -> N
 @pytest.mark.parametrize("host", ["127.0.0.2", "[::1]"])
 def test_a_first_url_on_a_refused_address_is_refused(server: Server, host: str) -> None:
     assert reason(f"http://{host}:{server.port}/image") == "refused_address"
+    assert server.seen.hits == {}
+
+
+@pytest.mark.parametrize("host", ["127.1", "2130706433", "0177.0.0.1"])
+def test_legacy_numeric_ipv4_forms_are_unsupported(server: Server, host: str) -> None:
+    # The resolver would map these onto 127.0.0.1; they are refused before any lookup.
+    assert reason(f"http://{host}:{server.port}/image") == "unsupported_url"
     assert server.seen.hits == {}
 
 
@@ -401,3 +444,94 @@ def test_a_host_name_is_resolved_and_checked_like_an_address(server: Server) -> 
     hits = dict(server.seen.hits)
     assert reason(f"http://localhost:{port}/image", options(allowed_hosts=[])) == "refused_address"
     assert server.seen.hits == hits  # refused before any connection
+
+
+Lookup = Callable[[str, int], list[tuple[Any, ...]]]
+
+
+@dataclass
+class FakeDNS:
+    """Answers for names under ``.test``: ``answers[name]`` holds one lookup per call, the last
+    one repeating; ``calls`` counts the calls per name. Other names go to the real resolver."""
+
+    answers: dict[str, list[Lookup]] = field(default_factory=dict)
+    calls: Counter[str] = field(default_factory=Counter)
+
+
+@pytest.fixture
+def dns(monkeypatch: pytest.MonkeyPatch) -> FakeDNS:
+    fake = FakeDNS()
+    real = socket.getaddrinfo
+
+    def getaddrinfo(host: Any, port: Any, *args: Any, **kwargs: Any) -> list[tuple[Any, ...]]:
+        name = host.decode() if isinstance(host, bytes) else host
+        if not (isinstance(name, str) and name.endswith(".test")):
+            return real(host, port, *args, **kwargs)
+        host = name
+        fake.calls[host] += 1
+        plan = fake.answers[host]
+        return plan[min(fake.calls[host], len(plan)) - 1](host, port)
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    return fake
+
+
+def at(*ips: str) -> Lookup:
+    def answer(host: str, port: int) -> list[tuple[Any, ...]]:
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (ip, port)) for ip in ips]
+
+    return answer
+
+
+def failing(errno: int) -> Lookup:
+    def answer(host: str, port: int) -> list[tuple[Any, ...]]:
+        raise socket.gaierror(errno, "fake resolver failure")
+
+    return answer
+
+
+def test_the_connection_goes_to_the_checked_address(server: Server, dns: FakeDNS) -> None:
+    """DNS rebinding: the name first resolves to the allowed 127.0.0.1, then to 127.0.0.2.
+    One lookup serves every request of the fetcher, concurrent ones included, and the
+    connections go to the address that lookup gave (127.0.0.2 would refuse them)."""
+    dns.answers["rebind.test"] = [at("127.0.0.1"), at("127.0.0.2")]
+    url = f"http://rebind.test:{server.port}/image"
+
+    async def run() -> list[bytes]:
+        async with Fetcher(options()) as fetcher:
+            first = await asyncio.gather(*(fetcher.get(url) for _ in range(4)))
+            return [*first, await fetcher.get(url)]
+
+    assert asyncio.run(run()) == [IMAGE] * 5
+    assert dns.calls["rebind.test"] == 1
+    assert server.seen.hits["/image"] == 5
+
+
+def test_a_name_with_any_refused_address_is_refused(server: Server, dns: FakeDNS) -> None:
+    dns.answers["mixed.test"] = [at("127.0.0.1", "10.0.0.1")]
+
+    assert reason(f"http://mixed.test:{server.port}/image") == "refused_address"
+    assert server.seen.hits == {}
+
+
+def test_a_lookup_told_to_try_again_is_retried(dns: FakeDNS) -> None:
+    dns.answers["later.test"] = [failing(socket.EAI_AGAIN)]
+
+    assert reason("http://later.test/image") == "connection_error"
+    assert dns.calls["later.test"] == 1 + 2
+
+
+def test_a_name_that_does_not_exist_is_not_retried(dns: FakeDNS) -> None:
+    dns.answers["nowhere.test"] = [failing(socket.EAI_NONAME)]
+
+    with pytest.raises(FetchError) as caught:
+        get("http://nowhere.test/image")
+
+    assert caught.value.reason == "connection_error"
+    assert "cannot resolve" in caught.value.detail
+    assert dns.calls["nowhere.test"] == 1
+
+
+def test_a_malformed_name_is_a_connection_error() -> None:
+    # Python's idna codec raises UnicodeError on an empty label; the lookup must not crash.
+    assert reason("http://a..b/image") == "connection_error"
