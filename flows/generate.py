@@ -56,8 +56,7 @@ def shard_task(config: str, shard: int) -> dict[str, dict[str, Any]]:
 def retry_task(config: str, shard: int) -> dict[str, Any]:
     """Fetch a finished shard's transient ingest failures again (the later stages of a shard
     that got rows back are redone by the shard task)."""
-    stats = retry_failed_ingest(load_config(config), shard)
-    return {**stats, "skipped": stats["retried"] == 0}
+    return retry_failed_ingest(load_config(config), shard)
 
 
 @flow(name="negdata-generate", log_prints=False)
@@ -73,27 +72,24 @@ def generate(
     """
     cfg = load_config(config)
     shard_ids = parse_shards(shards)
+    retries = retry_ingested(cfg, config, shard_ids) if retry_failed else []
+    needs_llm = any(stage.uses_llm(cfg) for stage, _ in pending(cfg, shard_ids))
     runs: dict[str, Any] = {}
     with contextlib.ExitStack() as stack:
-        runner = stack.enter_context(ThreadPoolTaskRunner[Any](cfg.shards_at_once))
-        if retry_failed:
-            ingested = [s for s in shard_ids if stage_done(cfg, STAGES[0], s)]
-            futures = [runner.submit(retry_task, {"config": config, "shard": s}) for s in ingested]
-            for shard, future in zip(ingested, futures, strict=True):
-                runs[f"retry/{shard:05d}"] = future.result()
-        needs_llm = any(stage.uses_llm(cfg) for stage, _ in pending(cfg, shard_ids))
         if needs_llm:
             stack.enter_context(llm_server(cfg))
             check_server_kind(cfg.llm)
             stack.enter_context(shared_pool(cfg.llm, cfg.llm_cache))
         before = read_counters(cfg.llm.base_url, cfg.llm.api_key) if needs_llm else None
-        futures = [runner.submit(shard_task, {"config": config, "shard": s}) for s in shard_ids]
-        for shard, future in zip(shard_ids, futures, strict=True):
-            for name, stats in future.result().items():
-                runs[f"{name}/{shard:05d}"] = stats
+        # Entered after the server and the pool, so it exits first: if a shard fails, the
+        # others finish (or fail) while the server still answers, and the error surfaces.
+        with ThreadPoolTaskRunner[Any](cfg.shards_at_once) as runner:
+            futures = [runner.submit(shard_task, {"config": config, "shard": s}) for s in shard_ids]
+            for shard, future in zip(shard_ids, futures, strict=True):
+                for name, stats in future.result().items():
+                    runs[f"{name}/{shard:05d}"] = stats
         after = read_counters(cfg.llm.base_url, cfg.llm.api_key) if before else None
     summary = summarize(cfg)
-    retries = [v for k, v in runs.items() if k.startswith("retry/")]
     summary["this_run"] = {
         "ran": sorted(k for k, v in runs.items() if not v.get("skipped")),
         "skipped": sorted(k for k, v in runs.items() if v.get("skipped")),
@@ -102,6 +98,15 @@ def generate(
         "llm_server": (after - before).as_dict() if before and after else None,
     }
     return summary
+
+
+def retry_ingested(cfg: Config, config: str, shard_ids: list[int]) -> list[dict[str, Any]]:
+    """One retry-failed task per shard already ingested, ``shards_at_once`` at a time; run
+    before the flow decides whether it needs the LLM, since a recovered row reopens a shard."""
+    ingested = [s for s in shard_ids if stage_done(cfg, STAGES[0], s)]
+    with ThreadPoolTaskRunner[Any](cfg.shards_at_once) as runner:
+        futures = [runner.submit(retry_task, {"config": config, "shard": s}) for s in ingested]
+        return [future.result() for future in futures]
 
 
 @contextlib.contextmanager

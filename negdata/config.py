@@ -20,6 +20,8 @@ from pydantic import (
     ConfigDict,
     Field,
     ValidationError,
+    ValidationInfo,
+    field_serializer,
     field_validator,
     model_validator,
 )
@@ -50,24 +52,43 @@ class Section(BaseModel):
         return hash(self.model_dump_json())
 
 
+# Stores where an object appears only once its upload is complete (see shards.atomic_path).
+OBJECT_STORES = ("s3", "s3a", "gs", "gcs", "az", "abfs", "abfss")
+
+
 class RunConfig(Section):
-    # A local folder, or an fsspec URL such as s3://bucket/negdata/run1 (install negdata[s3]).
-    output_dir: UPath = UPath("runs/sample")
     # fsspec options for output_dir's filesystem, e.g. {endpoint_url: http://minio:9000} for an
     # S3-compatible store. Credentials are best left to the environment (AWS_ACCESS_KEY_ID, ...).
+    # Declared before output_dir, whose validator reads it.
     storage_options: dict[str, Any] = Field(default_factory=dict)
+    # A local folder, or an object-store URL such as s3://bucket/negdata/run1 (negdata[s3]).
+    output_dir: UPath = UPath("runs/sample")
     seed: int = 0
     # Shards the flow works on at once; unset: enough to keep llm.max_concurrency busy.
     shards_in_flight: Annotated[int, Field(ge=1)] | None = None
 
-    @model_validator(mode="before")
+    @field_validator("output_dir")
     @classmethod
-    def _output_dir_with_options(cls, data: Any) -> Any:
-        if isinstance(data, dict) and data.get("storage_options"):
-            where = data.get("output_dir", "runs/sample")
-            if isinstance(where, str | os.PathLike):
-                data = {**data, "output_dir": UPath(os.fspath(where), **data["storage_options"])}
-        return data
+    def _output_dir_with_options(cls, value: UPath, info: ValidationInfo) -> UPath:
+        """A remote output_dir gets ``storage_options``, and directory listings are not cached
+        unless asked for: other workers add and remove done markers, and a cached listing
+        would hide that from this one."""
+        if not is_remote(value):
+            return value
+        if value.protocol not in OBJECT_STORES:
+            raise ValueError(
+                f"{value.protocol}:// is not supported: output_dir must be a local path or an "
+                f"object store ({', '.join(OBJECT_STORES)}), where no file is seen half-written"
+            )
+        given: dict[str, Any] = info.data.get("storage_options", {})
+        options = {"use_listings_cache": False, **value.storage_options, **given}
+        remote: UPath = UPath(str(value), **options)
+        return remote
+
+    @field_serializer("output_dir")
+    def _output_dir_as_url(self, value: UPath) -> str:
+        """The URL alone: storage options, credentials maybe, stay out of dumps and hashes."""
+        return str(value)
 
 
 InputFormat = Literal["tsv", "parquet", "csv", "webdataset", "files"]

@@ -143,11 +143,12 @@ def retry_failed_ingest(cfg: Config, shard: int) -> dict[str, Any]:
     ingest = STAGES[0]
     if not stage_done(cfg, ingest, shard):
         raise ValueError(f"shard {shard_name(shard)} has not been ingested with this config")
-    stats = retry_failed(cfg, shard, stage_hash(cfg, ingest))
-    if stats["recovered"]:
+
+    def forget_later_stages() -> None:
         for stage in STAGES[1:]:
             stats_path(cfg.run.output_dir / stage.directory, shard).unlink(missing_ok=True)
-    return stats
+
+    return retry_failed(cfg, shard, stage_hash(cfg, ingest), forget_later_stages)
 
 
 def pending(cfg: Config, shards: list[int]) -> list[tuple[Stage, int]]:

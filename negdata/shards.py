@@ -12,10 +12,10 @@ Layout of a run directory (img2dataset's for ``shards/``)::
 A stage's ``_stats.json`` is written last and names the config hash it was made with: it is
 the stage's done marker for that shard.
 
-The run directory is a local folder or an fsspec location (``UPath``, e.g. ``s3://bucket/run``).
-Every file is written whole or not at all: locally by renaming a finished temporary file, on an
-object store by uploading a finished local file (an object appears only once its upload is
-complete), so no reader, and no rerun, ever sees a partial file.
+The run directory is a local folder or an object store (``UPath``, e.g. ``s3://bucket/run``;
+``config.OBJECT_STORES``). Every file is written whole or not at all: locally by renaming a
+finished temporary file, on an object store by uploading a finished local file (an object
+appears only once its upload is complete), so no reader, and no rerun, ever sees a partial file.
 """
 
 from __future__ import annotations
@@ -68,10 +68,11 @@ def stats_path(stage_dir: Location, shard: int) -> Location:
 
 
 def read_stats(stage_dir: Location, shard: int) -> dict[str, Any] | None:
-    path = stats_path(stage_dir, shard)
-    if not path.exists():
+    try:  # one read, no exists() first: on an object store that is one request, not two
+        text = stats_path(stage_dir, shard).read_text()
+    except FileNotFoundError:
         return None
-    result: dict[str, Any] = json.loads(path.read_text())
+    result: dict[str, Any] = json.loads(text)
     return result
 
 

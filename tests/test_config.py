@@ -1,9 +1,12 @@
+import json
 from pathlib import Path
 
 import pytest
 import yaml
+from pydantic import ValidationError
+from upath import UPath
 
-from negdata.config import Config, ConfigError, load_config
+from negdata.config import Config, ConfigError, RunConfig, load_config
 
 
 def test_sample_and_cluster_configs_load() -> None:
@@ -65,7 +68,9 @@ def test_output_dir_may_be_an_object_store_url_with_its_options(
     remote = Config.model_validate(raw)
 
     out = remote.run.output_dir
-    assert (out.protocol, out.path, out.storage_options) == ("s3", "bucket/negdata/run1", options)
+    assert (out.protocol, out.path) == ("s3", "bucket/negdata/run1")
+    # other workers add and remove done markers: listings are not cached unless asked for
+    assert out.storage_options == {**options, "use_listings_cache": False}
     assert str(out / "negcap" / "00000.tar") == "s3://bucket/negdata/run1/negcap/00000.tar"
     assert local.run.output_dir.protocol == "" and isinstance(local.run.output_dir, Path)
     # SQLite needs a local file: a remote run keeps its cache under NEGDATA_CACHE, one per URL
@@ -74,3 +79,20 @@ def test_output_dir_may_be_an_object_store_url_with_its_options(
     # where the data lives is not what it is: storage options leave every stage hash alone
     assert remote.section_hash("input") == local.section_hash("input")
     assert hash(remote.input) != hash(local.input)  # sections with dicts are still hashable
+
+
+def test_storage_options_reach_a_given_upath_and_stay_out_of_dumps() -> None:
+    options = {"endpoint_url": "http://127.0.0.1:9", "key": "k", "secret": "hunter2"}
+    run = RunConfig(output_dir=UPath("s3://bucket/run"), storage_options=options)
+
+    assert run.output_dir.storage_options["endpoint_url"] == "http://127.0.0.1:9"
+    dumped = run.model_dump(mode="json", exclude={"storage_options"})
+    assert dumped["output_dir"] == "s3://bucket/run"
+    assert "hunter2" not in json.dumps(dumped)
+    assert RunConfig.model_validate(run.model_dump()).output_dir.storage_options["key"] == "k"
+
+
+@pytest.mark.parametrize("url", ["sftp://host/run", "http://host/run", "memory://run"])
+def test_output_dir_must_be_local_or_an_object_store(url: str) -> None:
+    with pytest.raises(ValidationError, match="object store"):
+        RunConfig(output_dir=url)

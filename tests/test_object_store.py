@@ -15,7 +15,7 @@ from PIL import Image
 from upath import UPath
 
 from negdata.config import Config
-from negdata.pipeline import STAGES, pending, run_stage
+from negdata.pipeline import STAGES, pending, run_stage, stage_done, stage_hash
 from negdata.shards import atomic_path, write_json_atomic
 
 INGEST = STAGES[0]
@@ -135,3 +135,22 @@ def test_ingest_from_and_to_s3_matches_a_local_run_and_resumes(
     assert (INGEST, 1) in pending(remote, [0, 1])
     assert run_stage(remote, INGEST, 1)["skipped"] is False
     assert _files(out) == _files(local.run.output_dir)
+
+
+def test_markers_another_worker_writes_or_removes_are_seen(
+    tmp_path: Path, bucket: str, s3_options: dict[str, Any]
+) -> None:
+    _crawl(tmp_path / "crawl")
+    remote = _config(tmp_path, str(tmp_path / "crawl"), f"s3://{bucket}/out", s3_options)
+    run_stage(remote, INGEST, 0)
+    shards = remote.run.output_dir / "shards"
+    assert [p.name for p in shards.glob("*_stats.json")] == ["00000_stats.json"]  # a listing
+    marker = json.dumps({"config_hash": stage_hash(remote, INGEST)}).encode()
+
+    other = s3fs.S3FileSystem(**s3_options, skip_instance_cache=True)  # another worker's
+    other.pipe(f"{bucket}/out/shards/00001_stats.json", marker)
+    other.rm(f"{bucket}/out/shards/00000_stats.json")
+
+    assert [p.name for p in shards.glob("*_stats.json")] == ["00001_stats.json"]
+    assert pending(remote, [0, 1])[0] == (INGEST, 0)
+    assert stage_done(remote, INGEST, 1)

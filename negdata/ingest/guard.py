@@ -22,8 +22,11 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 def _allowed(address: Address, networks: Sequence[Network]) -> bool:
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            address = address.ipv4_mapped
+        elif address.sixtofour is not None and not _allowed(address.sixtofour, networks):
+            return False  # 6to4 (2002::/16) carries an IPv4 address, which must pass too
     if any(address in network for network in networks):
         return True
     special = (
@@ -33,6 +36,7 @@ def _allowed(address: Address, networks: Sequence[Network]) -> bool:
         or address.is_multicast
         or address.is_reserved
         or address.is_unspecified
+        or (isinstance(address, ipaddress.IPv6Address) and address.is_site_local)
     )
     return address.is_global and not special
 
@@ -41,8 +45,9 @@ def address_allowed(ip: str, allowed: Sequence[str]) -> bool:
     """Whether the fetcher may connect to ``ip``: a public unicast address, or one inside
     ``allowed`` (IPs or CIDRs). Loopback, private, shared (CGNAT), link-local (cloud metadata
     at 169.254.169.254), multicast, reserved and unspecified addresses are refused, so that a
-    URL or a redirect from a scraped corpus cannot reach this machine or its network. An
-    IPv4-mapped IPv6 address is judged as the IPv4 address it carries."""
+    URL or a redirect from a scraped corpus cannot reach this machine or its network, and so
+    are IPv6 site-local addresses. An IPv4-mapped IPv6 address is judged as the IPv4 address it
+    carries; a 6to4 address must pass both as itself and by the IPv4 address it embeds."""
     networks = [ipaddress.ip_network(entry, strict=False) for entry in allowed]
     return _allowed(ipaddress.ip_address(ip), networks)
 

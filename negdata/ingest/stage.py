@@ -9,6 +9,7 @@ import os
 import re
 import time
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -170,9 +171,13 @@ def run_ingest(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
     return _publish(cfg, shard, entries, config_hash, started)
 
 
-def retry_failed(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
+def retry_failed(
+    cfg: Config, shard: int, config_hash: str, on_recovered: Callable[[], None]
+) -> dict[str, Any]:
     """Fetch again only the rows of a finished shard that failed for a transient reason
-    (``RETRYABLE``), and merge the ones that now succeed into the shard, in key order."""
+    (``RETRYABLE``), and merge the ones that now succeed into the shard, in key order.
+    ``on_recovered`` runs before the shard is rewritten, when a row came back: the later
+    stages forget the shard first, so a crash in between cannot leave them done on old rows."""
     started = time.monotonic()
     out = cfg.run.output_dir / STAGE
     rows = shard_rows(cfg.input, shard)
@@ -201,8 +206,10 @@ def retry_failed(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
         _entry(record.key, rows[i], fresh[i]) if i in fresh else (record, kept.get(record.key))
         for i, record in enumerate(previous)
     ]
-    stats = _publish(cfg, shard, entries, config_hash, started)
     recovered = sum(1 for i in todo if entries[i][1] is not None)
+    if recovered:
+        on_recovered()
+    stats = _publish(cfg, shard, entries, config_hash, started)
     return {**stats, "retried": len(todo), "recovered": recovered}
 
 

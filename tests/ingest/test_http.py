@@ -406,6 +406,9 @@ def test_per_host_limit_holds_and_queued_urls_do_not_time_out(server: Server) ->
         "ff02::1",
         "::ffff:127.0.0.1",
         "::ffff:10.0.0.1",
+        "2002:7f00:1::1",  # 6to4 carrying 127.0.0.1
+        "2002:a00:1::1",  # 6to4 carrying 10.0.0.1
+        "fec0::1",  # site-local
     ],
 )
 def test_special_addresses_are_refused(ip: str) -> None:
@@ -413,7 +416,9 @@ def test_special_addresses_are_refused(ip: str) -> None:
     assert not address_allowed(ip, [])
 
 
-@pytest.mark.parametrize("ip", ["93.184.215.14", "2606:2800:21f:cb07:6820:80da:af6b:8b2c"])
+@pytest.mark.parametrize(
+    "ip", ["93.184.215.14", "2606:2800:21f:cb07:6820:80da:af6b:8b2c", "2002:5db8:d70e::1"]
+)
 def test_public_addresses_are_allowed(ip: str) -> None:
     assert address_allowed(ip, [])
 

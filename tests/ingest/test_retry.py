@@ -196,7 +196,7 @@ def test_the_flow_retries_then_redoes_the_later_stages_of_that_shard(
 
     assert (again["this_run"]["retried"], again["this_run"]["recovered"]) == (1, 1)
     assert again["this_run"]["ran"] == [
-        "compose/00000", "detect/00000", "plan/00000", "publish/00000", "retry/00000",
+        "compose/00000", "detect/00000", "plan/00000", "publish/00000",
     ]  # fmt: skip
     assert again["this_run"]["skipped"] == ["ingest/00000"]
     assert again["stages"]["ingest"]["successes"] == 2
