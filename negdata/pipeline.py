@@ -19,7 +19,14 @@ from negdata.config import Config
 from negdata.llm.client import FailureReason
 from negdata.publish.diversity import diversity
 from negdata.records import CaptionRecord, read_parquet
-from negdata.shards import is_done, read_stats, shard_name, stats_path, write_json_atomic
+from negdata.shards import (
+    done_stats,
+    is_done,
+    read_stats,
+    shard_name,
+    stats_path,
+    write_json_atomic,
+)
 
 StageFn = Callable[[Config, int, str], dict[str, Any]]
 DIVERSITY_SAMPLE = 100_000  # captions read for the diversity report (the first shards' captions)
@@ -128,10 +135,11 @@ def stage_done(cfg: Config, stage: Stage, shard: int) -> bool:
 
 def run_stage(cfg: Config, stage: Stage, shard: int) -> dict[str, Any]:
     """Run one stage on one shard unless its done marker matches; returns the shard's stats."""
-    if stage_done(cfg, stage, shard):
-        stats = read_stats(cfg.run.output_dir / stage.directory, shard) or {}
+    config_hash = stage_hash(cfg, stage)
+    stats = done_stats(cfg.run.output_dir / stage.directory, shard, config_hash)
+    if stats is not None:  # one read of the marker: on an object store, one request
         return {**stats, "skipped": True}
-    return {**stage.run(cfg, shard, stage_hash(cfg, stage)), "skipped": False}
+    return {**stage.run(cfg, shard, config_hash), "skipped": False}
 
 
 def retry_failed_ingest(cfg: Config, shard: int) -> dict[str, Any]:

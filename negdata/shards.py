@@ -76,9 +76,14 @@ def read_stats(stage_dir: Location, shard: int) -> dict[str, Any] | None:
     return result
 
 
-def is_done(stage_dir: Location, shard: int, config_hash: str) -> bool:
+def done_stats(stage_dir: Location, shard: int, config_hash: str) -> dict[str, Any] | None:
+    """The shard's stats if its done marker was made with ``config_hash``, else None."""
     stats = read_stats(stage_dir, shard)
-    return stats is not None and stats.get("config_hash") == config_hash
+    return stats if stats is not None and stats.get("config_hash") == config_hash else None
+
+
+def is_done(stage_dir: Location, shard: int, config_hash: str) -> bool:
+    return done_stats(stage_dir, shard, config_hash) is not None
 
 
 def is_remote(location: Location) -> TypeGuard[UPath]:

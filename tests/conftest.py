@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import io
+import json
 import socket
 import subprocess
 import sys
+import tarfile
 import time
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from PIL import Image
 
 from negdata.config import LLMConfig
 from negdata.llm import LocalServer
@@ -81,3 +86,28 @@ def bucket(s3_options: dict[str, Any]) -> str:
     name = f"negdata-{uuid.uuid4().hex[:12]}"
     s3fs.S3FileSystem(**s3_options).mkdir(name)
     return name
+
+
+@pytest.fixture
+def webdataset_crawl(tmp_path: Path) -> Path:
+    """A folder with two WebDataset tars of 3 and 2 samples (jpg, txt "photo {tar}-{i}", json
+    with the original url), as an earlier crawl would have left them; written with tarfile
+    alone, so that reading them does not lean on negdata's own writer."""
+    folder = tmp_path / "crawl"
+    folder.mkdir()
+    for t, count in enumerate((3, 2)):
+        with tarfile.open(folder / f"{t:05d}.tar", "w") as tar:
+            for i in range(count):
+                key = f"{t:05d}{i:04d}"
+                jpeg = io.BytesIO()
+                Image.new("RGB", (100 + i, 80), "red").save(jpeg, "JPEG")
+                members = {
+                    "jpg": jpeg.getvalue(),
+                    "txt": f"photo {t}-{i}".encode(),
+                    "json": json.dumps({"url": f"https://example.invalid/{key}.jpg"}).encode(),
+                }
+                for ext, data in members.items():
+                    info = tarfile.TarInfo(f"{key}.{ext}")
+                    info.size = len(data)
+                    tar.addfile(info, io.BytesIO(data))
+    return folder

@@ -3,15 +3,12 @@ mode, the ``s3_options`` fixture) on loopback, reached through s3fs as any fsspe
 
 from __future__ import annotations
 
-import io
 import json
-import tarfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 import s3fs
-from PIL import Image
 from upath import UPath
 
 from negdata.config import Config
@@ -19,30 +16,6 @@ from negdata.pipeline import STAGES, pending, run_stage, stage_done, stage_hash
 from negdata.shards import atomic_path, write_json_atomic
 
 INGEST = STAGES[0]
-
-
-def _jpeg(width: int, height: int) -> bytes:
-    buffer = io.BytesIO()
-    Image.new("RGB", (width, height), (40 + width % 200, 90, 160)).save(buffer, "JPEG")
-    return buffer.getvalue()
-
-
-def _crawl(folder: Path) -> None:
-    """Two WebDataset tars of 3 and 2 samples, as an earlier crawl would have left them."""
-    folder.mkdir(parents=True)
-    for t, count in enumerate((3, 2)):
-        with tarfile.open(folder / f"{t:05d}.tar", "w") as tar:
-            for i in range(count):
-                key = f"{t:05d}{i:04d}"
-                members = {
-                    "jpg": _jpeg(100 + 10 * i, 80 + t),
-                    "txt": f"a photo {t}-{i}".encode(),
-                    "json": json.dumps({"url": f"https://example.invalid/{key}.jpg"}).encode(),
-                }
-                for ext, data in members.items():
-                    info = tarfile.TarInfo(f"{key}.{ext}")
-                    info.size = len(data)
-                    tar.addfile(info, io.BytesIO(data))
 
 
 def _config(
@@ -103,12 +76,11 @@ def test_a_written_object_is_whole_and_replaces_the_old_one(
 
 
 def test_ingest_from_and_to_s3_matches_a_local_run_and_resumes(
-    tmp_path: Path, bucket: str, s3_options: dict[str, Any]
+    tmp_path: Path, bucket: str, s3_options: dict[str, Any], webdataset_crawl: Path
 ) -> None:
-    _crawl(tmp_path / "crawl")
     fs = s3fs.S3FileSystem(**s3_options)
-    fs.put(str(tmp_path / "crawl"), f"{bucket}/crawl", recursive=True)
-    local = _config(tmp_path, str(tmp_path / "crawl"), str(tmp_path / "out"))
+    fs.put(str(webdataset_crawl), f"{bucket}/crawl", recursive=True)
+    local = _config(tmp_path, str(webdataset_crawl), str(tmp_path / "out"))
     remote = _config(tmp_path, f"s3://{bucket}/crawl", f"s3://{bucket}/out", s3_options)
 
     local_stats = [run_stage(local, INGEST, shard) for shard in (0, 1)]
@@ -138,10 +110,9 @@ def test_ingest_from_and_to_s3_matches_a_local_run_and_resumes(
 
 
 def test_markers_another_worker_writes_or_removes_are_seen(
-    tmp_path: Path, bucket: str, s3_options: dict[str, Any]
+    tmp_path: Path, bucket: str, s3_options: dict[str, Any], webdataset_crawl: Path
 ) -> None:
-    _crawl(tmp_path / "crawl")
-    remote = _config(tmp_path, str(tmp_path / "crawl"), f"s3://{bucket}/out", s3_options)
+    remote = _config(tmp_path, str(webdataset_crawl), f"s3://{bucket}/out", s3_options)
     run_stage(remote, INGEST, 0)
     shards = remote.run.output_dir / "shards"
     assert [p.name for p in shards.glob("*_stats.json")] == ["00000_stats.json"]  # a listing

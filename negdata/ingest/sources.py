@@ -192,15 +192,11 @@ def _file_row(image: Path) -> SourceRow:
 # --- WebDataset tars ---------------------------------------------------------------------------
 
 
-def _tar_size(cfg: InputConfig, url: str) -> int:
-    return _cached_tar_size(url, json.dumps(cfg.storage_options, sort_keys=True))
-
-
 @cache
-def _cached_tar_size(url: str, storage_options: str) -> int:
+def _tar_size(cfg: InputConfig, url: str) -> int:
     """Samples in one tar, from its member headers; member data is skipped by seeking. Cached per
     process by URL: published shards are not rewritten while a run reads them."""
-    with fsspec.open(url, "rb", **json.loads(storage_options)) as fh:
+    with fsspec.open(url, "rb", **cfg.storage_options) as fh:
         return sum(1 for _ in tar_samples(fh, "r:*", read=False))
 
 

@@ -171,29 +171,14 @@ def test_hostile_rows_are_counted_and_nothing_partial_is_visible(
     ]
 
 
-def test_existing_webdataset_shards_are_read_without_fetching(tmp_path: Path) -> None:
-    import tarfile
-
-    source = tmp_path / "crawl"
-    source.mkdir()
-    for t, count in enumerate((3, 2)):
-        with tarfile.open(source / f"{t:05d}.tar", "w") as tar:
-            for i in range(count):
-                key = f"{t:05d}{i:04d}"
-                members = {
-                    "jpg": _jpeg((100 + i, 80)),
-                    "txt": f"photo {t}-{i}".encode(),
-                    "json": json.dumps({"url": f"https://example.invalid/{key}.jpg"}).encode(),
-                }
-                for ext, data in members.items():
-                    info = tarfile.TarInfo(f"{key}.{ext}")
-                    info.size = len(data)
-                    tar.addfile(info, io.BytesIO(data))
+def test_existing_webdataset_shards_are_read_without_fetching(
+    tmp_path: Path, webdataset_crawl: Path
+) -> None:
     cfg = Config.model_validate(
         {
             "run": {"output_dir": str(tmp_path / "run")},
             "input": {
-                "path": str(source / "{00000..00001}.tar"),
+                "path": str(webdataset_crawl / "{00000..00001}.tar"),
                 "format": "webdataset",
                 "samples_per_shard": 4,
             },

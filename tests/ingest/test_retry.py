@@ -58,27 +58,24 @@ def flaky_server() -> Iterator[tuple[str, dict[str, Any]]]:
     server.server_close()
 
 
+def _raw(tmp_path: Path, rows: str, **ingest: Any) -> dict[str, Any]:
+    """A config over the TSV ``rows`` (one shard) that may fetch from the loopback server."""
+    tsv = tmp_path / "in.tsv"
+    tsv.write_text(rows)
+    return {
+        "run": {"output_dir": str(tmp_path / "run")},
+        "input": {"path": str(tsv), "samples_per_shard": 10},
+        "ingest": {"workers": 1, "allowed_hosts": ["127.0.0.1"], **ingest},
+        "detect": {"sources": [{"kind": "labels", "path": str(tmp_path / "labels.json")}]},
+    }
+
+
 def test_retry_fetches_only_transient_failures_and_merges_them_in_order(
     tmp_path: Path, flaky_server: tuple[str, dict[str, Any]]
 ) -> None:
     base, state = flaky_server
-    tsv = tmp_path / "in.tsv"
-    tsv.write_text(
-        f"{base}/ok.jpg\ta red photo\n{base}/flaky.jpg\ta blue photo\n{base}/gone.jpg\tdeleted\n"
-    )
-    cfg = Config.model_validate(
-        {
-            "run": {"output_dir": str(tmp_path / "run")},
-            "input": {"path": str(tsv), "samples_per_shard": 10},
-            "ingest": {
-                "image_size": 64,
-                "workers": 1,
-                "allowed_hosts": ["127.0.0.1"],
-                "retries": 0,
-            },
-            "detect": {"sources": [{"kind": "labels", "path": str(tmp_path / "labels.json")}]},
-        }
-    )
+    rows = f"{base}/ok.jpg\ta red photo\n{base}/flaky.jpg\ta blue photo\n{base}/gone.jpg\tdeleted\n"
+    cfg = Config.model_validate(_raw(tmp_path, rows, image_size=64, retries=0))
     first = run_stage(cfg, STAGES[0], 0)
     detected = cfg.run.output_dir / "evidence"
     write_stats(detected, 0, "h", {})  # a later stage that saw the shard before the retry
@@ -107,16 +104,8 @@ def test_dedup_keeps_the_first_copy_of_an_image(
     tmp_path: Path, flaky_server: tuple[str, dict[str, Any]]
 ) -> None:
     base, _ = flaky_server
-    tsv = tmp_path / "in.tsv"
-    tsv.write_text(f"{base}/ok.jpg\ta red photo\n{base}/ok.jpg?mirror=1\tthe same photo again\n")
-    cfg = Config.model_validate(
-        {
-            "run": {"output_dir": str(tmp_path / "run")},
-            "input": {"path": str(tsv), "samples_per_shard": 10},
-            "ingest": {"workers": 1, "allowed_hosts": ["127.0.0.1"], "dedup": True},
-            "detect": {"sources": [{"kind": "labels", "path": str(tmp_path / "labels.json")}]},
-        }
-    )
+    rows = f"{base}/ok.jpg\ta red photo\n{base}/ok.jpg?mirror=1\tthe same photo again\n"
+    cfg = Config.model_validate(_raw(tmp_path, rows, dedup=True))
 
     stats = run_ingest(cfg, 0, "h")
 
@@ -129,16 +118,8 @@ def test_retry_with_nothing_transient_changes_nothing(
     tmp_path: Path, flaky_server: tuple[str, dict[str, Any]]
 ) -> None:
     base, _ = flaky_server
-    tsv = tmp_path / "in.tsv"
-    tsv.write_text(f"{base}/ok.jpg\ta red photo\n{base}/gone.jpg\tdeleted\n")
-    cfg = Config.model_validate(
-        {
-            "run": {"output_dir": str(tmp_path / "run")},
-            "input": {"path": str(tsv), "samples_per_shard": 10},
-            "ingest": {"workers": 1, "allowed_hosts": ["127.0.0.1"]},
-            "detect": {"sources": [{"kind": "labels", "path": str(tmp_path / "labels.json")}]},
-        }
-    )
+    rows = f"{base}/ok.jpg\ta red photo\n{base}/gone.jpg\tdeleted\n"
+    cfg = Config.model_validate(_raw(tmp_path, rows))
     run_stage(cfg, STAGES[0], 0)
     detected = cfg.run.output_dir / "evidence"
     write_stats(detected, 0, "h", {})
@@ -158,35 +139,18 @@ def test_the_flow_retries_then_redoes_the_later_stages_of_that_shard(
     from flows.generate import generate
 
     base, state = flaky_server
-    tsv = tmp_path / "in.tsv"
-    tsv.write_text(
+    rows = (
         f"{base}/ok.jpg\ta red photo of a cat\n{base}/flaky.jpg\ta blue photo of a dog\n"
         f"{base}/gone.jpg\ta deleted photo\n"
     )
+    raw = _raw(tmp_path, rows, image_size=64, retries=0)
     labels = tmp_path / "labels.json"
     labels.write_text(json.dumps({f"{base}/ok.jpg": ["cat"], f"{base}/flaky.jpg": ["dog"]}))
+    raw["llm"] = {**vllm_server.model_dump(mode="json"), "local": False}
+    raw["plan"] = {"vocabulary_fill": True}
+    raw["compose"] = {"template_fallback": True, "prompts_dir": str(Path("prompts").resolve())}
     config = tmp_path / "config.yaml"
-    config.write_text(
-        yaml.safe_dump(
-            {
-                "run": {"output_dir": str(tmp_path / "run")},
-                "input": {"path": str(tsv), "samples_per_shard": 10},
-                "ingest": {
-                    "image_size": 64,
-                    "workers": 1,
-                    "allowed_hosts": ["127.0.0.1"],
-                    "retries": 0,
-                },
-                "detect": {"sources": [{"kind": "labels", "path": str(labels)}]},
-                "llm": {**vllm_server.model_dump(mode="json"), "local": False},
-                "plan": {"vocabulary_fill": True},
-                "compose": {
-                    "template_fallback": True,
-                    "prompts_dir": str(Path("prompts").resolve()),
-                },
-            }
-        )
-    )
+    config.write_text(yaml.safe_dump(raw))
     first = generate(shards="0", config=str(config))
     assert first["stages"]["ingest"]["successes"] == 1
     assert first["stages"]["detect"]["count"] == 1
