@@ -10,7 +10,7 @@ I2D_VENV := $(NEGDATA_CACHE)/img2dataset-venv
 SHARDS ?= 0-3
 CONFIG ?= configs/sample.yaml
 # The local vLLM server is only needed when the config asks for it.
-LLM_ENV := $(if $(shell grep -qE '^\s*local:\s*true' $(CONFIG) && echo yes),llm-env)
+LLM_ENV := $(if $(shell grep -qE '^\s*local:\s*true' $(CONFIG) 2>/dev/null && echo yes),llm-env)
 
 export YOLO_OFFLINE := 1
 export YOLO_AUTOINSTALL := False

@@ -7,10 +7,11 @@ matches the config, and starts no LLM server when nothing that needs one is left
 
 from __future__ import annotations
 
-import argparse
 import contextlib
+import functools
 import logging
-from collections.abc import Iterator
+import os
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from prefect import flow, task
@@ -18,6 +19,7 @@ from prefect.cache_policies import NONE
 from prefect.task_runners import ThreadPoolTaskRunner
 
 from negdata.config import Config, load_config
+from negdata.console import Parser, add_common_options, main_guard, setup_logging
 from negdata.llm import (
     LocalServer,
     check_server_kind,
@@ -28,15 +30,23 @@ from negdata.llm import (
 from negdata.llm.metrics import read_counters
 from negdata.pipeline import (
     STAGES,
+    TALLY,
     pending,
     retry_failed_ingest,
     run_stage,
+    select_shards,
     stage_done,
     summarize,
 )
-from negdata.shards import parse_shards
+from negdata.report import print_summary
+from negdata.stopping import stop_on_signals
 
 log = logging.getLogger("negdata.flow")
+
+# Set by main(): a run started from a shell stops within seconds on SIGTERM or Ctrl-C. Prefect
+# puts its own SIGTERM handler in place while a flow runs (it waits for every task in flight),
+# so the flow installs this one again once it has started.
+_stop_from_shell: Callable[[], None] | None = None
 
 
 @task(name="stage", cache_policy=NONE, task_run_name="{stage_name}-{shard:05d}")
@@ -71,7 +81,9 @@ def generate(
     transient reason (timeouts, 429, 5xx) again, before anything else runs.
     """
     cfg = load_config(config)
-    shard_ids = parse_shards(shards)
+    shard_ids = select_shards(cfg, shards)
+    if _stop_from_shell is not None:
+        _stop_from_shell()
     retries = retry_ingested(cfg, config, shard_ids) if retry_failed else []
     needs_llm = any(stage.uses_llm(cfg) for stage, _ in pending(cfg, shard_ids))
     runs: dict[str, Any] = {}
@@ -113,6 +125,7 @@ def retry_ingested(cfg: Config, config: str, shard_ids: list[int]) -> list[dict[
 def llm_server(cfg: Config) -> Iterator[None]:
     """The local vLLM server for this run, or a wait until the remote one answers."""
     if not cfg.llm.local:
+        log.info("LLM server: waiting for %s (up to %.0f s)", cfg.llm.base_url, cfg.llm.timeout_s)
         wait_until_ready(cfg.llm.base_url, cfg.llm.timeout_s, api_key=cfg.llm.api_key)
         yield
         return
@@ -121,10 +134,23 @@ def llm_server(cfg: Config) -> Iterator[None]:
         yield
 
 
-def main() -> None:
-    from negdata.report import print_summary
+def mark_flow_run_crashed(reason: str) -> None:
+    """Tell a Prefect server (``PREFECT_API_URL``) that the flow run in progress was stopped,
+    so that it is not shown as running forever; a temporary server stops with the process."""
+    from prefect.client.orchestration import get_client
+    from prefect.runtime import flow_run
+    from prefect.states import Crashed
 
-    parser = argparse.ArgumentParser(description=__doc__)
+    if not os.environ.get("PREFECT_API_URL") or not flow_run.id:
+        return
+    with get_client(sync_client=True) as client:
+        client.set_flow_run_state(flow_run.id, Crashed(message=reason), force=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python flows/generate.py``: the flow from a shell, with one line for any mistake and
+    a stop within seconds on SIGTERM or Ctrl-C."""
+    parser = Parser(prog="generate.py", description=__doc__)
     parser.add_argument("--shards", default="0-3")
     parser.add_argument("--config", default="configs/sample.yaml")
     parser.add_argument(
@@ -132,9 +158,26 @@ def main() -> None:
         action="store_true",
         help="first fetch again the rows of ingested shards that failed for a transient reason",
     )
-    args = parser.parse_args()
-    summary = generate(shards=args.shards, config=args.config, retry_failed=args.retry_failed)
-    print_summary(load_config(args.config), summary)
+    add_common_options(parser)
+    args = parser.parse_args(argv)
+    setup_logging(args.debug)
+    with main_guard(args.debug):
+        # Mistakes in the config or the shards are caught here, before Prefect starts.
+        cfg = load_config(args.config)
+        shard_ids = select_shards(cfg, args.shards)
+        log.info(
+            "negdata: shards %s (%d) of %s into %s",
+            args.shards, len(shard_ids), cfg.input.path, cfg.run.output_dir,
+        )  # fmt: skip
+        global _stop_from_shell
+        _stop_from_shell = functools.partial(
+            stop_on_signals, lambda: TALLY.describe(shard_ids), mark_flow_run_crashed
+        )
+        _stop_from_shell()
+        api = os.environ.get("PREFECT_API_URL")
+        log.info("Prefect: %s", f"API at {api}" if api else "starting a temporary API server")
+        summary = generate(shards=args.shards, config=args.config, retry_failed=args.retry_failed)
+        print_summary(cfg, summary)
 
 
 if __name__ == "__main__":

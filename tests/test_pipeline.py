@@ -1,11 +1,14 @@
-"""Stage hashes: what invalidates a stage's done marker and what does not."""
+"""Stage hashes (what invalidates a done marker and what does not) and shard selection."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from negdata.config import Config, load_config
-from negdata.pipeline import STAGES, stage_hash
+from negdata.pipeline import STAGES, select_shards, stage_hash
+from negdata.shards import ShardError
 
 BY_NAME = {stage.name: stage for stage in STAGES}
 
@@ -30,3 +33,39 @@ def test_where_the_server_is_and_how_hard_it_is_pushed_invalidate_nothing() -> N
     more = moved.model_copy(update={"run": cfg.run.model_copy(update={"shards_in_flight": 8})})
 
     assert [stage_hash(more, s) for s in STAGES] == [stage_hash(cfg, s) for s in STAGES]
+
+
+def _webdataset(pattern: str, per_shard: int) -> Config:
+    return Config.model_validate(
+        {
+            "input": {"path": pattern, "format": "webdataset", "samples_per_shard": per_shard},
+            "detect": {"sources": [{"kind": "labels", "path": "labels.json"}]},
+        }
+    )
+
+
+def test_shards_past_the_input_are_refused_naming_the_last_one(webdataset_crawl: Path) -> None:
+    cfg = _webdataset(f"{webdataset_crawl}/{{00000..00001}}.tar", per_shard=2)  # 5 samples
+
+    assert select_shards(cfg, "0-2") == [0, 1, 2]
+    with pytest.raises(ShardError, match=r"shard 99999999 is past the input's last shard, 2"):
+        select_shards(cfg, "0-99999999")
+
+
+def test_checking_a_selection_opens_only_the_tars_it_needs(webdataset_crawl: Path) -> None:
+    # Tars 00002..00009 do not exist: counting every tar would fail, shards 0-2 need none of them.
+    cfg = _webdataset(f"{webdataset_crawl}/{{00000..00009}}.tar", per_shard=2)
+
+    assert select_shards(cfg, "0-2") == [0, 1, 2]
+    with pytest.raises(FileNotFoundError):
+        select_shards(cfg, "3")
+
+
+def test_an_empty_input_has_no_shard(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.tsv"
+    empty.write_text("")
+    cfg = load_config(Path("configs/sample.yaml"))
+    cfg = cfg.model_copy(update={"input": cfg.input.model_copy(update={"path": str(empty)})})
+
+    with pytest.raises(ShardError, match="the input has no rows"):
+        select_shards(cfg, "0")

@@ -2,7 +2,15 @@ from pathlib import Path
 
 import pytest
 
-from negdata.shards import atomic_path, is_done, parse_shards, sample_key, write_stats
+from negdata.shards import (
+    ShardError,
+    atomic_path,
+    is_done,
+    parse_shards,
+    remove_unfinished,
+    sample_key,
+    write_stats,
+)
 
 
 def test_parse_shards_ranges_and_singles() -> None:
@@ -15,6 +23,20 @@ def test_parse_shards_ranges_and_singles() -> None:
 def test_parse_shards_rejects_nonsense(spec: str) -> None:
     with pytest.raises(ValueError, match="shard spec"):
         parse_shards(spec)
+
+
+def test_a_selection_past_the_last_shard_is_refused_naming_it() -> None:
+    assert parse_shards("0-3", count=4) == [0, 1, 2, 3]
+    with pytest.raises(ShardError, match=r"shard 4 is past the input's last shard, 3"):
+        parse_shards("0-4", count=4)
+    with pytest.raises(ShardError, match="no rows"):
+        parse_shards("0", count=0)
+
+
+def test_a_huge_selection_is_refused_before_it_is_expanded() -> None:
+    # A set of 10**12 shard numbers would exhaust memory long before the check.
+    with pytest.raises(ShardError, match="999999999999"):
+        parse_shards("0-999999999999", count=100)
 
 
 def test_sample_key_is_img2dataset_nine_digits() -> None:
@@ -34,3 +56,15 @@ def test_done_marker_requires_matching_hash(tmp_path: Path) -> None:
     write_stats(tmp_path, 3, "abc", {"count": 1})
     assert is_done(tmp_path, 3, "abc")
     assert not is_done(tmp_path, 3, "other")
+
+
+def test_a_stop_removes_the_temporary_file_of_a_write_in_progress(tmp_path: Path) -> None:
+    final = tmp_path / "out.bin"
+    with atomic_path(final) as tmp:
+        tmp.write_text("half")
+        assert tmp.exists()
+        remove_unfinished()  # what a stop on SIGTERM does while this write is in flight
+        assert not tmp.exists()
+        tmp.write_text("whole")  # a write that goes on publishes as usual
+    assert final.read_text() == "whole"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.bin"]

@@ -13,8 +13,9 @@ from PIL import Image
 from negdata.config import DetectConfig, LabelsSource
 from negdata.detect.base import Detector, ImageItem, combine
 from negdata.detect.vocab import vocabulary
+from negdata.progress import Progress
 from negdata.records import Evidence, write_parquet
-from negdata.shards import Location, shard_name, write_stats
+from negdata.shards import Location, read_stats, shard_name, write_stats
 from negdata.wds import read_tar
 
 log = logging.getLogger(__name__)
@@ -58,17 +59,21 @@ def run_detect(
     started = time.monotonic()
     detectors = build_detectors(cfg)
     tar = output_dir / "shards" / f"{shard_name(shard)}.tar"
+    images = (read_stats(output_dir / "shards", shard) or {}).get("successes", 0)
     evidence: list[Evidence] = []
     batch_items: list[ImageItem] = []
-    for sample in read_tar(tar):
-        meta = sample["json"]
-        image = Image.open(io.BytesIO(sample["jpg"])).convert("RGB")
-        batch_items.append(ImageItem(sample["__key__"], meta["url"], meta["caption"], image))
-        if len(batch_items) == batch:
+    with Progress(images, f"detect {shard_name(shard)}") as bar:
+        for sample in read_tar(tar):
+            meta = sample["json"]
+            image = Image.open(io.BytesIO(sample["jpg"])).convert("RGB")
+            batch_items.append(ImageItem(sample["__key__"], meta["url"], meta["caption"], image))
+            if len(batch_items) == batch:
+                evidence.extend(detect_items(detectors, batch_items))
+                bar.update(len(batch_items))
+                batch_items = []
+        if batch_items:
             evidence.extend(detect_items(detectors, batch_items))
-            batch_items = []
-    if batch_items:
-        evidence.extend(detect_items(detectors, batch_items))
+            bar.update(len(batch_items))
     out = output_dir / STAGE
     write_parquet(out / f"{shard_name(shard)}.parquet", Evidence, evidence)
     stats = {

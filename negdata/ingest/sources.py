@@ -310,12 +310,21 @@ def read_rows(cfg: InputConfig) -> list[SourceRow]:
     return _checked(_table(cfg), cfg)
 
 
-def shard_count(cfg: InputConfig) -> int:
+def shard_count(cfg: InputConfig, up_to: int | None = None) -> int:
+    """The number of shards the input makes. With ``up_to``, a webdataset input's tars are
+    counted only until shard ``up_to`` is known to exist (the result is then at least
+    ``up_to + 1``): checking a selection opens no tar that its shards do not need."""
+    per_shard = cfg.samples_per_shard
     if cfg.format == "webdataset":
-        rows = sum(_tar_size(cfg, url) for url in braceexpand(cfg.path))
+        needed = None if up_to is None else up_to * per_shard + 1
+        rows = 0
+        for url in braceexpand(cfg.path):
+            if needed is not None and rows >= needed:
+                break
+            rows += _tar_size(cfg, url)
     else:
         rows = len(_images(cfg)) if cfg.format == "files" else len(_table(cfg))
-    return (rows + cfg.samples_per_shard - 1) // cfg.samples_per_shard
+    return (rows + per_shard - 1) // per_shard
 
 
 def shard_rows(cfg: InputConfig, shard: int) -> list[SourceRow]:

@@ -13,15 +13,15 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from tqdm import tqdm
-
 from negdata.config import Config
 from negdata.ingest.fetch import FetchError, is_web_url, read_local
 from negdata.ingest.http import Fetcher
 from negdata.ingest.images import Encoded, ImageError, ImageOptions, decode_outcome
 from negdata.ingest.sources import SourceRow, shard_rows
+from negdata.progress import Progress
 from negdata.records import IngestRow, read_parquet, write_parquet
 from negdata.shards import Location, read_stats, sample_key, shard_name, write_stats
+from negdata.stopping import ignore_interrupts
 from negdata.wds import Sample, read_tar, write_tar
 
 log = logging.getLogger(__name__)
@@ -71,8 +71,10 @@ async def _fetch_and_decode(
 
     async with Fetcher(cfg.ingest) as fetcher:
         tasks = [asyncio.ensure_future(one(row, fetcher)) for row in rows]
-        for done in tqdm(asyncio.as_completed(tasks), total=len(tasks), desc=desc):
-            await done
+        with Progress(len(tasks), desc) as bar:
+            for done in asyncio.as_completed(tasks):
+                await done
+                bar.update()
         return [task.result() for task in tasks]
 
 
@@ -80,7 +82,7 @@ def _fetch_rows(cfg: Config, rows: list[SourceRow], desc: str) -> list[Outcome]:
     # Worker processes are spawned, not forked: the parent runs threads (Prefect, the LLM pool).
     context = multiprocessing.get_context("spawn")
     workers = decode_workers(cfg, len(rows))
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+    with ProcessPoolExecutor(workers, context, ignore_interrupts) as pool:
         return asyncio.run(_fetch_and_decode(rows, cfg, pool, workers, desc))
 
 
@@ -150,6 +152,12 @@ def _publish(
     }
     write_stats(out, shard, config_hash, stats)
     log.info("ingest shard %s: %d/%d images", shard_name(shard), len(samples), len(records))
+    if records and not samples:
+        reasons = ", ".join(f"{n} {reason}" for reason, n in failures.most_common(3))
+        log.warning(
+            "ingest shard %s: no usable row in %s (%s): check input.path and input.format",
+            shard_name(shard), cfg.input.path, reasons,
+        )  # fmt: skip
     return stats
 
 

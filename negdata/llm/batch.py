@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
-from tqdm import tqdm
 
 from negdata.config import LLMConfig
 from negdata.llm.client import ClientStats, LLMClient, LLMResult
 from negdata.llm.pool import pool_for
+from negdata.progress import Progress
 
 T = TypeVar("T", bound=BaseModel)
 Item = TypeVar("Item")
@@ -65,8 +65,10 @@ def run_batches(
             return await client.structured(batch.messages(item), batch.schema, stats=counters)
 
         tasks = [asyncio.ensure_future(one(item)) for item in batch.items]
-        for done in tqdm(asyncio.as_completed(tasks), total=len(tasks), desc=batch.desc):
-            await done
+        with Progress(len(tasks), batch.desc) as bar:
+            for done in asyncio.as_completed(tasks):
+                await done
+                bar.update()
         return [task.result() for task in tasks]
 
     async def run_all(client: LLMClient) -> list[list[LLMResult[Any]]]:

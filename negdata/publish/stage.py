@@ -10,6 +10,7 @@ from typing import Any
 
 from negdata.config import Config
 from negdata.detect.lexicon import Lexicon, run_lexicon
+from negdata.progress import Progress
 from negdata.records import (
     CaptionRecord,
     Evidence,
@@ -49,7 +50,10 @@ def upstream_rejects(output_dir: Location, name: str) -> list[Reject]:
 
 
 def select_captions(
-    candidates: list[CaptionRecord], evidence: dict[str, Evidence], gate: CaptionGate
+    candidates: list[CaptionRecord],
+    evidence: dict[str, Evidence],
+    gate: CaptionGate,
+    progress: Progress | None = None,
 ) -> tuple[list[CaptionRecord], list[Reject]]:
     """Per caption key the first candidate (LLM before template) that passes every gate."""
     accepted: list[CaptionRecord] = []
@@ -57,6 +61,8 @@ def select_captions(
     texts: dict[str, set[str]] = {}
     for key, group in groupby(candidates, key=lambda c: c.key):
         ordered = sorted(group, key=lambda c: c.generator != "llm")
+        if progress is not None:
+            progress.update(len(ordered))
         for i, cand in enumerate(ordered):
             reason = gate.check(cand, evidence[cand.image_key])
             seen = texts.setdefault(cand.image_key, set())
@@ -113,18 +119,25 @@ def run_publish(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
     evidence = {e.key: e for e in read_parquet(out_dir / "evidence" / f"{name}.parquet", Evidence)}
     lexicon = run_lexicon(cfg.detect.vocabulary, evidence.values())
     candidates = read_parquet(out_dir / "captions" / f"{name}.parquet", CaptionRecord)
-    accepted, rejects = select_captions(candidates, evidence, CaptionGate(cfg, lexicon))
+    questions = read_parquet(out_dir / "captions" / f"{name}_mcq.parquet", McqRecord)
+    with Progress(len(candidates) + len(questions), f"publish {name}") as bar:
+        gate = CaptionGate(cfg, lexicon)
+        accepted, rejects = select_captions(candidates, evidence, gate, bar)
+        mcqs, mcq_rejects = [], []
+        for mcq in questions:
+            reason = mcq_gate(mcq, evidence[mcq.image_key], lexicon, cfg)
+            if reason is None:
+                mcqs.append(mcq)
+            else:
+                mcq_rejects.append(
+                    Reject(stage="validate", key=mcq.key, reason=reason, detail="mcq")
+                )
+            bar.update()
     llm: dict[str, int] = {}
     if cfg.validation.judge and accepted:
         accepted, judge_rejects, llm = judge_captions(cfg, accepted, lexicon)
         rejects += judge_rejects
-    mcqs = []
-    for mcq in read_parquet(out_dir / "captions" / f"{name}_mcq.parquet", McqRecord):
-        reason = mcq_gate(mcq, evidence[mcq.image_key], lexicon, cfg)
-        if reason is None:
-            mcqs.append(mcq)
-        else:
-            rejects.append(Reject(stage="validate", key=mcq.key, reason=reason, detail="mcq"))
+    rejects += mcq_rejects
     rejects = upstream_rejects(out_dir, name) + rejects
     images = {s["__key__"]: s["jpg"] for s in read_tar(out_dir / "shards" / f"{name}.tar")}
     samples = [

@@ -1,0 +1,103 @@
+"""What a person running negdata sees: log lines on stderr, and one line for every mistake.
+
+``main_guard`` wraps a command-line entry point: any error ends the program with one line,
+``negdata: <what was wrong>``, and a non-zero exit; ``--debug`` shows the traceback and debug
+logs instead. Prefect's own run loggers repeat every failure with two tracebacks, so they are
+quietened unless debugging.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+import sys
+from collections.abc import Iterator
+from typing import NoReturn
+
+from tqdm import tqdm
+
+from negdata import __version__
+
+# Errors that describe a mistake in what the user asked for or set up, not a bug: their
+# message alone says what to change. negdata's own error classes are written that way too.
+USER_ERRORS: tuple[type[BaseException], ...] = (ValueError, OSError)
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+PREFECT_RUN_LOGGERS = ("prefect.flow_runs", "prefect.task_runs")
+
+VERSION = f"negdata {__version__}"
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with a usage mistake said in one line (``--help`` shows the usage)."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"negdata: {message} (see {self.prog} --help)", file=sys.stderr)
+        sys.exit(EXIT_USAGE)
+
+
+def add_common_options(parser: argparse.ArgumentParser) -> None:
+    """``--version`` and ``--debug``, which every negdata command has."""
+    parser.add_argument("--version", action="version", version=VERSION)
+    parser.add_argument("--debug", action="store_true", help="debug logs and error tracebacks")
+
+
+class _Handler(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes through tqdm on a terminal, so that log lines do not tear the progress bars."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            tqdm.write(self.format(record), file=sys.stderr)
+        except Exception:
+            self.handleError(record)
+
+
+class _Formatter(logging.Formatter):
+    """The time and the message; warnings and errors say so."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = super().format(record)
+        if record.levelno < logging.WARNING:
+            return line
+        time, _, message = line.partition(" ")
+        return f"{time} {record.levelname.lower()}: {message}"
+
+
+def setup_logging(debug: bool = False) -> None:
+    """negdata's log lines on stderr with the time; debug lines and Prefect's run logs only
+    with ``debug``."""
+    handler = _Handler()
+    handler.setFormatter(_Formatter("%(asctime)s %(message)s", datefmt="%H:%M:%S"))
+    root = logging.getLogger("negdata")
+    root.handlers[:] = [handler]
+    root.setLevel(logging.DEBUG if debug else logging.INFO)
+    root.propagate = False
+    for name in PREFECT_RUN_LOGGERS:
+        logging.getLogger(name).setLevel(logging.NOTSET if debug else logging.CRITICAL)
+
+
+def one_line(exc: BaseException) -> str:
+    """The error's first line (a server's log tail, say, follows only with --debug), led by
+    its type unless it is a user mistake or one of negdata's own errors."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    text = lines[0] if lines else type(exc).__name__
+    if isinstance(exc, USER_ERRORS) or type(exc).__module__.startswith("negdata."):
+        return text
+    return f"{type(exc).__name__}: {text} (rerun with --debug for the traceback)"
+
+
+@contextlib.contextmanager
+def main_guard(debug: bool) -> Iterator[None]:
+    """End the program with one line and a non-zero exit on any error (unless ``debug``)."""
+    try:
+        yield
+    except SystemExit:
+        raise
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except Exception as exc:
+        if debug:
+            raise
+        print(f"negdata: {one_line(exc)}", file=sys.stderr)
+        sys.exit(EXIT_ERROR)

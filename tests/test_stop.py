@@ -1,0 +1,103 @@
+"""SIGTERM and Ctrl-C stop the flow within seconds: in-flight work dropped, finished work kept,
+every process it started ended, one line saying what was done; a rerun then finishes the job."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import psutil
+import pytest
+
+from negdata.config import LLMConfig
+
+STOP_WITHIN_S = 10.0
+
+
+def _start(config: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "flows/generate.py", "--shards", "0-3", "--config", str(config)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, as a terminal's job would be
+    )
+
+
+def _wait_for(path_glob: tuple[Path, str], proc: subprocess.Popen[str]) -> None:
+    """Block until a file matching the glob exists: a kill point from observed progress."""
+    folder, pattern = path_glob
+    deadline = time.monotonic() + 300
+    while not list(folder.glob(pattern)):
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, f"no {pattern} in {folder}"
+        time.sleep(0.05)
+
+
+def _group(pgid: int) -> list[psutil.Process]:
+    found = []
+    for process in psutil.process_iter():
+        try:
+            if os.getpgid(process.pid) == pgid:
+                found.append(process)
+        except (ProcessLookupError, psutil.Error):
+            continue
+    return found
+
+
+@pytest.mark.parametrize(
+    ("sig", "to_group", "after"),
+    [
+        (signal.SIGTERM, False, ("objects", "*_stats.json")),  # mid LLM stages
+        (signal.SIGINT, True, ("shards", "*_stats.json")),  # Ctrl-C in a terminal, mid ingest
+    ],
+)
+def test_a_signal_stops_the_flow_within_seconds_and_a_rerun_finishes(
+    tmp_path: Path,
+    vllm_server: LLMConfig,
+    sample_config: Callable[..., tuple[Path, Any]],
+    sig: signal.Signals,
+    to_group: bool,
+    after: tuple[str, str],
+) -> None:
+    config, _ = sample_config(tmp_path, vllm_server)
+    out = tmp_path / "out"
+    proc = _start(config)
+    _wait_for((out / after[0], after[1]), proc)
+
+    sent = time.monotonic()
+    if to_group:
+        os.killpg(proc.pid, sig)
+    else:
+        proc.send_signal(sig)
+    _, stderr = proc.communicate(timeout=60)
+    took = time.monotonic() - sent
+
+    assert took < STOP_WITHIN_S, took
+    assert proc.returncode == 128 + sig
+    assert "Traceback" not in stderr
+    last = stderr.strip().splitlines()[-1]
+    assert last.startswith(f"negdata: stopped by {sig.name}; ")
+    assert "stage-shards done" in last and "rerun the same command to resume" in last
+    assert _group(proc.pid) == []  # Prefect's server, decode workers: all gone
+    assert not [p for p in out.rglob("*") if p.name.endswith(".tmp")]
+
+    rerun = subprocess.run(
+        [sys.executable, "flows/generate.py", "--shards", "0-3", "--config", str(config)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+    assert rerun.returncode == 0, rerun.stderr
+    assert "shards 00000-00003 published" in rerun.stdout
+    sizes = json.loads((out / "negcap" / "sizes.json").read_text())
+    assert sorted(sizes) == [f"{s:05d}.tar" for s in range(4)]
