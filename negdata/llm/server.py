@@ -18,6 +18,7 @@ from typing import IO
 import httpx
 
 from negdata.config import LLMConfig, ServeConfig
+from negdata.llm import processes
 
 log = logging.getLogger(__name__)
 
@@ -153,35 +154,28 @@ def _tail(path: Path) -> str:
     return "\n".join(lines[-LOG_TAIL_LINES:])
 
 
-def _signal_group(pgid: int, sig: signal.Signals | int) -> bool:
-    """Send ``sig`` to the group; False when no process of the group is left."""
-    try:
-        os.killpg(pgid, sig)
-    except ProcessLookupError:
-        return False
-    return True
-
-
-def _terminate_group(proc: subprocess.Popen[bytes]) -> None:
-    """SIGTERM the group led by ``proc``, let every member exit, SIGKILL whatever remains."""
-    deadline = time.monotonic() + STOP_GRACE_S
-    _signal_group(proc.pid, signal.SIGTERM)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        proc.wait(timeout=STOP_GRACE_S)
-    while _signal_group(proc.pid, 0) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    if _signal_group(proc.pid, signal.SIGKILL):
+def _terminate(watchdog: subprocess.Popen[bytes]) -> None:
+    """Stop the server group led by ``watchdog``: SIGTERM to the watchdog, which stops vLLM and
+    its children (SIGKILL after ``STOP_GRACE_S``) and exits; whatever the watchdog could not
+    stop (it was killed first) is stopped here the same way."""
+    if watchdog.poll() is None:
+        watchdog.send_signal(signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            watchdog.wait(timeout=STOP_GRACE_S + processes.KILL_WAIT_S)
+    if processes.group_members(watchdog.pid) and processes.stop_group(watchdog.pid, STOP_GRACE_S):
         log.warning("vLLM did not exit within %.0f s of SIGTERM; killed it", STOP_GRACE_S)
-    proc.wait()
+    watchdog.wait()
 
 
 class LocalServer:
-    """The vLLM OpenAI server as a child process group: ``with LocalServer(cfg) as server: ...``."""
+    """The vLLM OpenAI server as a process group of its own that cannot outlive this process
+    (see ``negdata/llm/watchdog.py``): ``with LocalServer(cfg) as server: ...``."""
 
     def __init__(self, cfg: LLMConfig, log_path: Path | None = None) -> None:
         self.cfg = cfg
         self.log_path = log_path or Path(tempfile.mkdtemp(prefix="negdata-vllm-")) / "vllm.log"
         self._proc: subprocess.Popen[bytes] | None = None
+        self._lifeline: int | None = None
         self._log_file: IO[bytes] | None = None
 
     @property
@@ -195,7 +189,7 @@ class LocalServer:
 
     @property
     def pid(self) -> int | None:
-        """The server's process id, which is also its process group id."""
+        """The server's process group id: the pid of its watchdog, which leads the group."""
         return self._proc.pid if self._proc is not None else None
 
     @property
@@ -242,13 +236,11 @@ class LocalServer:
         self._log_file = self.log_path.open("ab")
         log.info("starting vLLM on %s (log: %s)", self.base_url, self.log_path)
         started = time.monotonic()
-        self._proc = subprocess.Popen(
+        self._proc, self._lifeline = processes.start_guarded(
             cmd,
-            stdin=subprocess.DEVNULL,
-            stdout=self._log_file,
-            stderr=subprocess.STDOUT,
+            grace=STOP_GRACE_S,
             env=_offline_env(),
-            start_new_session=True,
+            stdout=self._log_file,
         )
         try:
             wait_until_ready(self.base_url, serve.startup_timeout_s, process=self._proc)
@@ -266,7 +258,10 @@ class LocalServer:
         """Terminate the whole process group: SIGTERM, then SIGKILL after a grace period."""
         proc, self._proc = self._proc, None
         if proc is not None:
-            _terminate_group(proc)
+            _terminate(proc)
+        if self._lifeline is not None:
+            os.close(self._lifeline)
+            self._lifeline = None
         if self._log_file is not None:
             self._log_file.close()
             self._log_file = None
