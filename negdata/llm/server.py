@@ -9,7 +9,6 @@ import os
 import signal
 import socket
 import subprocess
-import tempfile
 import time
 from pathlib import Path
 from types import FrameType, TracebackType
@@ -17,7 +16,7 @@ from typing import IO
 
 import httpx
 
-from negdata.config import LLMConfig, ServeConfig
+from negdata.config import LLMConfig, ServeConfig, cache_dir
 from negdata.llm import processes
 
 log = logging.getLogger(__name__)
@@ -154,6 +153,12 @@ def _tail(path: Path) -> str:
     return "\n".join(lines[-LOG_TAIL_LINES:])
 
 
+def default_log_path(serve: ServeConfig) -> Path:
+    """Where the server on ``serve.port`` logs unless told otherwise: one file per host and
+    port under the cache, overwritten by each start, so that nothing piles up anywhere."""
+    return cache_dir() / "logs" / f"vllm-{socket.gethostname()}-{serve.port}.log"
+
+
 def _terminate(watchdog: subprocess.Popen[bytes]) -> None:
     """Stop the server group led by ``watchdog``: SIGTERM to the watchdog, which stops vLLM and
     its children (SIGKILL after ``STOP_GRACE_S``) and exits; whatever the watchdog could not
@@ -173,7 +178,7 @@ class LocalServer:
 
     def __init__(self, cfg: LLMConfig, log_path: Path | None = None) -> None:
         self.cfg = cfg
-        self.log_path = log_path or Path(tempfile.mkdtemp(prefix="negdata-vllm-")) / "vllm.log"
+        self.log_path = log_path or default_log_path(cfg.serve)
         self._proc: subprocess.Popen[bytes] | None = None
         self._lifeline: int | None = None
         self._log_file: IO[bytes] | None = None
@@ -233,7 +238,7 @@ class LocalServer:
             raise LLMServerError(f"llm.serve.port: port {serve.port} is already in use")
         cmd = self.command(ensure_model(serve))
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        self._log_file = self.log_path.open("ab")
+        self._log_file = self.log_path.open("wb")
         log.info("starting vLLM on %s (log: %s)", self.base_url, self.log_path)
         started = time.monotonic()
         self._proc, self._lifeline = processes.start_guarded(

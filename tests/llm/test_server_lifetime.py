@@ -203,6 +203,10 @@ def test_sigkill_of_a_run_stops_its_server_and_the_next_run_gets_the_port(
 
     assert wait_until(lambda: gone(server) and port_free(free_port), timeout=60.0)
     assert not group(server_group)
+    assert not list(temp.glob("negdata-*"))  # no log folder left in the temp directory
+    assert [p.name for p in (cache / "logs").iterdir()] == [
+        f"vllm-{socket.gethostname()}-{free_port}.log"
+    ]
 
     monkeypatch.setattr(tempfile, "tempdir", str(temp))
     monkeypatch.setenv("NEGDATA_CACHE", str(cache))
@@ -212,3 +216,4 @@ def test_sigkill_of_a_run_stops_its_server_and_the_next_run_gets_the_port(
         started = time.monotonic()
     assert time.monotonic() - started < STOP_GRACE_S  # stopped by SIGTERM, nothing killed
     assert gone(stopping) and port_free(free_port)
+    assert not list(temp.glob("negdata-*"))
