@@ -15,6 +15,7 @@ from types import FrameType, TracebackType
 from typing import IO
 
 import httpx
+import psutil
 
 from negdata.config import LLMConfig, ServeConfig, cache_dir
 from negdata.llm import processes
@@ -31,6 +32,7 @@ SERVER_ENV = {
 }
 STOP_GRACE_S = 20.0
 LOG_TAIL_LINES = 40
+PORT_FREE_WAIT_S = 10.0  # a replaced leftover's port is free within this long
 
 
 class LLMServerError(RuntimeError):
@@ -172,6 +174,65 @@ def _terminate(watchdog: subprocess.Popen[bytes]) -> None:
     watchdog.wait()
 
 
+def _claim_port(host: str, port: int) -> None:
+    """Make sure ``port`` is free to serve on: a leftover negdata server whose run died is
+    stopped; anything else there is a one-line error that names it."""
+    if not _port_in_use(host, port):
+        return
+    holder = processes.port_listener(port)
+    group = _group_of(holder)
+    if holder is None or group is None:
+        if not _port_in_use(host, port):  # it just went away
+            return
+        raise LLMServerError(
+            f"llm.serve.port: port {port} is in use by an unknown process; "
+            "stop it or choose another llm.serve.port"
+        )
+    owner = processes.server_owner(holder, port)
+    if owner is None or group == os.getpgrp():
+        raise LLMServerError(
+            f"llm.serve.port: port {port} is in use by pid {holder.pid} ({_name(holder)}); "
+            "stop it or choose another llm.serve.port"
+        )
+    if owner.alive:
+        raise LLMServerError(
+            f"llm.serve.port: another negdata run (pid {owner.pid}) serves on port {port}; "
+            "let it finish or choose another llm.serve.port"
+        )
+    processes.stop_group(group, STOP_GRACE_S)
+    deadline = time.monotonic() + PORT_FREE_WAIT_S
+    while _port_in_use(host, port):
+        if time.monotonic() > deadline:
+            raise LLMServerError(
+                f"llm.serve.port: port {port} is still in use {PORT_FREE_WAIT_S:.0f} s after "
+                f"stopping the leftover server (pid {holder.pid}) of a dead run"
+            )
+        time.sleep(0.2)
+    log.warning(
+        "replaced a leftover vLLM server (pid %d) of a dead run (pid %d) on port %d",
+        holder.pid,
+        owner.pid,
+        port,
+    )
+
+
+def _group_of(proc: psutil.Process | None) -> int | None:
+    if proc is None:
+        return None
+    try:
+        return os.getpgid(proc.pid)
+    except ProcessLookupError:
+        return None
+
+
+def _name(proc: psutil.Process) -> str:
+    try:
+        name: str = proc.name()
+    except psutil.Error:
+        return "name unknown"
+    return name
+
+
 class LocalServer:
     """The vLLM OpenAI server as a process group of its own that cannot outlive this process
     (see ``negdata/llm/watchdog.py``): ``with LocalServer(cfg) as server: ...``."""
@@ -234,8 +295,7 @@ class LocalServer:
             return
         self.stop()
         serve = self.cfg.serve
-        if _port_in_use(self._connect_host, serve.port):
-            raise LLMServerError(f"llm.serve.port: port {serve.port} is already in use")
+        _claim_port(self._connect_host, serve.port)
         cmd = self.command(ensure_model(serve))
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         self._log_file = self.log_path.open("wb")
@@ -244,7 +304,7 @@ class LocalServer:
         self._proc, self._lifeline = processes.start_guarded(
             cmd,
             grace=STOP_GRACE_S,
-            env=_offline_env(),
+            env={**_offline_env(), **processes.owner_marks(serve.port)},
             stdout=self._log_file,
         )
         try:

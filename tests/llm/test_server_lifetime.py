@@ -6,6 +6,7 @@ the real vLLM server started by a separate negdata process that is killed."""
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import signal
 import socket
@@ -217,3 +218,23 @@ def test_sigkill_of_a_run_stops_its_server_and_the_next_run_gets_the_port(
     assert time.monotonic() - started < STOP_GRACE_S  # stopped by SIGTERM, nothing killed
     assert gone(stopping) and port_free(free_port)
     assert not list(temp.glob("negdata-*"))
+
+
+@pytest.mark.slow
+def test_a_server_orphaned_by_a_dead_run_is_replaced_by_the_next_start(
+    free_port: int, groups: list[int], caplog: pytest.LogCaptureFixture
+) -> None:
+    cfg = local_llm(free_port)
+    run, server_group = start_run(cfg, groups)
+    vllm = listener(free_port)
+    os.kill(server_group, signal.SIGKILL)  # the watchdog first, so that nothing stops vLLM
+    os.killpg(run.pid, signal.SIGKILL)
+    run.wait()
+    leftover = group(server_group)
+    assert vllm in leftover and answers(cfg.base_url)  # orphaned, and still serving
+
+    with caplog.at_level(logging.WARNING, logger="negdata.llm.server"), LocalServer(cfg) as server:
+        assert gone(leftover)
+        assert answers(server.base_url) and listener(free_port).pid != vllm.pid
+
+    assert f"replaced a leftover vLLM server (pid {vllm.pid}) of a dead run" in caplog.text
