@@ -222,10 +222,15 @@ def test_sigkill_of_a_run_stops_its_server_and_the_next_run_gets_the_port(
 
 @pytest.mark.slow
 def test_a_server_orphaned_by_a_dead_run_is_replaced_by_the_next_start(
-    free_port: int, groups: list[int], caplog: pytest.LogCaptureFixture
+    tmp_path: Path,
+    free_port: int,
+    groups: list[int],
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     cfg = local_llm(free_port)
-    run, server_group = start_run(cfg, groups)
+    monkeypatch.setenv("NEGDATA_CACHE", str(tmp_path / "cache"))  # where the logs go
+    run, server_group = start_run(cfg, groups, dict(os.environ))
     vllm = listener(free_port)
     os.kill(server_group, signal.SIGKILL)  # the watchdog first, so that nothing stops vLLM
     os.killpg(run.pid, signal.SIGKILL)
