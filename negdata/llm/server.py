@@ -9,15 +9,16 @@ import os
 import signal
 import socket
 import subprocess
-import tempfile
 import time
 from pathlib import Path
 from types import FrameType, TracebackType
 from typing import IO
 
 import httpx
+import psutil
 
-from negdata.config import LLMConfig, ServeConfig
+from negdata.config import LLMConfig, ServeConfig, cache_dir
+from negdata.llm import processes
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +32,7 @@ SERVER_ENV = {
 }
 STOP_GRACE_S = 20.0
 LOG_TAIL_LINES = 40
+PORT_FREE_WAIT_S = 10.0  # a replaced leftover's port is free within this long
 
 
 class LLMServerError(RuntimeError):
@@ -153,35 +155,93 @@ def _tail(path: Path) -> str:
     return "\n".join(lines[-LOG_TAIL_LINES:])
 
 
-def _signal_group(pgid: int, sig: signal.Signals | int) -> bool:
-    """Send ``sig`` to the group; False when no process of the group is left."""
-    try:
-        os.killpg(pgid, sig)
-    except ProcessLookupError:
-        return False
-    return True
+def default_log_path(serve: ServeConfig) -> Path:
+    """Where the server on ``serve.port`` logs unless told otherwise: one file per host and
+    port under the cache, overwritten by each start, so that nothing piles up anywhere."""
+    return cache_dir() / "logs" / f"vllm-{socket.gethostname()}-{serve.port}.log"
 
 
-def _terminate_group(proc: subprocess.Popen[bytes]) -> None:
-    """SIGTERM the group led by ``proc``, let every member exit, SIGKILL whatever remains."""
-    deadline = time.monotonic() + STOP_GRACE_S
-    _signal_group(proc.pid, signal.SIGTERM)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        proc.wait(timeout=STOP_GRACE_S)
-    while _signal_group(proc.pid, 0) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    if _signal_group(proc.pid, signal.SIGKILL):
+def _terminate(watchdog: subprocess.Popen[bytes]) -> None:
+    """Stop the server group led by ``watchdog``: SIGTERM to the watchdog, which stops vLLM and
+    its children (SIGKILL after ``STOP_GRACE_S``) and exits; whatever the watchdog could not
+    stop (it was killed first) is stopped here the same way."""
+    if watchdog.poll() is None:
+        watchdog.send_signal(signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            watchdog.wait(timeout=STOP_GRACE_S + processes.KILL_WAIT_S)
+    if processes.group_members(watchdog.pid) and processes.stop_group(watchdog.pid, STOP_GRACE_S):
         log.warning("vLLM did not exit within %.0f s of SIGTERM; killed it", STOP_GRACE_S)
-    proc.wait()
+    watchdog.wait()
+
+
+def _claim_port(host: str, port: int) -> None:
+    """Make sure ``port`` is free to serve on: a leftover negdata server whose run died is
+    stopped; anything else there is a one-line error that names it."""
+    if not _port_in_use(host, port):
+        return
+    holder = processes.port_listener(port)
+    group = _group_of(holder)
+    if holder is None or group is None:
+        if not _port_in_use(host, port):  # it just went away
+            return
+        raise LLMServerError(
+            f"llm.serve.port: port {port} is in use by an unknown process; "
+            "stop it or choose another llm.serve.port"
+        )
+    owner = processes.server_owner(holder, port)
+    if owner is None or group == os.getpgrp():
+        raise LLMServerError(
+            f"llm.serve.port: port {port} is in use by pid {holder.pid} ({_name(holder)}); "
+            "stop it or choose another llm.serve.port"
+        )
+    if owner.alive:
+        raise LLMServerError(
+            f"llm.serve.port: another negdata run (pid {owner.pid}) serves on port {port}; "
+            "let it finish or choose another llm.serve.port"
+        )
+    processes.stop_group(group, STOP_GRACE_S)
+    deadline = time.monotonic() + PORT_FREE_WAIT_S
+    while _port_in_use(host, port):
+        if time.monotonic() > deadline:
+            raise LLMServerError(
+                f"llm.serve.port: port {port} is still in use {PORT_FREE_WAIT_S:.0f} s after "
+                f"stopping the leftover server (pid {holder.pid}) of a dead run"
+            )
+        time.sleep(0.2)
+    log.warning(
+        "replaced a leftover vLLM server (pid %d) of a dead run (pid %d) on port %d",
+        holder.pid,
+        owner.pid,
+        port,
+    )
+
+
+def _group_of(proc: psutil.Process | None) -> int | None:
+    if proc is None:
+        return None
+    try:
+        return os.getpgid(proc.pid)
+    except ProcessLookupError:
+        return None
+
+
+def _name(proc: psutil.Process) -> str:
+    try:
+        name: str = proc.name()
+    except psutil.Error:
+        return "name unknown"
+    return name
 
 
 class LocalServer:
-    """The vLLM OpenAI server as a child process group: ``with LocalServer(cfg) as server: ...``."""
+    """The vLLM OpenAI server as a process group of its own that cannot outlive this process
+    (see ``negdata/llm/watchdog.py``): ``with LocalServer(cfg) as server: ...``."""
 
     def __init__(self, cfg: LLMConfig, log_path: Path | None = None) -> None:
         self.cfg = cfg
-        self.log_path = log_path or Path(tempfile.mkdtemp(prefix="negdata-vllm-")) / "vllm.log"
+        self.log_path = log_path or default_log_path(cfg.serve)
         self._proc: subprocess.Popen[bytes] | None = None
+        self._lifeline: int | None = None
         self._log_file: IO[bytes] | None = None
 
     @property
@@ -195,7 +255,7 @@ class LocalServer:
 
     @property
     def pid(self) -> int | None:
-        """The server's process id, which is also its process group id."""
+        """The server's process group id: the pid of its watchdog, which leads the group."""
         return self._proc.pid if self._proc is not None else None
 
     @property
@@ -235,20 +295,17 @@ class LocalServer:
             return
         self.stop()
         serve = self.cfg.serve
-        if _port_in_use(self._connect_host, serve.port):
-            raise LLMServerError(f"llm.serve.port: port {serve.port} is already in use")
+        _claim_port(self._connect_host, serve.port)
         cmd = self.command(ensure_model(serve))
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        self._log_file = self.log_path.open("ab")
+        self._log_file = self.log_path.open("wb")
         log.info("starting vLLM on %s (log: %s)", self.base_url, self.log_path)
         started = time.monotonic()
-        self._proc = subprocess.Popen(
+        self._proc, self._lifeline = processes.start_guarded(
             cmd,
-            stdin=subprocess.DEVNULL,
+            grace=STOP_GRACE_S,
+            env={**_offline_env(), **processes.owner_marks(serve.port)},
             stdout=self._log_file,
-            stderr=subprocess.STDOUT,
-            env=_offline_env(),
-            start_new_session=True,
         )
         try:
             wait_until_ready(self.base_url, serve.startup_timeout_s, process=self._proc)
@@ -266,7 +323,10 @@ class LocalServer:
         """Terminate the whole process group: SIGTERM, then SIGKILL after a grace period."""
         proc, self._proc = self._proc, None
         if proc is not None:
-            _terminate_group(proc)
+            _terminate(proc)
+        if self._lifeline is not None:
+            os.close(self._lifeline)
+            self._lifeline = None
         if self._log_file is not None:
             self._log_file.close()
             self._log_file = None

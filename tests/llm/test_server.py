@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import logging
+import os
 import socket
+import subprocess
+import sys
 from pathlib import Path
 
+import psutil
 import pytest
 
 from negdata.config import LLMConfig, ServeConfig
@@ -46,6 +51,95 @@ def test_local_server_refuses_a_port_already_in_use() -> None:
 
         with pytest.raises(LLMServerError, match=r"llm\.serve\.port"):
             LocalServer(LLMConfig(serve=serve)).start()
+
+
+def test_a_port_held_by_another_program_is_refused_in_one_line_that_names_it() -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        serve = ServeConfig(host="127.0.0.1", port=port)
+
+        with pytest.raises(LLMServerError) as refused:
+            LocalServer(LLMConfig(serve=serve)).start()
+
+    message = str(refused.value)
+    assert message == (
+        f"llm.serve.port: port {port} is in use by pid {os.getpid()} "
+        f"({psutil.Process().name()}); stop it or choose another llm.serve.port"
+    )
+    assert "\n" not in message
+
+
+LISTENER = """
+import socket, sys, time
+sock = socket.socket()
+sock.bind(("127.0.0.1", int(sys.argv[1])))
+sock.listen()
+print("listening", flush=True)
+time.sleep(3600)
+"""
+
+
+def _listen_marked(port: int, owner: int, owner_started: float) -> subprocess.Popen[bytes]:
+    """A process listening on ``port`` that carries a negdata server's marks for ``owner``."""
+    marks = {
+        "NEGDATA_LLM_SERVER": str(port),
+        "NEGDATA_LLM_OWNER": str(owner),
+        "NEGDATA_LLM_OWNER_STARTED": repr(owner_started),
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-c", LISTENER, str(port)],
+        stdout=subprocess.PIPE,
+        env={**os.environ, **marks},
+        start_new_session=True,
+    )
+    assert proc.stdout is not None and proc.stdout.readline() == b"listening\n"
+    return proc
+
+
+def test_a_server_of_a_live_negdata_run_is_left_alone(free_port: int) -> None:
+    me = psutil.Process()
+    other_run = _listen_marked(free_port, me.pid, me.create_time())
+    try:
+        serve = ServeConfig(host="127.0.0.1", port=free_port)
+
+        with pytest.raises(LLMServerError) as refused:
+            LocalServer(LLMConfig(serve=serve)).start()
+
+        message = str(refused.value)
+        assert f"another negdata run (pid {me.pid}) serves on port {free_port}" in message
+        assert message.startswith("llm.serve.port: ") and "\n" not in message
+        assert other_run.poll() is None
+    finally:
+        other_run.kill()
+        other_run.wait()
+
+
+def test_a_leftover_server_whose_owner_pid_was_reused_is_replaced(
+    free_port: int, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    me = psutil.Process()  # alive, but not the process that started the leftover
+    leftover = _listen_marked(free_port, me.pid, me.create_time() - 3600)
+    try:
+        serve = ServeConfig(
+            host="127.0.0.1",
+            port=free_port,
+            python=tmp_path / "venv/bin/python",  # the start stops short of running vLLM
+            model_dir=tmp_path / "model",
+        )
+
+        with (
+            caplog.at_level(logging.WARNING, logger="negdata.llm.server"),
+            pytest.raises(LLMServerError, match=r"^llm\.serve\.python: "),
+        ):
+            LocalServer(LLMConfig(serve=serve)).start()
+
+        assert leftover.wait(timeout=5) == -15  # stopped with SIGTERM
+        assert f"replaced a leftover vLLM server (pid {leftover.pid})" in caplog.text
+    finally:
+        leftover.kill()
+        leftover.wait()
 
 
 def test_wait_until_ready_times_out_when_nothing_answers() -> None:
