@@ -139,7 +139,14 @@ class IngestConfig(Section):
     image_size: Annotated[int, Field(ge=32)] = 512
     jpeg_quality: Annotated[int, Field(ge=10, le=100)] = 90
     resize_mode: ResizeMode = "longest"
-    min_image_size: Annotated[int, Field(ge=1)] = 1  # smaller sides are rejected, in pixels
+    # Both checked from the header, before decoding. A side under min_image_size pixels is
+    # rejected (image_too_small): detect runs at 640 px, where the objects of a smaller image are
+    # too few pixels to find, and a missed object becomes a false negation. A longer side over
+    # max_aspect_ratio times the shorter one is rejected (aspect_ratio_too_large): open_clip's
+    # centre crop keeps a third of a 3:1 image, so its caption no longer describes what the model
+    # sees. CC3M's own filter was stricter (over 400 px on both sides, ratio at most 2).
+    min_image_size: Annotated[int, Field(ge=1)] = 128
+    max_aspect_ratio: Annotated[float, Field(ge=1)] = 3.0
     # Larger width x height is rejected from the header, before decoding. The default is Pillow's
     # own limit; Pillow itself also refuses more than twice Image.MAX_IMAGE_PIXELS.
     max_pixels: Annotated[int, Field(ge=1)] = 89_478_485
