@@ -105,9 +105,10 @@ class InputConfig(Section):
     has_header: bool = False  # tsv only; csv always has one; without it tsv is url<TAB>caption
     samples_per_shard: Annotated[int, Field(gt=0)] = 10_000
     max_caption_chars: Annotated[int, Field(ge=1)] = 10_000  # longer: rejected, caption_too_long
-    # Local paths in the url column must resolve (symlinks followed) under this folder, else the
-    # row is rejected as outside_root; relative ones are taken relative to it. Unset: no check,
-    # except for format "files", which confines itself to input.path.
+    # The folder local input is confined to: a path or file:// URL in the url column must resolve
+    # (symlinks followed) under it, else the row is rejected as outside_root; a relative path is
+    # taken relative to it. Required when ingest.allow_file_urls is true; format "files" defaults
+    # it to input.path.
     files_root: Path | None = None
     # fsspec options for reading webdataset tars from URLs (endpoint_url, anon, ...).
     storage_options: dict[str, Any] = Field(default_factory=dict)
@@ -128,6 +129,14 @@ class InputConfig(Section):
         """``path`` as a local file or folder: every format but webdataset reads one."""
         return Path(self.path)
 
+    @property
+    def local_root(self) -> Path | None:
+        """The folder local paths must resolve under: ``files_root``, else for format "files"
+        the folder itself; None when neither applies."""
+        if self.files_root is not None:
+            return self.files_root
+        return self.local_path if self.format == "files" else None
+
 
 # How ingest resizes: "longest" shrinks the longest side to image_size (never upscales),
 # "center_crop" scales the shortest side to image_size and crops the centre square (img2dataset's
@@ -139,14 +148,23 @@ class IngestConfig(Section):
     image_size: Annotated[int, Field(ge=32)] = 512
     jpeg_quality: Annotated[int, Field(ge=10, le=100)] = 90
     resize_mode: ResizeMode = "longest"
-    min_image_size: Annotated[int, Field(ge=1)] = 1  # smaller sides are rejected, in pixels
+    # Both checked from the header, before decoding. A side under min_image_size pixels is
+    # rejected (image_too_small): detect runs at 640 px, where the objects of a smaller image are
+    # too few pixels to find, and a missed object becomes a false negation. A longer side over
+    # max_aspect_ratio times the shorter one is rejected (aspect_ratio_too_large): open_clip's
+    # centre crop keeps a third of a 3:1 image, so its caption no longer describes what the model
+    # sees. CC3M's own filter was stricter (over 400 px on both sides, ratio at most 2).
+    min_image_size: Annotated[int, Field(ge=1)] = 128
+    max_aspect_ratio: Annotated[float, Field(ge=1)] = 3.0
     # Larger width x height is rejected from the header, before decoding. The default is Pillow's
     # own limit; Pillow itself also refuses more than twice Image.MAX_IMAGE_PIXELS.
     max_pixels: Annotated[int, Field(ge=1)] = 89_478_485
     workers: Annotated[int, Field(ge=1)] | None = None  # decode processes; unset: one per core
     dedup: bool = False  # keep one copy of an image (same original sha256) per shard
     min_caption_chars: Annotated[int, Field(ge=1)] = 1
-    allow_file_urls: bool = True
+    # Read file:// URLs and plain paths from the url column, confined to input.files_root. Off
+    # by default: a URL list from the open web must not publish this machine's files.
+    allow_file_urls: bool = False
     # The open-web fetcher (negdata.ingest.http): per-URL limits, retries and politeness.
     connect_timeout_s: Annotated[float, Field(gt=0)] = 5.0
     read_timeout_s: Annotated[float, Field(gt=0)] = 10.0
@@ -289,6 +307,15 @@ class Config(Section):
     compose: ComposeConfig = ComposeConfig()
     validation: ValidationConfig = ValidationConfig()
 
+    @model_validator(mode="after")
+    def _file_input_is_confined(self) -> Config:
+        if self.ingest.allow_file_urls and self.input.local_root is None:
+            raise ValueError(
+                "input.files_root is required when ingest.allow_file_urls is true: set it to "
+                "the folder that local images must stay in"
+            )
+        return self
+
     @property
     def llm_cache(self) -> Path | None:
         """Where LLM replies are cached for this run, or None when caching is off: in the
@@ -347,4 +374,6 @@ def load_config(path: str | Path) -> Config:
         return Config.model_validate(raw)
     except ValidationError as exc:
         first = exc.errors()[0]
-        raise ConfigError(f"{path}: {_key_path(first['loc'])}: {first['msg']}") from None
+        key = _key_path(first["loc"])  # empty for a check across sections, whose message names keys
+        where = f"{path}: {key}" if key else str(path)
+        raise ConfigError(f"{where}: {first['msg']}") from None

@@ -96,3 +96,28 @@ def test_storage_options_reach_a_given_upath_and_stay_out_of_dumps() -> None:
 def test_output_dir_must_be_local_or_an_object_store(url: str) -> None:
     with pytest.raises(ValidationError, match="object store"):
         RunConfig(output_dir=url)
+
+
+def test_file_input_without_files_root_is_an_error_naming_it(tmp_path: Path) -> None:
+    raw = yaml.safe_load(Path("configs/sample.yaml").read_text())
+    del raw["input"]["files_root"]
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml.safe_dump(raw))
+    with pytest.raises(ConfigError, match=r"bad\.yaml: .*input\.files_root is required"):
+        load_config(bad)
+    raw["ingest"]["allow_file_urls"] = False  # the default: no local file is read at all
+    bad.write_text(yaml.safe_dump(raw))
+    assert load_config(bad).input.files_root is None
+
+
+def test_a_files_folder_is_its_own_root(tmp_path: Path) -> None:
+    raw = yaml.safe_load(Path("configs/sample.yaml").read_text())
+    del raw["input"]["files_root"]
+    raw["input"].update(path=str(tmp_path), format="files")
+    assert Config.model_validate(raw).input.local_root == tmp_path
+
+
+def test_sample_config_reads_its_own_folder_only() -> None:
+    sample = load_config("configs/sample.yaml")
+    assert sample.ingest.allow_file_urls and sample.input.files_root == Path("data/sample")
+    assert not load_config("configs/cc12m.yaml").ingest.allow_file_urls

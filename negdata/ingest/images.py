@@ -3,10 +3,13 @@
 Web-scraped "images" are often HTML error pages, truncated downloads, decompression bombs or
 exotic pixel modes. Each reject carries one of these reason codes, counted per shard:
 
-- ``not_an_image``: the bytes start with no JPEG, PNG, GIF, WebP, BMP or TIFF signature.
+- ``not_an_image``: the bytes start with no JPEG, PNG, GIF, WebP, BMP or TIFF signature. The
+  detail gives only their length: the bytes may be any file's, and none of them is ever stored.
 - ``decode_error``: the format is known but Pillow cannot decode the pixels.
 - ``decompression_bomb``: width x height is above ``max_pixels``, judged from the header.
-- ``image_too_small``: a side is below ``min_size``.
+- ``image_too_small``: a side is below ``min_size``, judged from the header.
+- ``aspect_ratio_too_large``: the long side is over ``max_aspect_ratio`` times the short one,
+  judged from the header.
 
 Everything here is per call (no global Pillow settings are changed), so it is safe to run from
 threads and process pools.
@@ -71,6 +74,7 @@ class ImageOptions:
     resize_mode: ResizeMode
     quality: int
     min_size: int
+    max_aspect_ratio: float
     max_pixels: int
 
     @classmethod
@@ -80,6 +84,7 @@ class ImageOptions:
             resize_mode=cfg.resize_mode,
             quality=cfg.jpeg_quality,
             min_size=cfg.min_image_size,
+            max_aspect_ratio=cfg.max_aspect_ratio,
             max_pixels=cfg.max_pixels,
         )
 
@@ -119,7 +124,7 @@ def reencode(data: bytes, options: ImageOptions) -> Encoded:
     """
     image_format = sniff(data)
     if image_format is None:
-        raise ImageError("not_an_image", f"no image signature; starts with {data[:16]!r}")
+        raise ImageError("not_an_image", f"{len(data)} bytes; no image signature matched")
     try:
         rgb, original_width, original_height = _decode(data, image_format, options)
     except ImageError:
@@ -163,6 +168,11 @@ def _decode(data: bytes, image_format: str, options: ImageOptions) -> tuple[Imag
         if min(width, height) < options.min_size:
             raise ImageError(
                 "image_too_small", f"{width}x{height} has a side below {options.min_size} pixels"
+            )
+        if max(width, height) > options.max_aspect_ratio * min(width, height):
+            raise ImageError(
+                "aspect_ratio_too_large",
+                f"{width}x{height} is over {options.max_aspect_ratio:g}:1",
             )
         img.seek(0)  # an animation's first frame; the other frames are never read
         scale = _scale(width, height, options)

@@ -1,9 +1,10 @@
 """Input rows (url or file path, caption, maybe the image bytes), split into shards.
 
 Formats: CC12M's TSV, Parquet, CSV, a folder of image files, and existing WebDataset tars.
-Row i of the input always belongs to shard i // samples_per_shard, whatever is wrong with it:
-a row that is bad at the source stays in place with an ``error`` reason code, so keys never
-shift and the stage counts the reject instead of fetching.
+Every line of a TSV or CSV (record, for CSV) after the header is one row, blank and malformed
+ones included, and row i always belongs to shard i // samples_per_shard: a row that is bad at
+the source stays in place with an ``error`` reason code and a ``detail``, so keys never shift
+and the stage counts the reject instead of fetching.
 """
 
 from __future__ import annotations
@@ -12,23 +13,26 @@ import codecs
 import csv
 import json
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from itertools import islice
 from pathlib import Path
 from typing import IO, Any
-from urllib.parse import unquote, urlparse
 
 import fsspec
 import pyarrow.parquet as pq
 from braceexpand import braceexpand
 
 from negdata.config import InputConfig
+from negdata.ingest.fetch import FetchError, confined_path, url_scheme
 from negdata.wds import tar_samples
 
 TAR_IMAGE_EXTENSIONS = ("jpg", "jpeg", "png", "webp")
 FILE_IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".webp", ".gif", ".bmp", ".tif", ".tiff"})
+# A URL's scheme and authority (user info, host, port), as RFC 3986 splits them.
+AUTHORITY = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*://)([^/?#]*)")
 
 
 @dataclass(frozen=True)
@@ -36,9 +40,15 @@ class SourceRow:
     url: str
     caption: str
     # Why the row is rejected before any fetch: bad_row, invalid_utf8, caption_too_long,
-    # duplicate_url or outside_root. None for a row worth fetching.
+    # duplicate_url, credentials_in_url, outside_root or unsupported_url. None for a row worth
+    # fetching. ``detail`` says what was wrong with this row.
     error: str | None = None
+    detail: str = ""
     data: bytes | None = field(default=None, repr=False)  # image bytes already at hand (tars)
+
+
+def _rejected(row: SourceRow, reason: str, detail: str) -> SourceRow:
+    return replace(row, error=reason, detail=detail, data=None)
 
 
 # --- TSV, CSV, Parquet -------------------------------------------------------------------------
@@ -63,40 +73,65 @@ def _is_utf8(text: str) -> bool:
     return True
 
 
-def _row(fields: list[str], url_at: int, caption_at: int) -> SourceRow:
-    """One line's row; extra fields are ignored, missing ones make it a bad_row."""
-    error = None
-    if not all(_is_utf8(f) for f in fields):
-        error = "invalid_utf8"
+def _row(fields: list[str], url_at: int = 0, caption_at: int = 1) -> SourceRow:
+    """The row the decoded ``fields`` give; one with invalid UTF-8 is an invalid_utf8 reject."""
+    valid = all(_is_utf8(f) for f in fields)
+    if not valid:
         fields = [f.encode("utf-8", "surrogateescape").decode("utf-8", "replace") for f in fields]
-    elif len(fields) <= max(url_at, caption_at):
-        error = "bad_row"
     url = fields[url_at] if url_at < len(fields) else ""
     caption = fields[caption_at] if caption_at < len(fields) else ""
-    return SourceRow(url=url.strip(), caption=caption.strip(), error=error)
+    row = SourceRow(url=url.strip(), caption=caption.strip())
+    return row if valid else _rejected(row, "invalid_utf8", "the line is not valid UTF-8")
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """Where a table's url and caption are, and how many fields each line must have."""
+
+    url_at: int
+    caption_at: int
+    width: int
+    fields: str  # how fields are separated, for details: "tab-separated", "comma-separated"
+
+    def row(self, fields: list[str]) -> SourceRow:
+        """One line's row: a blank line, or one with more or fewer fields than the header (or
+        than url and caption, without one), is a bad_row; nothing is cut off silently."""
+        if not any(f.strip() for f in fields):
+            return SourceRow(url="", caption="", error="bad_row", detail="blank line")
+        row = _row(fields, self.url_at, self.caption_at)
+        if row.error is None and len(fields) != self.width:
+            found = f"{len(fields)} {self.fields} field{'s' if len(fields) > 1 else ''}"
+            return _rejected(row, "bad_row", f"{found}, expected {self.width}")
+        return row
+
+
+def _layout(path: Path, header: list[str] | None, cfg: InputConfig, fields: str) -> _Layout:
+    if header is None:
+        return _Layout(0, 1, 2, fields)
+    url_at, caption_at = _columns(path, [name.strip() for name in header], cfg)
+    return _Layout(url_at, caption_at, len(header), fields)
 
 
 def _tsv_lines(fh: IO[bytes]) -> Iterator[list[str]]:
-    """Tab-split non-empty lines, decoded one by one so a bad line cannot spoil the file.
-    No quoting: CC12M's captions hold bare quotes, which csv would take as field delimiters."""
+    """Tab-split lines, blank ones included, decoded one by one so a bad line cannot spoil the
+    file. No quoting: CC12M's captions hold bare quotes, which csv would take as delimiters."""
     for number, raw in enumerate(fh):
         line = raw.rstrip(b"\r\n")
         if number == 0:
             line = line.removeprefix(codecs.BOM_UTF8)
-        if line:
-            yield line.decode("utf-8", "surrogateescape").split("\t")
+        yield line.decode("utf-8", "surrogateescape").split("\t")
 
 
 def _read_tsv(path: Path, cfg: InputConfig) -> list[SourceRow]:
     with path.open("rb") as fh:
         lines = _tsv_lines(fh)
-        url_at, caption_at = 0, 1
+        header = None
         if cfg.has_header:
             header = next(lines, None)
             if header is None:
                 return []
-            url_at, caption_at = _columns(path, [name.strip() for name in header], cfg)
-        return [_row(fields, url_at, caption_at) for fields in lines]
+        layout = _layout(path, header, cfg, "tab-separated")
+        return [layout.row(fields) for fields in lines]
 
 
 def _read_csv(path: Path, cfg: InputConfig) -> list[SourceRow]:
@@ -107,18 +142,17 @@ def _read_csv(path: Path, cfg: InputConfig) -> list[SourceRow]:
         header = next(reader, None)
         if header is None:
             return []
-        url_at, caption_at = _columns(path, [name.strip() for name in header], cfg)
+        layout = _layout(path, header, cfg, "comma-separated")
         rows: list[SourceRow] = []
         while True:
             try:
                 fields = next(reader)
             except StopIteration:
                 return rows
-            except csv.Error:
-                rows.append(SourceRow(url="", caption="", error="bad_row"))
+            except csv.Error as exc:
+                rows.append(SourceRow(url="", caption="", error="bad_row", detail=str(exc)))
                 continue
-            if fields:
-                rows.append(_row(fields, url_at, caption_at))
+            rows.append(layout.row(fields))
 
 
 def _read_parquet(path: Path, cfg: InputConfig) -> list[SourceRow]:
@@ -179,14 +213,16 @@ def _images(cfg: InputConfig) -> tuple[Path, ...]:
 def _file_row(image: Path) -> SourceRow:
     """The image's file:// URI, captioned by the .txt of the same stem (empty without one)."""
     url = image.as_uri()
+    sidecar = image.with_suffix(".txt")
     try:
-        raw = image.with_suffix(".txt").read_bytes()
+        raw = sidecar.read_bytes()
     except FileNotFoundError:
         return SourceRow(url=url, caption="")
-    except OSError:
-        return SourceRow(url=url, caption="", error="bad_row")
+    except OSError as exc:
+        detail = f"caption file {sidecar.name}: {exc.strerror}"
+        return SourceRow(url=url, caption="", error="bad_row", detail=detail)
     caption = raw.removeprefix(codecs.BOM_UTF8).decode("utf-8", "surrogateescape")
-    return _row([url, caption], 0, 1)
+    return _row([url, caption])
 
 
 # --- WebDataset tars ---------------------------------------------------------------------------
@@ -218,8 +254,9 @@ def _sample_row(tar_url: str, key: str, files: dict[str, bytes]) -> SourceRow:
     if "txt" in files:
         caption = files["txt"].decode("utf-8", "surrogateescape")
     if image is None or not isinstance(caption, str):
-        return SourceRow(url=url, caption="", error="bad_row")
-    row = _row([url, caption], 0, 1)
+        detail = f"sample {key} has no {'image' if image is None else 'caption'}"
+        return SourceRow(url=url, caption="", error="bad_row", detail=detail)
+    row = _row([url, caption])
     return row if row.error else replace(row, data=image)
 
 
@@ -249,37 +286,43 @@ def _tar_rows(cfg: InputConfig, start: int, stop: int) -> list[SourceRow]:
 # --- Checks and shards -------------------------------------------------------------------------
 
 
-def _confine(rows: list[SourceRow], root: Path) -> list[SourceRow]:
-    """Reject local paths that resolve (symlinks followed) outside ``root``; relative paths are
-    taken relative to it, so their url becomes that joined path, which the fetcher can read."""
-    inside = root.resolve()
-    checked = []
-    for row in rows:
-        parsed = urlparse(row.url)
-        if row.error or not row.url or parsed.scheme not in ("", "file"):
-            checked.append(row)
-            continue
-        given = Path(unquote(parsed.path)) if parsed.scheme == "file" else Path(row.url)
-        path = root / given  # an absolute ``given`` stays itself
-        try:
-            outside = not path.resolve().is_relative_to(inside)
-        except (OSError, RuntimeError):  # a symlink loop: nothing shows it stays inside
-            outside = True
-        if outside:
-            checked.append(replace(row, error="outside_root"))
-        else:
-            checked.append(row if given.is_absolute() else replace(row, url=str(path)))
-    return checked
+def _without_credentials(row: SourceRow) -> SourceRow:
+    """A url with a user name or password in it (``https://user:pass@host/...``) is never
+    fetched and is kept without them: a credentials_in_url reject, unless it already has an
+    error. Anything with an ``@`` in the authority counts, however malformed the rest."""
+    authority = AUTHORITY.match(row.url)
+    if authority is None or "@" not in authority[2]:
+        return row
+    url = authority[1] + authority[2].rpartition("@")[2] + row.url[authority.end() :]
+    if row.error is not None:
+        return replace(row, url=url)
+    detail = "the url holds a user name or password, which are not stored"
+    return _rejected(replace(row, url=url), "credentials_in_url", detail)
+
+
+def _confined(row: SourceRow, root: Path) -> SourceRow:
+    """A local path that resolves outside ``root``, or a file:// URL on another host, is
+    rejected before any fetch. Reading the file checks again, where it opens it."""
+    if row.error is not None or not row.url or url_scheme(row.url) not in ("", "file"):
+        return row
+    try:
+        confined_path(row.url, root)
+    except FetchError as exc:
+        return _rejected(row, exc.reason, exc.detail)
+    return row
 
 
 def _checked(rows: list[SourceRow], cfg: InputConfig) -> list[SourceRow]:
-    """Root and caption-length checks; a row keeps the first error found for it."""
-    root = cfg.files_root or (cfg.local_path if cfg.format == "files" else None)
+    """Credentials, root and caption-length checks; a row keeps the first error found for it,
+    and credentials are cut out of every url."""
+    rows = [_without_credentials(row) for row in rows]
+    root = cfg.local_root
     if root is not None and cfg.format != "webdataset":
-        rows = _confine(rows, root)
+        rows = [_confined(row, root) for row in rows]
+    limit = cfg.max_caption_chars
     return [
-        replace(row, error="caption_too_long", data=None)
-        if row.error is None and len(row.caption) > cfg.max_caption_chars
+        _rejected(row, "caption_too_long", f"{len(row.caption)} characters, over {limit}")
+        if row.error is None and len(row.caption) > limit
         else row
         for row in rows
     ]
@@ -293,7 +336,7 @@ def _mark_duplicates(rows: list[SourceRow]) -> list[SourceRow]:
     for row in rows:
         if row.error is None and row.url:
             if row.url in seen:
-                row = replace(row, error="duplicate_url", data=None)
+                row = _rejected(row, "duplicate_url", "an earlier row of the shard has this url")
             seen.add(row.url)
         marked.append(row)
     return marked

@@ -14,7 +14,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from negdata.config import Config
-from negdata.ingest.fetch import FetchError, is_web_url, read_local
+from negdata.ingest.fetch import FetchError, LocalFiles, is_web_url, read_local
 from negdata.ingest.http import Fetcher
 from negdata.ingest.images import Encoded, ImageError, ImageOptions, decode_outcome
 from negdata.ingest.sources import SourceRow, shard_rows
@@ -38,11 +38,11 @@ def decode_workers(cfg: Config, rows: int) -> int:
     return max(1, min(cfg.ingest.workers or os.cpu_count() or 1, rows))
 
 
-async def _fetch(url: str, fetcher: Fetcher, cfg: Config) -> bytes:
+async def _fetch(url: str, fetcher: Fetcher, local: LocalFiles) -> bytes:
     """Web URLs through the guarded fetcher; local files (when allowed) from disk."""
     if is_web_url(url):
         return await fetcher.get(url)
-    return await asyncio.to_thread(read_local, url, allow_files=cfg.ingest.allow_file_urls)
+    return await asyncio.to_thread(read_local, url, local)
 
 
 async def _fetch_and_decode(
@@ -53,15 +53,16 @@ async def _fetch_and_decode(
     loop = asyncio.get_running_loop()
     options = ImageOptions.from_config(cfg.ingest)
     holding = asyncio.Semaphore(cfg.ingest.concurrency + 2 * workers)
+    local = LocalFiles.from_config(cfg)
 
     async def one(row: SourceRow, fetcher: Fetcher) -> Outcome:
         if row.error is not None:  # bad at the source: counted, never fetched
-            return FetchError(row.error, "rejected at the source")
+            return FetchError(row.error, row.detail)
         if len(row.caption) < cfg.ingest.min_caption_chars:
             return FetchError("empty_caption", "the caption is empty")
         async with holding:
             try:
-                data = row.data if row.data is not None else await _fetch(row.url, fetcher, cfg)
+                data = row.data if row.data is not None else await _fetch(row.url, fetcher, local)
             except FetchError as exc:
                 return exc
             decoded = await loop.run_in_executor(pool, decode_outcome, data, options)

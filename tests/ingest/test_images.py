@@ -21,7 +21,13 @@ RED, GREEN, BLUE, WHITE = (255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255)
 
 
 def _options(**changes: Any) -> ImageOptions:
-    return dataclasses.replace(ImageOptions.from_config(IngestConfig()), **changes)
+    """The defaults, less the size and shape limits: most images here are small test patterns."""
+    base = ImageOptions.from_config(IngestConfig(min_image_size=1, max_aspect_ratio=1000))
+    return dataclasses.replace(base, **changes)
+
+
+def _defaults() -> ImageOptions:
+    return ImageOptions.from_config(IngestConfig())
 
 
 def _save(img: Image.Image, image_format: str, **params: Any) -> bytes:
@@ -88,6 +94,13 @@ def test_html_served_as_an_image_is_not_an_image() -> None:
     assert _reason(b"<!DOCTYPE html>\n<html><head><title>403</title></head></html>") == (
         "not_an_image"
     )
+
+
+def test_not_an_image_detail_gives_the_length_and_none_of_the_bytes() -> None:
+    secret = b"SHELL=/bin/bash\x00API_TOKEN=hunter2\x00"
+    with pytest.raises(ImageError) as caught:
+        reencode(secret, _options())
+    assert caught.value.detail == f"{len(secret)} bytes; no image signature matched"
 
 
 def test_truncated_jpeg_is_a_decode_error() -> None:
@@ -178,10 +191,34 @@ def test_one_bit_image_becomes_black_and_white_rgb() -> None:
     assert _near(_pixels(reencode(data, _options())), WHITE)
 
 
-def test_one_pixel_image_passes_the_default_minimum_only() -> None:
+def test_one_pixel_image_is_too_small_by_default() -> None:
     data = _save(Image.new("RGB", (1, 1), "red"), "PNG")
-    assert (reencode(data, _options()).width, reencode(data, _options()).height) == (1, 1)
-    assert _reason(data, _options(min_size=2)) == "image_too_small"
+    assert _reason(data, _defaults()) == "image_too_small"
+    encoded = reencode(data, _options(min_size=1))
+    assert (encoded.width, encoded.height) == (1, 1)
+
+
+def test_default_minimum_is_128_pixels_on_the_short_side() -> None:
+    assert _reason(_save(Image.new("RGB", (400, 127), "red"), "PNG"), _defaults()) == (
+        "image_too_small"
+    )
+    encoded = reencode(_save(Image.new("RGB", (384, 128), "red"), "PNG"), _defaults())
+    assert (encoded.original_width, encoded.original_height) == (384, 128)  # 3:1, the limit
+
+
+@pytest.mark.parametrize("size", [(2000, 100), (200, 1000), (60_000, 1)])
+def test_long_thin_images_are_rejected_by_aspect_ratio(size: tuple[int, int]) -> None:
+    assert _reason(_bilevel_png(*size), _options(max_aspect_ratio=3.0)) == "aspect_ratio_too_large"
+
+
+def test_size_and_shape_are_judged_from_the_header_before_decoding() -> None:
+    # The pixel data is corrupt: decoding would fail, so the reason shows nothing was decoded.
+    for size, reason in [((2000, 200), "aspect_ratio_too_large"), ((100, 100), "image_too_small")]:
+        png = _bilevel_png(*size)
+        start = png.index(b"IDAT") + 4
+        corrupt = png[:start] + b"\xff" * 16 + png[start + 16 :]
+        assert _reason(corrupt, _options(size=64, resize_mode="none")) == "decode_error"
+        assert _reason(corrupt, _defaults()) == reason
 
 
 @pytest.mark.parametrize(("mode", "size"), [("none", (1000, 2000)), ("longest", (32, 64))])

@@ -42,11 +42,22 @@ def http_root(tmp_path: Path) -> Iterator[tuple[str, Path]]:
 
 
 def _config(tmp_path: Path, tsv: Path, per_shard: int = 10) -> Config:
+    """Local files under ``tmp_path`` and the loopback server allowed; small test images too."""
     return Config.model_validate(
         {
             "run": {"output_dir": str(tmp_path / "run")},
-            "input": {"path": str(tsv), "samples_per_shard": per_shard},
-            "ingest": {"image_size": 64, "workers": 2, "allowed_hosts": ["127.0.0.1"]},
+            "input": {
+                "path": str(tsv),
+                "samples_per_shard": per_shard,
+                "files_root": str(tmp_path),
+            },
+            "ingest": {
+                "image_size": 64,
+                "min_image_size": 8,
+                "workers": 2,
+                "allowed_hosts": ["127.0.0.1"],
+                "allow_file_urls": True,
+            },
             "detect": {"sources": [{"kind": "labels", "path": str(tmp_path / "labels.json")}]},
         }
     )
@@ -182,7 +193,7 @@ def test_existing_webdataset_shards_are_read_without_fetching(
                 "format": "webdataset",
                 "samples_per_shard": 4,
             },
-            "ingest": {"image_size": 64, "workers": 1, "allow_file_urls": False},
+            "ingest": {"image_size": 64, "min_image_size": 64, "workers": 1},
             "detect": {"sources": [{"kind": "labels", "path": str(tmp_path / "labels.json")}]},
         }
     )

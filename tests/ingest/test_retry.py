@@ -24,7 +24,7 @@ from negdata.wds import read_tar
 
 def _jpeg(color: str) -> bytes:
     out = io.BytesIO()
-    Image.new("RGB", (90, 60), color).save(out, "JPEG")
+    Image.new("RGB", (192, 128), color).save(out, "JPEG")
     return out.getvalue()
 
 

@@ -24,6 +24,10 @@ def _pairs(rows: list[SourceRow]) -> list[tuple[str, str, str | None]]:
     return [(r.url, r.caption, r.error) for r in rows]
 
 
+def _rejects(rows: list[SourceRow]) -> list[tuple[str | None, str]]:
+    return [(r.error, r.detail) for r in rows]
+
+
 def _tsv(tmp_path: Path, content: bytes, **fields: Any) -> list[SourceRow]:
     path = tmp_path / "in.tsv"
     path.write_bytes(content)
@@ -46,18 +50,55 @@ def test_tsv_crlf_line_endings(tmp_path: Path) -> None:
     assert _pairs(rows) == [("http://a/1.jpg", "a cat", None), ("http://a/2.jpg", "a dog", None)]
 
 
-def test_tsv_missing_field_is_bad_row_in_place(tmp_path: Path) -> None:
+def test_tsv_missing_field_and_blank_line_are_bad_rows_in_place(tmp_path: Path) -> None:
     rows = _tsv(tmp_path, b"http://a/1.jpg\ta cat\nhttp://a/2.jpg\n\nhttp://a/3.jpg\tan owl\n")
     assert _pairs(rows) == [
         ("http://a/1.jpg", "a cat", None),
         ("http://a/2.jpg", "", "bad_row"),
+        ("", "", "bad_row"),
         ("http://a/3.jpg", "an owl", None),
     ]
+    assert [r.detail for r in rows[1:3]] == ["1 tab-separated field, expected 2", "blank line"]
 
 
-def test_tsv_extra_fields_are_ignored(tmp_path: Path) -> None:
-    rows = _tsv(tmp_path, b"http://a/1.jpg\ta cat\t640\t480\n")
-    assert _pairs(rows) == [("http://a/1.jpg", "a cat", None)]
+def test_tsv_extra_fields_are_a_bad_row_not_a_cut_caption(tmp_path: Path) -> None:
+    rows = _tsv(tmp_path, b"http://a/1.jpg\ta cat\tsitting on a mat\nhttp://a/2.jpg\ta dog\n")
+    assert _pairs(rows) == [
+        ("http://a/1.jpg", "a cat", "bad_row"),
+        ("http://a/2.jpg", "a dog", None),
+    ]
+    assert rows[0].detail == "3 tab-separated fields, expected 2"
+
+
+def test_every_line_is_a_row_and_keys_stay_line_aligned(tmp_path: Path) -> None:
+    lines = [
+        "" if i % 7 == 3 else " \t " if i == 11 else f"http://a/{i}.jpg\tcaption {i}"
+        for i in range(50)
+    ]
+    path = tmp_path / "in.tsv"
+    path.write_text("\n".join(lines) + "\n")
+    cfg = _input(path, samples_per_shard=8)
+    rows = [row for shard in range(shard_count(cfg)) for row in shard_rows(cfg, shard)]
+    assert len(rows) == 50 and shard_count(cfg) == 7
+    for i, row in enumerate(rows):
+        if i % 7 == 3 or i == 11:
+            assert (row.url, row.error, row.detail) == ("", "bad_row", "blank line")
+        else:
+            assert (row.url, row.caption, row.error) == (f"http://a/{i}.jpg", f"caption {i}", None)
+
+
+def test_tsv_with_header_counts_fields_against_the_header(tmp_path: Path) -> None:
+    content = b"url\tcaption\twidth\nhttp://a/1.jpg\ta cat\t640\nhttp://a/2.jpg\ta dog\n\n"
+    rows = _tsv(tmp_path, content, has_header=True)
+    assert _pairs(rows) == [
+        ("http://a/1.jpg", "a cat", None),
+        ("http://a/2.jpg", "a dog", "bad_row"),
+        ("", "", "bad_row"),
+    ]
+    assert _rejects(rows)[1:] == [
+        ("bad_row", "2 tab-separated fields, expected 3"),
+        ("bad_row", "blank line"),
+    ]
 
 
 def test_tsv_invalid_utf8_spoils_only_its_line(tmp_path: Path) -> None:
@@ -115,9 +156,60 @@ def test_parquet_and_csv_with_custom_columns(tmp_path: Path) -> None:
         ("http://a/1.jpg", "a cat", None),
         ("", "a dog", None),
     ]
-    assert _pairs(read_rows(_input(csv, format="csv", **columns))) == [
+    rows = read_rows(_input(csv, format="csv", **columns))
+    assert _pairs(rows) == [
         ("http://a/2.jpg", "a dog, running", None),
         ("", "only one field", "bad_row"),
+    ]
+    assert rows[1].detail == "1 comma-separated field, expected 2"
+
+
+def test_csv_blank_lines_and_extra_fields_are_bad_rows_in_place(tmp_path: Path) -> None:
+    path = tmp_path / "in.csv"
+    path.write_text(
+        "url,caption\n"
+        "http://a/1.jpg,a cat\n"
+        "\n"
+        "http://a/2.jpg,a dog,sitting\n"
+        '"http://a/3.jpg","an owl,\non a branch"\n'
+        "http://a/4.jpg,a fox\n"
+    )
+    rows = read_rows(_input(path, format="csv"))
+    assert _pairs(rows) == [
+        ("http://a/1.jpg", "a cat", None),
+        ("", "", "bad_row"),
+        ("http://a/2.jpg", "a dog", "bad_row"),
+        ("http://a/3.jpg", "an owl,\non a branch", None),  # one record over two lines
+        ("http://a/4.jpg", "a fox", None),
+    ]
+    assert _rejects(rows)[1:3] == [
+        ("bad_row", "blank line"),
+        ("bad_row", "3 comma-separated fields, expected 2"),
+    ]
+
+
+def test_credentials_are_cut_from_the_url_and_the_row_is_refused(tmp_path: Path) -> None:
+    content = (
+        b"https://user:hunter2@a.example/1.jpg?size=2\ta cat\n"
+        b"http://token@a.example:8080/2.jpg#x\ta dog\n"
+        b"https://user:hunter2@a.example/3.jpg\tan owl\textra\n"
+        b"http://a.example/4.jpg?mail=me@a.example\ta fox\n"
+    )
+    rows = _tsv(tmp_path, content)
+    assert [(r.url, r.error) for r in rows] == [
+        ("https://a.example/1.jpg?size=2", "credentials_in_url"),
+        ("http://a.example:8080/2.jpg#x", "credentials_in_url"),
+        ("https://a.example/3.jpg", "bad_row"),  # rejected anyway, and still cut
+        ("http://a.example/4.jpg?mail=me@a.example", None),  # an @ outside the authority
+    ]
+    assert all("hunter2" not in repr(r) and "token" not in repr(r) for r in rows)
+
+
+def test_malformed_urls_stay_rows(tmp_path: Path) -> None:
+    rows = _tsv(tmp_path, b"http://[::1/1.jpg\ta cat\nfile://[x/2.jpg\ta dog\n", files_root=".")
+    assert _pairs(rows) == [
+        ("http://[::1/1.jpg", "a cat", None),  # the fetcher refuses it as unsupported_url
+        ("file://[x/2.jpg", "a dog", "unsupported_url"),
     ]
 
 
@@ -165,6 +257,8 @@ def test_files_root_confines_local_paths(tmp_path: Path) -> None:
         "../outside.jpg\tescaping",
         f"{(root / 'sub' / 'in.jpg').as_uri()}\tinside",
         "http://a/1.jpg\ton the web",
+        f"file://localhost{root / 'sub' / 'in.jpg'}\tlocalhost is this machine",
+        f"file://files.example{root / 'sub' / 'in.jpg'}\tanother host",
     ]
     path = tmp_path / "in.tsv"
     path.write_text("".join(f"{line}\n" for line in lines))
@@ -172,11 +266,14 @@ def test_files_root_confines_local_paths(tmp_path: Path) -> None:
     assert [(r.url, r.error) for r in rows] == [
         (str(outside), "outside_root"),
         (str(root / "link.jpg"), "outside_root"),
-        (str(root / "sub" / "in.jpg"), None),
+        ("sub/in.jpg", None),  # relative to the root
         ("../outside.jpg", "outside_root"),
         ((root / "sub" / "in.jpg").as_uri(), None),
         ("http://a/1.jpg", None),
+        (f"file://localhost{root / 'sub' / 'in.jpg'}", None),
+        (f"file://files.example{root / 'sub' / 'in.jpg'}", "unsupported_url"),
     ]
+    assert rows[1].detail == f"{root / 'link.jpg'} resolves outside {root}"
     folder = read_rows(_input(root, format="files"))
     assert [(r.url, r.error) for r in folder] == [
         ((root / "link.jpg").as_uri(), "outside_root"),
