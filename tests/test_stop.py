@@ -15,6 +15,7 @@ from typing import Any
 
 import psutil
 import pytest
+import yaml
 
 from negdata.config import LLMConfig
 
@@ -101,3 +102,61 @@ def test_a_signal_stops_the_flow_within_seconds_and_a_rerun_finishes(
     assert "shards 00000-00003 published" in rerun.stdout
     sizes = json.loads((out / "negcap" / "sizes.json").read_text())
     assert sorted(sizes) == [f"{s:05d}.tar" for s in range(4)]
+
+
+def _listener(port: int) -> psutil.Process | None:
+    pids = {
+        c.pid
+        for c in psutil.net_connections(kind="tcp")
+        if c.status == psutil.CONN_LISTEN and c.laddr and c.laddr.port == port and c.pid
+    }
+    return psutil.Process(pids.pop()) if pids else None
+
+
+def _gone(process: psutil.Process) -> bool:
+    try:
+        return process.status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return True
+
+
+@pytest.mark.slow
+def test_sigkill_of_the_flow_ends_its_llm_server_and_a_rerun_starts_a_fresh_one(
+    tmp_path: Path,
+    free_port: int,
+    sample_config: Callable[..., tuple[Path, Any]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The flow starts its own vLLM server (llm.local); a scheduler SIGKILLs the flow's whole
+    process group mid-run. The server, in a process group of its own, must go too, and the
+    next run must get the port and finish."""
+    monkeypatch.setenv("NEGDATA_CACHE", str(tmp_path / "cache"))  # the server's log goes there
+    config, _ = sample_config(tmp_path, LLMConfig())
+    raw = yaml.safe_load(config.read_text())
+    raw["llm"] = {**raw["llm"], "local": True, "endpoint": None}
+    raw["llm"]["serve"] = {**raw["llm"]["serve"], "host": "127.0.0.1", "port": free_port}
+    config.write_text(yaml.safe_dump(raw))
+    proc = _start(config)
+    _wait_for((tmp_path / "out" / "objects", "*_stats.json"), proc)  # the server is in use
+    server = _listener(free_port)
+    assert server is not None and os.getpgid(server.pid) != proc.pid
+
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.communicate()
+
+    deadline = time.monotonic() + 60
+    while not (_gone(server) and _listener(free_port) is None):
+        assert time.monotonic() < deadline, "the server outlived the killed flow"
+        time.sleep(0.2)
+
+    rerun = subprocess.run(
+        [sys.executable, "flows/generate.py", "--shards", "0-3", "--config", str(config)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+    assert rerun.returncode == 0, rerun.stderr
+    assert "shards 00000-00003 published" in rerun.stdout
+    assert _listener(free_port) is None  # the rerun's own server stopped with it

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import yaml
@@ -23,7 +24,11 @@ def test_yaml_built_model_and_labels_run_through_the_detect_stage(tmp_path: Path
     cfg = Config.model_validate(
         {
             "run": {"output_dir": str(tmp_path / "out")},
-            "input": {"path": str(tmp_path / "in.tsv")},
+            "input": {
+                "path": str(tmp_path / "in.tsv"),
+                "files_root": os.path.commonpath([bus, coffee]),  # both photos, in site-packages
+            },
+            "ingest": {"allow_file_urls": True},
             "detect": {
                 "sources": [
                     {"kind": "labels", "path": str(tmp_path / "labels.json")},

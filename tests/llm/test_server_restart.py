@@ -38,7 +38,12 @@ def _config(tmp_path: Path, port: int) -> Config:
     return Config.model_validate(
         {
             "run": {"output_dir": str(tmp_path / "out")},
-            "input": {"path": str(files.tsv), "samples_per_shard": 14},
+            "input": {
+                "path": str(files.tsv),
+                "samples_per_shard": 14,
+                "files_root": str(files.tsv.parent),
+            },
+            "ingest": {"allow_file_urls": True},
             "detect": {"sources": [{"kind": "labels", "path": str(files.labels)}]},
             "llm": {
                 "max_concurrency": 1,  # one request at a time, so the kill lands mid-shard
