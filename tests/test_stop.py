@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -160,3 +161,6 @@ def test_sigkill_of_the_flow_ends_its_llm_server_and_a_rerun_starts_a_fresh_one(
     assert rerun.returncode == 0, rerun.stderr
     assert "shards 00000-00003 published" in rerun.stdout
     assert _listener(free_port) is None  # the rerun's own server stopped with it
+    # vLLM's socket files went into a folder of the server's own, cleared at each start on
+    # the port and removed at each clean stop: nothing is left in the temporary directory.
+    assert not (Path(tempfile.gettempdir()) / f"negdata-vllm-{free_port}").exists()

@@ -6,9 +6,11 @@ import contextlib
 import importlib.util
 import logging
 import os
+import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 from types import FrameType, TracebackType
@@ -33,6 +35,10 @@ SERVER_ENV = {
 STOP_GRACE_S = 20.0
 LOG_TAIL_LINES = 40
 PORT_FREE_WAIT_S = 10.0  # a replaced leftover's port is free within this long
+# vLLM makes ZeroMQ socket files named by a UUID in $TMPDIR and leaves them there. They go into
+# a folder of the server's own, removed when it stops, if the socket paths stay under ZeroMQ's
+# limit of 107 bytes (a UUID and its separators take 38).
+IPC_PATH_MAX = 107 - 38
 
 
 class LLMServerError(RuntimeError):
@@ -299,13 +305,14 @@ class LocalServer:
         cmd = self.command(ensure_model(serve))
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         self._log_file = self.log_path.open("wb")
-        log.info("starting vLLM on %s (log: %s)", self.base_url, self.log_path)
+        log.info(
+            "starting vLLM on %s, waiting up to %.0f s (log: %s)",
+            self.base_url, serve.startup_timeout_s, self.log_path,
+        )  # fmt: skip
         started = time.monotonic()
+        env = {**_offline_env(), **processes.owner_marks(serve.port), **self._private_tmp()}
         self._proc, self._lifeline = processes.start_guarded(
-            cmd,
-            grace=STOP_GRACE_S,
-            env={**_offline_env(), **processes.owner_marks(serve.port)},
-            stdout=self._log_file,
+            cmd, grace=STOP_GRACE_S, env=env, stdout=self._log_file
         )
         try:
             wait_until_ready(self.base_url, serve.startup_timeout_s, process=self._proc)
@@ -330,6 +337,21 @@ class LocalServer:
         if self._log_file is not None:
             self._log_file.close()
             self._log_file = None
+        shutil.rmtree(self._tmp, ignore_errors=True)
+
+    @property
+    def _tmp(self) -> Path:
+        """The server's own temporary folder: one per port, so a killed run's leftovers are
+        cleared by the next start on that port, never piled up."""
+        return Path(tempfile.gettempdir()) / f"negdata-vllm-{self.cfg.serve.port}"
+
+    def _private_tmp(self) -> dict[str, str]:
+        """``TMPDIR`` for the server: its own emptied folder, when socket paths in it fit."""
+        if len(str(self._tmp)) > IPC_PATH_MAX:
+            return {}
+        shutil.rmtree(self._tmp, ignore_errors=True)
+        self._tmp.mkdir(parents=True)
+        return {"TMPDIR": str(self._tmp)}
 
     def __enter__(self) -> LocalServer:
         self.start()
