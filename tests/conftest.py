@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import http.server
 import io
 import json
 import socket
 import subprocess
 import sys
 import tarfile
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -25,6 +27,48 @@ from negdata.llm import LocalServer
 from negdata.sample import SampleFiles, build_sample, package_file
 
 SampleConfig = Callable[..., tuple[Path, SampleFiles]]
+# A loopback server's answer to a GET: (status, body, extra headers), or None to close the
+# connection without answering. An error status with an empty body is sent as an error page.
+Reply = tuple[int, bytes, dict[str, str]] | None
+Respond = Callable[[http.server.BaseHTTPRequestHandler], Reply]
+
+
+@pytest.fixture
+def loopback_http() -> Iterator[Callable[[Respond], str]]:
+    """``serve(respond)`` starts a real HTTP server on 127.0.0.1 whose GETs ``respond(request)``
+    answers, and returns its base URL; every server is shut down after the test."""
+    servers: list[http.server.ThreadingHTTPServer] = []
+
+    def serve(respond: Respond) -> str:
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                reply = respond(self)
+                if reply is None:
+                    self.close_connection = True
+                    return
+                status, body, headers = reply
+                if status >= 400 and not body:
+                    self.send_error(status)
+                    return
+                self.send_response(status)
+                for name, value in headers.items():
+                    self.send_header(name, value)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+        return f"http://127.0.0.1:{server.server_address[1]}"
+
+    yield serve
+    for server in servers:
+        server.shutdown()
+        server.server_close()
 
 
 def _sample_config(

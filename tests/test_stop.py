@@ -43,6 +43,19 @@ def _wait_for(path_glob: tuple[Path, str], proc: subprocess.Popen[str]) -> None:
         time.sleep(0.05)
 
 
+def _rerun_finishes(config: Path) -> None:
+    """The same command again runs to the end and publishes every shard."""
+    rerun = subprocess.run(
+        [sys.executable, "flows/generate.py", "--shards", "0-3", "--config", str(config)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert rerun.returncode == 0, rerun.stderr
+    assert "shards 00000-00003 published" in rerun.stdout
+
+
 def _group(pgid: int) -> list[psutil.Process]:
     found = []
     for process in psutil.process_iter():
@@ -91,16 +104,7 @@ def test_a_signal_stops_the_flow_within_seconds_and_a_rerun_finishes(
     assert _group(proc.pid) == []  # Prefect's server, decode workers: all gone
     assert not [p for p in out.rglob("*") if p.name.endswith(".tmp")]
 
-    rerun = subprocess.run(
-        [sys.executable, "flows/generate.py", "--shards", "0-3", "--config", str(config)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-
-    assert rerun.returncode == 0, rerun.stderr
-    assert "shards 00000-00003 published" in rerun.stdout
+    _rerun_finishes(config)
     sizes = json.loads((out / "negcap" / "sizes.json").read_text())
     assert sorted(sizes) == [f"{s:05d}.tar" for s in range(4)]
 
@@ -150,16 +154,7 @@ def test_sigkill_of_the_flow_ends_its_llm_server_and_a_rerun_starts_a_fresh_one(
         assert time.monotonic() < deadline, "the server outlived the killed flow"
         time.sleep(0.2)
 
-    rerun = subprocess.run(
-        [sys.executable, "flows/generate.py", "--shards", "0-3", "--config", str(config)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-
-    assert rerun.returncode == 0, rerun.stderr
-    assert "shards 00000-00003 published" in rerun.stdout
+    _rerun_finishes(config)
     assert _listener(free_port) is None  # the rerun's own server stopped with it
     # vLLM's socket files went into a folder of the server's own, cleared at each start on
     # the port and removed at each clean stop: nothing is left in the temporary directory.

@@ -12,9 +12,9 @@ import io
 import os
 import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pyarrow.parquet as pq
 import pytest
@@ -27,6 +27,9 @@ from negdata.ingest.stage import run_ingest
 
 T = TypeVar("T")
 SECRET = b"API_TOKEN=hunter2\x00HOME=/root\x00"
+
+if TYPE_CHECKING:
+    from tests.conftest import Reply, Respond
 
 
 def _image(size: tuple[int, int] = (256, 192), image_format: str = "JPEG") -> bytes:
@@ -216,28 +219,17 @@ def test_no_byte_of_a_refused_file_is_stored(tmp_path: Path, root: Path) -> None
 
 
 @pytest.fixture
-def counting_server() -> Iterator[tuple[str, list[str]]]:
-    """A loopback HTTP server answering every path with an image; yields its base URL and
-    the list of paths requested, with their Authorization headers."""
+def counting_server(loopback_http: Callable[[Respond], str]) -> tuple[str, list[str]]:
+    """A loopback HTTP server answering every path with an image; yields its host and port
+    and the list of paths requested, with their Authorization headers."""
     seen: list[str] = []
     body = _image()
 
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            seen.append(f"{self.path} {self.headers.get('Authorization')}")
-            self.send_response(200)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+    def respond(request: http.server.BaseHTTPRequestHandler) -> Reply:
+        seen.append(f"{request.path} {request.headers.get('Authorization')}")
+        return 200, body, {}
 
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"127.0.0.1:{server.server_address[1]}", seen
-    server.shutdown()
-    server.server_close()
+    return loopback_http(respond).removeprefix("http://"), seen
 
 
 def test_a_url_with_credentials_is_stored_without_them_and_never_fetched(

@@ -21,10 +21,10 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pytest
 import yaml
@@ -37,6 +37,9 @@ RUN = [sys.executable, "-c", "from negdata.cli import main; main()", "stage", "i
 # Each killed run resumes what the runs before it left: kills on the k-th request of a run
 # (an int) and kills once the first unfinished shard's tar is written ("tar").
 KILLS: list[int | str] = [3, "tar", 12, "tar", 1, 25, "tar", 8]
+
+if TYPE_CHECKING:
+    from tests.conftest import Reply, Respond
 
 
 @dataclass
@@ -86,7 +89,7 @@ class Trap:
 
 
 @pytest.fixture
-def images(tmp_path: Path) -> Iterator[tuple[str, Trap]]:
+def images(tmp_path: Path, loopback_http: Callable[[Respond], str]) -> Iterator[tuple[str, Trap]]:
     """A loopback server for /000.jpg ... /039.jpg (random sizes and colours, seeded); any
     other path is a 404. Yields its base URL and the trap its handler springs."""
     rng = random.Random(7)
@@ -98,37 +101,22 @@ def images(tmp_path: Path) -> Iterator[tuple[str, Trap]]:
         bodies[f"/{i:03d}.jpg"] = out.getvalue()
     trap = Trap()
 
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            row = int(self.path.strip("/").split(".")[0])
-            with trap.lock:
-                trap.requests += 1
-                spring = trap.requests == trap.kill_at
-                hold = trap.hold_from is not None and row >= trap.hold_from
-            if spring:
-                trap.kill()
-            if spring or hold:
-                trap.released.wait(120)
-                self.close_connection = True  # no answer: the run is gone
-                return
-            body = bodies.get(self.path)
-            if body is None:
-                self.send_error(404)
-                return
-            self.send_response(200)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+    def respond(request: http.server.BaseHTTPRequestHandler) -> Reply:
+        row = int(request.path.strip("/").split(".")[0])
+        with trap.lock:
+            trap.requests += 1
+            spring = trap.requests == trap.kill_at
+            hold = trap.hold_from is not None and row >= trap.hold_from
+        if spring:
+            trap.kill()
+        if spring or hold:
+            trap.released.wait(120)
+            return None  # no answer: the run is gone
+        body = bodies.get(request.path)
+        return (200, body, {}) if body is not None else (404, b"", {})
 
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}", trap
+    yield loopback_http(respond), trap
     trap.disarm()
-    server.shutdown()
-    server.server_close()
 
 
 def _config(tmp_path: Path, base: str, name: str) -> Path:

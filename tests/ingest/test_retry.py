@@ -5,10 +5,9 @@ from __future__ import annotations
 import http.server
 import io
 import json
-import threading
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow.parquet as pq
 import pytest
@@ -21,6 +20,9 @@ from negdata.pipeline import STAGES, retry_failed_ingest, run_stage
 from negdata.shards import stats_path, write_stats
 from negdata.wds import read_tar
 
+if TYPE_CHECKING:
+    from tests.conftest import Reply, Respond
+
 
 def _jpeg(color: str) -> bytes:
     out = io.BytesIO()
@@ -29,33 +31,19 @@ def _jpeg(color: str) -> bytes:
 
 
 @pytest.fixture
-def flaky_server() -> Iterator[tuple[str, dict[str, Any]]]:
+def flaky_server(loopback_http: Callable[[Respond], str]) -> tuple[str, dict[str, Any]]:
     """A real loopback server: /flaky.jpg answers 503 while ``state["down"]``; /gone.jpg is 404."""
     state: dict[str, Any] = {"down": True, "hits": {}}
     images = {"/ok.jpg": _jpeg("red"), "/flaky.jpg": _jpeg("blue")}
 
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            path = self.path.split("?", 1)[0]
-            state["hits"][path] = state["hits"].get(path, 0) + 1
-            if (path == "/flaky.jpg" and state["down"]) or path not in images:
-                self.send_error(503 if path == "/flaky.jpg" else 404)
-                return
-            body = images[path]
-            self.send_response(200)
-            self.send_header("Content-Type", "image/jpeg")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+    def respond(request: http.server.BaseHTTPRequestHandler) -> Reply:
+        path = request.path.split("?", 1)[0]
+        state["hits"][path] = state["hits"].get(path, 0) + 1
+        if (path == "/flaky.jpg" and state["down"]) or path not in images:
+            return (503 if path == "/flaky.jpg" else 404), b"", {}
+        return 200, images[path], {"Content-Type": "image/jpeg"}
 
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}", state
-    server.shutdown()
-    server.server_close()
+    return loopback_http(respond), state
 
 
 def _raw(tmp_path: Path, rows: str, **ingest: Any) -> dict[str, Any]:
