@@ -46,7 +46,7 @@ log = logging.getLogger("negdata.flow")
 # Set by main(): a run started from a shell stops within seconds on SIGTERM or Ctrl-C. Prefect
 # puts its own SIGTERM handler in place while a flow runs (it waits for every task in flight),
 # so the flow installs this one again once it has started.
-_stop_from_shell: Callable[[], None] | None = None
+_stop_from_shell: Callable[[str | None], None] | None = None
 
 
 @task(name="stage", cache_policy=NONE, task_run_name="{stage_name}-{shard:05d}")
@@ -83,7 +83,9 @@ def generate(
     cfg = load_config(config)
     shard_ids = select_shards(cfg, shards)
     if _stop_from_shell is not None:
-        _stop_from_shell()
+        from prefect.runtime import flow_run
+
+        _stop_from_shell(flow_run.id)
     retries = retry_ingested(cfg, config, shard_ids) if retry_failed else []
     needs_llm = any(stage.uses_llm(cfg) for stage, _ in pending(cfg, shard_ids))
     runs: dict[str, Any] = {}
@@ -134,17 +136,20 @@ def llm_server(cfg: Config) -> Iterator[None]:
         yield
 
 
-def mark_flow_run_crashed(reason: str) -> None:
-    """Tell a Prefect server (``PREFECT_API_URL``) that the flow run in progress was stopped,
+def mark_flow_run_crashed(flow_run_id: str | None, reason: str) -> None:
+    """Tell a Prefect server (``PREFECT_API_URL``) that flow run ``flow_run_id`` was stopped,
     so that it is not shown as running forever; a temporary server stops with the process."""
     from prefect.client.orchestration import get_client
-    from prefect.runtime import flow_run
     from prefect.states import Crashed
 
-    if not os.environ.get("PREFECT_API_URL") or not flow_run.id:
+    if not os.environ.get("PREFECT_API_URL") or not flow_run_id:
         return
     with get_client(sync_client=True) as client:
-        client.set_flow_run_state(flow_run.id, Crashed(message=reason), force=True)
+        client.set_flow_run_state(flow_run_id, Crashed(message=reason), force=True)
+
+
+def _stop_on_signals(describe: Callable[[], str], flow_run_id: str | None) -> None:
+    stop_on_signals(describe, functools.partial(mark_flow_run_crashed, flow_run_id))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -170,10 +175,8 @@ def main(argv: list[str] | None = None) -> None:
             args.shards, len(shard_ids), cfg.input.path, cfg.run.output_dir,
         )  # fmt: skip
         global _stop_from_shell
-        _stop_from_shell = functools.partial(
-            stop_on_signals, lambda: TALLY.describe(shard_ids), mark_flow_run_crashed
-        )
-        _stop_from_shell()
+        _stop_from_shell = functools.partial(_stop_on_signals, lambda: TALLY.describe(shard_ids))
+        _stop_from_shell(None)
         api = os.environ.get("PREFECT_API_URL")
         log.info("Prefect: %s", f"API at {api}" if api else "starting a temporary API server")
         summary = generate(shards=args.shards, config=args.config, retry_failed=args.retry_failed)
