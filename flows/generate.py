@@ -31,6 +31,7 @@ from negdata.llm.metrics import read_counters
 from negdata.pipeline import (
     STAGES,
     TALLY,
+    leased,
     pending,
     retry_failed_ingest,
     run_stage,
@@ -57,16 +58,23 @@ def stage_task(config: str, stage_name: str, shard: int) -> dict[str, Any]:
 
 
 @task(name="shard", cache_policy=NONE, task_run_name="shard-{shard:05d}")
-def shard_task(config: str, shard: int) -> dict[str, dict[str, Any]]:
-    """Every stage of one shard, in order."""
-    return {stage.name: stage_task(config, stage.name, shard) for stage in STAGES}
+def shard_task(config: str, shard: int) -> dict[str, dict[str, Any]] | None:
+    """Every stage of one shard, in order, holding the shard's lease while any is pending;
+    None when another run holds it (that run finishes the shard)."""
+    cfg = load_config(config)
+    with contextlib.nullcontext(True) if not pending(cfg, [shard]) else leased(cfg, shard) as mine:
+        if not mine:
+            return None
+        return {stage.name: stage_task(config, stage.name, shard) for stage in STAGES}
 
 
 @task(name="retry-failed", cache_policy=NONE, task_run_name="retry-failed-{shard:05d}")
-def retry_task(config: str, shard: int) -> dict[str, Any]:
+def retry_task(config: str, shard: int) -> dict[str, Any] | None:
     """Fetch a finished shard's transient ingest failures again (the later stages of a shard
-    that got rows back are redone by the shard task)."""
-    return retry_failed_ingest(load_config(config), shard)
+    that got rows back are redone by the shard task); None when another run holds the shard."""
+    cfg = load_config(config)
+    with leased(cfg, shard) as mine:
+        return retry_failed_ingest(cfg, shard) if mine else None
 
 
 @flow(name="negdata-generate", log_prints=False)
@@ -89,6 +97,7 @@ def generate(
     retries = retry_ingested(cfg, config, shard_ids) if retry_failed else []
     needs_llm = any(stage.uses_llm(cfg) for stage, _ in pending(cfg, shard_ids))
     runs: dict[str, Any] = {}
+    elsewhere: list[int] = []  # shards another run is working on
     with contextlib.ExitStack() as stack:
         if needs_llm:
             stack.enter_context(llm_server(cfg))
@@ -100,21 +109,25 @@ def generate(
         with ThreadPoolTaskRunner[Any](cfg.shards_at_once) as runner:
             futures = [runner.submit(shard_task, {"config": config, "shard": s}) for s in shard_ids]
             for shard, future in zip(shard_ids, futures, strict=True):
-                for name, stats in future.result().items():
+                result = future.result()
+                if result is None:
+                    elsewhere.append(shard)
+                for name, stats in (result or {}).items():
                     runs[f"{name}/{shard:05d}"] = stats
         after = read_counters(cfg.llm.base_url, cfg.llm.api_key) if before else None
     summary = summarize(cfg)
     summary["this_run"] = {
         "ran": sorted(k for k, v in runs.items() if not v.get("skipped")),
         "skipped": sorted(k for k, v in runs.items() if v.get("skipped")),
-        "retried": sum(r["retried"] for r in retries),
-        "recovered": sum(r["recovered"] for r in retries),
+        "retried": sum(r["retried"] for r in retries if r),
+        "recovered": sum(r["recovered"] for r in retries if r),
+        "leased_elsewhere": elsewhere,
         "llm_server": (after - before).as_dict() if before and after else None,
     }
     return summary
 
 
-def retry_ingested(cfg: Config, config: str, shard_ids: list[int]) -> list[dict[str, Any]]:
+def retry_ingested(cfg: Config, config: str, shard_ids: list[int]) -> list[dict[str, Any] | None]:
     """One retry-failed task per shard already ingested, ``shards_at_once`` at a time; run
     before the flow decides whether it needs the LLM, since a recovered row reopens a shard."""
     ingested = [s for s in shard_ids if stage_done(cfg, STAGES[0], s)]

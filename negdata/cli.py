@@ -38,7 +38,14 @@ def _build_model(args: argparse.Namespace) -> None:
 
 
 def _stage(args: argparse.Namespace) -> None:
-    from negdata.pipeline import STAGES, TALLY, retry_failed_ingest, run_stage, select_shards
+    from negdata.pipeline import (
+        STAGES,
+        TALLY,
+        leased,
+        retry_failed_ingest,
+        run_stage,
+        select_shards,
+    )
     from negdata.stopping import stop_on_signals
 
     names = [s.name for s in STAGES]
@@ -49,13 +56,15 @@ def _stage(args: argparse.Namespace) -> None:
     cfg = load_config(args.config)
     shards = select_shards(cfg, args.shards)
     stop_on_signals(lambda: TALLY.describe(shards))
-    if args.retry_failed:
-        for shard in shards:
-            log.info("retry ingest %05d: %s", shard, retry_failed_ingest(cfg, shard))
-        return
     stage = STAGES[names.index(args.name)]
     for shard in shards:
-        log.info("%s %05d: %s", stage.name, shard, run_stage(cfg, stage, shard))
+        with leased(cfg, shard) as mine:
+            if not mine:
+                continue
+            if args.retry_failed:
+                log.info("retry ingest %05d: %s", shard, retry_failed_ingest(cfg, shard))
+            else:
+                log.info("%s %05d: %s", stage.name, shard, run_stage(cfg, stage, shard))
 
 
 def _summary(args: argparse.Namespace) -> None:

@@ -66,6 +66,9 @@ class RunConfig(Section):
     seed: int = 0
     # Shards the flow works on at once; unset: enough to keep llm.max_concurrency busy.
     shards_in_flight: Annotated[int, Field(ge=1)] | None = None
+    # A run leases each shard it works on (negdata.leases), renewing the lease 4 times per
+    # lease_ttl_s; a worker that dies loses its shards this long after its last renewal.
+    lease_ttl_s: Annotated[float, Field(gt=0)] = 600.0
 
     @field_validator("output_dir")
     @classmethod

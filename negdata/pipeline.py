@@ -6,8 +6,10 @@ same way from a flow, a test or a shell.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import logging
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -18,6 +20,7 @@ from negdata import __version__
 from negdata.compose.prompts import load_prompt
 from negdata.config import Config
 from negdata.ingest.sources import shard_count
+from negdata.leases import LeaseHeld, ShardLease
 from negdata.llm.client import FailureReason
 from negdata.publish.diversity import diversity
 from negdata.records import CaptionRecord, read_parquet
@@ -31,6 +34,8 @@ from negdata.shards import (
     stats_path,
     write_json_atomic,
 )
+
+log = logging.getLogger(__name__)
 
 StageFn = Callable[[Config, int, str], dict[str, Any]]
 DIVERSITY_SAMPLE = 100_000  # captions read for the diversity report (the first shards' captions)
@@ -200,6 +205,23 @@ def retry_failed_ingest(cfg: Config, shard: int) -> dict[str, Any]:
 
 def pending(cfg: Config, shards: list[int]) -> list[tuple[Stage, int]]:
     return [(st, s) for s in shards for st in STAGES if not stage_done(cfg, st, s)]
+
+
+@contextlib.contextmanager
+def leased(cfg: Config, shard: int) -> Iterator[bool]:
+    """Hold the shard's lease (``negdata.leases``) for the block: True, or False when another
+    live run is working on the shard, which this run then leaves alone (and says so)."""
+    lease = ShardLease(cfg.run.output_dir, shard, cfg.run.lease_ttl_s)
+    try:
+        lease.hold()
+    except LeaseHeld as held:
+        log.warning("%s: skipped here", held)
+        yield False
+        return
+    try:
+        yield True
+    finally:
+        lease.let_go()
 
 
 def _write_if_changed(path: Any, payload: dict[str, Any]) -> None:

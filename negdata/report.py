@@ -33,6 +33,9 @@ def format_summary(cfg: Config, summary: dict[str, Any]) -> str:
     if this_run:
         lines += ["", f"this run: {len(this_run['ran'])} stage-shards ran, "
                       f"{len(this_run['skipped'])} were already done"]  # fmt: skip
+        if this_run.get("leased_elsewhere"):
+            shards = ", ".join(f"{s:05d}" for s in this_run["leased_elsewhere"])
+            lines.append(f"  left to the other runs working on them: shards {shards}")
         if this_run.get("retried"):
             lines.append(f"  ingest retried {this_run['retried']} failed rows, "
                          f"recovered {this_run['recovered']}")  # fmt: skip
