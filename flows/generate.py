@@ -11,15 +11,24 @@ import contextlib
 import functools
 import logging
 import os
+import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 from prefect import flow, task
 from prefect.cache_policies import NONE
 from prefect.task_runners import ThreadPoolTaskRunner
 
+from flows.temporary_server import temporary_server
 from negdata.config import Config, load_config
-from negdata.console import Parser, add_common_options, main_guard, setup_logging
+from negdata.console import (
+    Parser,
+    add_common_options,
+    log_to_stderr,
+    main_guard,
+    setup_logging,
+)
 from negdata.llm import (
     LocalServer,
     check_server_kind,
@@ -31,6 +40,7 @@ from negdata.llm.metrics import read_counters
 from negdata.pipeline import (
     STAGES,
     TALLY,
+    done_markers,
     leased,
     pending,
     retry_failed_ingest,
@@ -40,9 +50,13 @@ from negdata.pipeline import (
     summarize,
 )
 from negdata.report import print_summary
+from negdata.shards import shard_spec
 from negdata.stopping import stop_on_signals
 
 log = logging.getLogger("negdata.flow")
+GPU_SLOT_ENV = "NEGDATA_GPU_SLOT"
+PARENT_DEPLOYMENT = "negdata-generate/cluster"  # made by flows/deploy.py
+FOLLOW_POLL_S = 5.0
 
 # Set by main(): a run started from a shell stops within seconds on SIGTERM or Ctrl-C. Prefect
 # puts its own SIGTERM handler in place while a flow runs (it waits for every task in flight),
@@ -54,7 +68,23 @@ _stop_from_shell: Callable[[str | None], None] | None = None
 def stage_task(config: str, stage_name: str, shard: int) -> dict[str, Any]:
     cfg = load_config(config)
     stage = next(s for s in STAGES if s.name == stage_name)
-    return run_stage(cfg, stage, shard)
+    with gpu_slot() if stage_name == "detect" else contextlib.nullcontext():
+        return run_stage(cfg, stage, shard)
+
+
+@contextlib.contextmanager
+def gpu_slot() -> Iterator[None]:
+    """On a cluster worker, the GPU's strict Prefect concurrency limit (``NEGDATA_GPU_SLOT``,
+    set by ``flows/workers.py``): one detection at a time per GPU, and a limit that does not
+    exist fails loudly instead of letting every shard in. Elsewhere, nothing."""
+    slot = os.environ.get(GPU_SLOT_ENV)
+    if not slot:
+        yield
+        return
+    from prefect.concurrency.sync import concurrency
+
+    with concurrency(slot, occupy=1, strict=True):
+        yield
 
 
 @task(name="shard", cache_policy=NONE, task_run_name="shard-{shard:05d}")
@@ -79,12 +109,17 @@ def retry_task(config: str, shard: int) -> dict[str, Any] | None:
 
 @flow(name="negdata-generate", log_prints=False)
 def generate(
-    shards: str = "0-3", config: str = "configs/sample.yaml", retry_failed: bool = False
+    shards: str = "0-3",
+    config: str = "configs/sample.yaml",
+    retry_failed: bool = False,
+    fan_out: str | None = None,
 ) -> dict[str, Any]:
-    """Ingest, detect, plan, compose and publish ``shards`` (e.g. ``"0-99,120"``).
+    """Ingest, detect, plan, compose and publish ``shards`` (e.g. ``"0-99,120"``), then write
+    the run-level files (stats.json, sizes.json) once.
 
-    ``cfg.shards_at_once`` shards run at once, all sending to one shared LLM client, so one
-    shard's detection overlaps another's generation and the server never drains between shards.
+    Without ``fan_out`` the shards are worked on in this process (``work_on``). With it, the
+    name of the chunk deployment (``negdata-shards/gpu``), the pending shards are split into
+    chunks, each run by a child flow run on the GPU work pool (``flows/cluster.py``).
     With ``retry_failed``, every shard already ingested first fetches the rows that failed for a
     transient reason (timeouts, 429, 5xx) again, before anything else runs.
     """
@@ -94,6 +129,33 @@ def generate(
         from prefect.runtime import flow_run
 
         _stop_from_shell(flow_run.id)
+    if fan_out:
+        from flows.cluster import run_chunks
+
+        this_run = run_chunks(cfg, config, shard_ids, fan_out, retry_failed)
+    else:
+        this_run = work_on(cfg, config, shard_ids, retry_failed)
+    summary = summarize(cfg)
+    summary["this_run"] = this_run
+    if this_run.get("failed_shards"):
+        failed = shard_spec(this_run["failed_shards"])
+        raise RuntimeError(f"shards {failed} failed on every child run; see the child runs' logs")
+    return summary
+
+
+@flow(name="negdata-shards", log_prints=False)
+def process_shards(shards: str, config: str, retry_failed: bool = False) -> dict[str, Any]:
+    """A chunk of a cluster run, on one worker: every stage of ``shards``, no run-level files
+    (the parent run writes them once, at the end)."""
+    cfg = load_config(config)
+    return work_on(cfg, config, select_shards(cfg, shards), retry_failed)
+
+
+def work_on(cfg: Config, config: str, shard_ids: list[int], retry_failed: bool) -> dict[str, Any]:
+    """Every stage of ``shard_ids`` in this process: ``cfg.shards_at_once`` shards at a time,
+    all sending to one shared LLM client, so one shard's detection overlaps another's
+    generation and the server never drains between shards. Returns what this run did."""
+    log_to_stderr()  # a flow run started by a worker logs too
     retries = retry_ingested(cfg, config, shard_ids) if retry_failed else []
     needs_llm = any(stage.uses_llm(cfg) for stage, _ in pending(cfg, shard_ids))
     runs: dict[str, Any] = {}
@@ -115,8 +177,7 @@ def generate(
                 for name, stats in (result or {}).items():
                     runs[f"{name}/{shard:05d}"] = stats
         after = read_counters(cfg.llm.base_url, cfg.llm.api_key) if before else None
-    summary = summarize(cfg)
-    summary["this_run"] = {
+    return {
         "ran": sorted(k for k, v in runs.items() if not v.get("skipped")),
         "skipped": sorted(k for k, v in runs.items() if v.get("skipped")),
         "retried": sum(r["retried"] for r in retries if r),
@@ -124,7 +185,6 @@ def generate(
         "leased_elsewhere": elsewhere,
         "llm_server": (after - before).as_dict() if before and after else None,
     }
-    return summary
 
 
 def retry_ingested(cfg: Config, config: str, shard_ids: list[int]) -> list[dict[str, Any] | None]:
@@ -165,9 +225,41 @@ def _stop_on_signals(describe: Callable[[], str], flow_run_id: str | None) -> No
     stop_on_signals(describe, functools.partial(mark_flow_run_crashed, flow_run_id))
 
 
+def follow(deployment: str, shards: str, config: Path, cfg: Config) -> None:
+    """Run the cluster's parent deployment over ``shards`` and follow it to the end, logging
+    how many shards are finished; an error unless it completed."""
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.objects import FlowRun
+    from prefect.deployments import run_deployment
+
+    shard_ids = select_shards(cfg, shards)
+    run = run_deployment(
+        deployment, parameters={"shards": shards, "config": str(config)}, timeout=0
+    )
+    assert isinstance(run, FlowRun)  # called from sync code, so not a coroutine
+    log.info("cluster run %s of %s started; Ctrl-C stops following it, not the run", run.name,
+             deployment)  # fmt: skip
+    last = ""
+    with get_client(sync_client=True) as client:
+        while True:
+            state = client.read_flow_run(run.id).state
+            done = sum(stage_done(cfg, STAGES[-1], s) for s in shard_ids)
+            line = f"{run.name}: {state.name if state else 'scheduled'}, {done} of " \
+                f"{len(shard_ids)} shards finished"  # fmt: skip
+            if line != last:
+                log.info("%s", line)
+                last = line
+            if state is not None and state.is_final():
+                break
+            time.sleep(FOLLOW_POLL_S)
+    if not state.is_completed():
+        raise RuntimeError(f"cluster run {run.name} ended {state.name}: {state.message or ''}")
+
+
 def main(argv: list[str] | None = None) -> None:
     """``python flows/generate.py``: the flow from a shell, with one line for any mistake and
-    a stop within seconds on SIGTERM or Ctrl-C."""
+    a stop within seconds on SIGTERM or Ctrl-C; with ``--cluster``, the cluster's parent
+    deployment instead, followed to the end."""
     parser = Parser(prog="generate.py", description=__doc__)
     parser.add_argument("--shards", default="0-3")
     parser.add_argument("--config", default="configs/sample.yaml")
@@ -175,6 +267,15 @@ def main(argv: list[str] | None = None) -> None:
         "--retry-failed",
         action="store_true",
         help="first fetch again the rows of ingested shards that failed for a transient reason",
+    )
+    parser.add_argument(
+        "--cluster",
+        nargs="?",
+        const=PARENT_DEPLOYMENT,
+        default=None,
+        metavar="DEPLOYMENT",
+        help=f"run the cluster's parent deployment (default {PARENT_DEPLOYMENT}; see `make "
+        "deploy`) on the Prefect server at PREFECT_API_URL and follow it",
     )
     add_common_options(parser)
     args = parser.parse_args(argv)
@@ -187,12 +288,21 @@ def main(argv: list[str] | None = None) -> None:
             "negdata: shards %s (%d) of %s into %s",
             args.shards, len(shard_ids), cfg.input.path, cfg.run.output_dir,
         )  # fmt: skip
+        api = os.environ.get("PREFECT_API_URL")
+        if args.cluster:
+            if not api:
+                raise ValueError("--cluster needs PREFECT_API_URL: the cluster's Prefect server")
+            follow(args.cluster, args.shards, Path(args.config).resolve(), cfg)
+            print_summary(cfg, {**summarize(cfg, write=False), "done_markers": done_markers(cfg)})
+            return
         global _stop_from_shell
         _stop_from_shell = functools.partial(_stop_on_signals, lambda: TALLY.describe(shard_ids))
         _stop_from_shell(None)
-        api = os.environ.get("PREFECT_API_URL")
         log.info("Prefect: %s", f"API at {api}" if api else "starting a temporary API server")
-        summary = generate(shards=args.shards, config=args.config, retry_failed=args.retry_failed)
+        with contextlib.nullcontext() if api else temporary_server():
+            summary = generate(
+                shards=args.shards, config=args.config, retry_failed=args.retry_failed
+            )
         print_summary(cfg, summary)
 
 

@@ -69,6 +69,10 @@ class RunConfig(Section):
     # A run leases each shard it works on (negdata.leases), renewing the lease 4 times per
     # lease_ttl_s; a worker that dies loses its shards this long after its last renewal.
     lease_ttl_s: Annotated[float, Field(gt=0)] = 600.0
+    # On a cluster (flows/cluster.py): shards per child flow run, and how many child runs a
+    # chunk gets before its unfinished shards count as failed (a worker that dies costs one).
+    shards_per_chunk: Annotated[int, Field(ge=1)] = 4
+    chunk_attempts: Annotated[int, Field(ge=1)] = 3
 
     @field_validator("output_dir")
     @classmethod

@@ -65,16 +65,31 @@ class _Formatter(logging.Formatter):
 
 
 def setup_logging(debug: bool = False) -> None:
-    """negdata's log lines on stderr with the time; debug lines and Prefect's run logs only
-    with ``debug``."""
-    handler = _Handler()
-    handler.setFormatter(_Formatter("%(asctime)s %(message)s", datefmt="%H:%M:%S"))
+    """For a command run from a shell: negdata's log lines on stderr with the time; debug lines
+    and Prefect's run logs only with ``debug``."""
     root = logging.getLogger("negdata")
-    root.handlers[:] = [handler]
+    root.handlers[:] = [_stderr_handler()]
     root.setLevel(logging.DEBUG if debug else logging.INFO)
     root.propagate = False
     for name in PREFECT_RUN_LOGGERS:
         logging.getLogger(name).setLevel(logging.NOTSET if debug else logging.CRITICAL)
+
+
+def log_to_stderr() -> None:
+    """Make sure negdata's info lines are shown: in a flow run that a Prefect worker started,
+    Prefect's console handler shows them (and, with ``PREFECT_LOGGING_EXTRA_LOGGERS=negdata``,
+    its UI); where nothing would, they go to stderr as ``setup_logging`` shows them."""
+    root = logging.getLogger("negdata")
+    if root.level == logging.NOTSET:
+        root.setLevel(logging.INFO)
+    if not root.handlers and not logging.getLogger().handlers:
+        root.addHandler(_stderr_handler())
+
+
+def _stderr_handler() -> logging.Handler:
+    handler = _Handler()
+    handler.setFormatter(_Formatter("%(asctime)s %(message)s", datefmt="%H:%M:%S"))
+    return handler
 
 
 def one_line(exc: BaseException) -> str:

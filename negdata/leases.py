@@ -30,6 +30,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+import psutil
 from fsspec.asyn import sync
 
 from negdata.shards import Location, is_remote, shard_name
@@ -37,6 +38,8 @@ from negdata.shards import Location, is_remote, shard_name
 log = logging.getLogger(__name__)
 
 LEASES = "leases"  # the folder of the run directory that holds them
+_held: set[ShardLease] = set()  # leases this process holds, for release_held()
+_held_lock = threading.Lock()
 RENEWALS_PER_TTL = 4  # a lease is renewed this many times per time-to-live
 # S3's answers to a conditional write whose condition does not hold.
 CONDITION_FAILED = ("PreconditionFailed", "ConditionalRequestConflict")
@@ -171,6 +174,30 @@ class _ObjectStore:
             self.fs.call_s3("delete_object", Bucket=self.bucket, Key=self.key)
 
 
+def release_held() -> None:
+    """Give back every lease this process holds (a run stopping on SIGTERM or Ctrl-C), so a
+    rerun need not wait for them to expire."""
+    with _held_lock:
+        held = list(_held)
+    for lease in held:
+        lease.let_go()
+
+
+def live_owner(output_dir: Location, shard: int) -> str | None:
+    """Who holds the shard's lease now, or None when nobody does (no lease, or an expired one:
+    its worker died). Reads only."""
+    return ShardLease(output_dir, shard, ttl_s=0).holder()
+
+
+def _owner_died_here(owner: str) -> bool:
+    """Whether ``owner`` ran on this machine and its process is gone: its lease need not be
+    waited out (after a kill -9 on one machine, a rerun resumes at once). A live process
+    with that pid counts as the owner, whatever it is: a lease is never taken from a live run."""
+    host, _, rest = owner.partition(":")
+    pid = rest.partition(":")[0]
+    return host == socket.gethostname() and pid.isdigit() and not psutil.pid_exists(int(pid))
+
+
 def new_owner() -> str:
     """Who holds a lease: host, process id and a nonce (pids are reused)."""
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
@@ -215,6 +242,13 @@ class ShardLease:
         except (ValueError, KeyError, TypeError):
             return _Found("an unreadable lease", 0.0, version)  # expired: taken over
 
+    def holder(self) -> str | None:
+        """The owner of the lease if it is live, else None (reads only)."""
+        found = self._read()
+        if found is None or found.expires <= time.time() or _owner_died_here(found.owner):
+            return None
+        return found.owner
+
     def acquire(self) -> None:
         """Take the lease, or take over an expired one; ``LeaseHeld`` if another has it."""
         while self._version is None:
@@ -224,12 +258,12 @@ class ShardLease:
             found = self._read()
             if found is None:
                 continue  # released meanwhile: try again
-            if found.expires > time.time():
+            if found.expires > time.time() and not _owner_died_here(found.owner):
                 raise LeaseHeld(self.shard, found.owner, found.expires)
             self._version = self._store.take_over(self._body(), found.version)
             if self._version is not None:
                 name = shard_name(self.shard)
-                log.warning("shard %s: took over the expired lease of %s", name, found.owner)
+                log.warning("shard %s: took over the lease of %s, which is gone", name, found.owner)
 
     def renew(self) -> bool:
         """Push the expiry forward; False when the lease was lost (taken over meanwhile)."""
@@ -252,6 +286,8 @@ class ShardLease:
     def hold(self) -> None:
         """Acquire the lease (``LeaseHeld`` if another has it) and renew it until ``let_go``."""
         self.acquire()
+        with _held_lock:
+            _held.add(self)
         self._stop.clear()
         self._renewer = threading.Thread(
             target=self._renew_until_stopped, name=f"lease-{self.shard}", daemon=True
@@ -261,10 +297,12 @@ class ShardLease:
     def let_go(self) -> None:
         """Stop renewing and release the lease."""
         self._stop.set()
-        if self._renewer is not None:
+        if self._renewer is not None and self._renewer is not threading.current_thread():
             self._renewer.join()
             self._renewer = None
         self.release()
+        with _held_lock:
+            _held.discard(self)
 
     def __enter__(self) -> ShardLease:
         self.hold()

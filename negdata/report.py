@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from negdata.config import Config
+from negdata.shards import shard_spans
 
 
 def format_summary(cfg: Config, summary: dict[str, Any]) -> str:
@@ -57,13 +58,7 @@ def format_summary(cfg: Config, summary: dict[str, Any]) -> str:
 
 def _spans(shards: list[int]) -> str:
     """``[0, 1, 2, 3, 7]`` -> ``"00000-00003, 00007"``."""
-    spans: list[list[int]] = []
-    for shard in shards:
-        if spans and shard == spans[-1][1] + 1:
-            spans[-1][1] = shard
-        else:
-            spans.append([shard, shard])
-    return ", ".join(f"{a:05d}" if a == b else f"{a:05d}-{b:05d}" for a, b in spans)
+    return ", ".join(f"{a:05d}" if a == b else f"{a:05d}-{b:05d}" for a, b in shard_spans(shards))
 
 
 def _num(value: float | None) -> str:

@@ -76,6 +76,22 @@ def parse_shards(spec: str, count: int | None = None) -> list[int]:
     return sorted({shard for r in ranges for shard in r})
 
 
+def shard_spans(shards: list[int]) -> list[tuple[int, int]]:
+    """``[0, 1, 2, 3, 7]`` -> ``[(0, 3), (7, 7)]``: runs of consecutive shards."""
+    spans: list[tuple[int, int]] = []
+    for shard in sorted(shards):
+        if spans and shard == spans[-1][1] + 1:
+            spans[-1] = (spans[-1][0], shard)
+        else:
+            spans.append((shard, shard))
+    return spans
+
+
+def shard_spec(shards: list[int]) -> str:
+    """``[0, 1, 2, 3, 7]`` -> ``"0-3,7"``, which ``parse_shards`` reads back."""
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in shard_spans(shards))
+
+
 def sample_key(shard: int, index: int) -> str:
     """img2dataset's 9-digit key: 5 digits of shard, 4 of index within the shard."""
     return f"{shard:05d}{index:04d}"

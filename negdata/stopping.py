@@ -4,7 +4,8 @@ Every stage publishes its files whole and its done marker last, so a run may sto
 moment: what is finished is on disk, what is in flight is redone by the next run. A stop
 therefore does not wait for work in flight. It ends this process's children (the decode
 workers, Prefect's temporary server, the LLM server with its own processes), removes the
-temporary files of writes in progress, prints one line (what was finished, how to resume) and
+temporary files of writes in progress, gives back the shard leases it holds (a rerun need not
+wait for them to expire), prints one line (what was finished, how to resume) and
 exits with 128 + the signal number; nothing else this process would print meanwhile is shown.
 A second signal during the stop exits at once.
 """
@@ -21,6 +22,7 @@ from types import FrameType
 
 import psutil
 
+from negdata.leases import release_held
 from negdata.shards import remove_unfinished
 
 CHILD_GRACE_S = 4.0  # children get this long to exit on SIGTERM before they are killed
@@ -96,6 +98,7 @@ def stop_on_signals(
             _bounded(before_exit, f"stopped by {name}")
         stop_children()
         remove_unfinished()
+        release_held()
         line = (
             f"negdata: stopped by {name}; {describe()}; in-flight work was dropped and finished "
             "work is kept: rerun the same command to resume\n"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.server
 import io
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -152,6 +153,41 @@ def s3_options() -> Iterator[dict[str, Any]]:
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def prefect_api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real Prefect server on a free loopback port, with a PREFECT_HOME of its own, once per
+    test module; yields its API URL."""
+    port = _free_port()
+    env = {
+        **os.environ,
+        "PREFECT_HOME": str(tmp_path_factory.mktemp("prefect")),
+        "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+        "PREFECT_SERVER_UI_ENABLED": "false",
+    }
+    env.pop("PREFECT_API_URL", None)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1",
+         "--port", str(port)],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    api = f"http://127.0.0.1:{port}/api"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                if httpx.get(f"{api}/health", timeout=2.0).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if server.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the Prefect server did not start")
+            time.sleep(0.3)
+        yield api
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
 
 
 @pytest.fixture

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import socket
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -108,3 +112,24 @@ def test_of_many_racing_runs_exactly_one_gets_the_shard(tmp_path: Path, expired:
     assert len(winners) == 1 and len(refused) == len(racers) - 1
     assert json.loads((tmp_path / "leases" / "00005.json").read_text())["owner"] == winners[0]
     assert sorted(p.name for p in (tmp_path / "leases").iterdir()) == [".lock", "00005.json"]
+
+
+def test_a_live_lease_of_a_dead_process_on_this_machine_is_taken_over_at_once(
+    tmp_path: Path,
+) -> None:
+    """After a kill -9 on one machine, a rerun resumes without waiting out the lease."""
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                           capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
+    here = socket.gethostname()
+    ShardLease(tmp_path, 6, ttl_s=600, owner=f"{here}:{ended}:a").acquire()
+    ShardLease(tmp_path, 7, ttl_s=600, owner=f"another-host:{ended}:a").acquire()
+    ShardLease(tmp_path, 8, ttl_s=600, owner=f"{here}:{os.getpid()}:a").acquire()
+
+    rerun = ShardLease(tmp_path, 6, ttl_s=600, owner="rerun")
+    rerun.acquire()
+
+    assert rerun.held
+    with pytest.raises(LeaseHeld):  # a process on another machine cannot be checked: wait
+        ShardLease(tmp_path, 7, ttl_s=600, owner="rerun").acquire()
+    with pytest.raises(LeaseHeld):  # and a live process's lease is never taken
+        ShardLease(tmp_path, 8, ttl_s=600, owner="rerun").acquire()

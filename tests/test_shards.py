@@ -9,6 +9,7 @@ from negdata.shards import (
     parse_shards,
     remove_unfinished,
     sample_key,
+    shard_spec,
     write_stats,
 )
 
@@ -37,6 +38,12 @@ def test_a_huge_selection_is_refused_before_it_is_expanded() -> None:
     # A set of 10**12 shard numbers would exhaust memory long before the check.
     with pytest.raises(ShardError, match="999999999999"):
         parse_shards("0-999999999999", count=100)
+
+
+def test_a_shard_list_round_trips_through_its_spec() -> None:
+    shards = [0, 1, 2, 3, 7, 10, 11, 20]
+    assert shard_spec(shards) == "0-3,7,10-11,20"
+    assert parse_shards(shard_spec(shards)) == shards
 
 
 def test_sample_key_is_img2dataset_nine_digits() -> None:

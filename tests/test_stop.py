@@ -10,7 +10,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -161,38 +161,6 @@ def test_sigkill_of_the_flow_ends_its_llm_server_and_a_rerun_starts_a_fresh_one(
     # vLLM's socket files went into a folder of the server's own, cleared at each start on
     # the port and removed at each clean stop: nothing is left in the temporary directory.
     assert not (Path(tempfile.gettempdir()) / f"negdata-vllm-{free_port}").exists()
-
-
-@pytest.fixture
-def prefect_api(tmp_path: Path, free_port: int) -> Iterator[str]:
-    """A real Prefect server on loopback (its own PREFECT_HOME); yields its API URL."""
-    env = {
-        **os.environ,
-        "PREFECT_HOME": str(tmp_path / "prefect"),
-        "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
-        "PREFECT_SERVER_UI_ENABLED": "false",
-    }
-    env.pop("PREFECT_API_URL", None)
-    server = subprocess.Popen(
-        [sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1",
-         "--port", str(free_port)],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    api = f"http://127.0.0.1:{free_port}/api"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                if httpx.get(f"{api}/health", timeout=2.0).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert server.poll() is None and time.monotonic() < deadline, "no Prefect server"
-            time.sleep(0.3)
-        yield api
-    finally:
-        server.terminate()
-        server.wait(timeout=60)
 
 
 def test_a_stopped_run_is_marked_crashed_on_the_prefect_server(

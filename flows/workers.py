@@ -1,0 +1,133 @@
+"""``make worker``: Prefect workers for this machine, one per visible GPU, plus one for parents.
+
+Each GPU ``k`` gets a worker on the ``negdata-gpu`` pool with ``--limit 1`` (one chunk run at a
+time), ``CUDA_VISIBLE_DEVICES=k``, and ``NEGDATA_GPU_SLOT`` naming the GPU's strict Prefect
+concurrency limit (``negdata-gpu-<host>-<k>``, limit 1, created here), which the detect stage
+holds. GPUs are those in ``--gpus``, else ``CUDA_VISIBLE_DEVICES``, else what ``nvidia-smi -L``
+lists; a machine with none gets one chunk worker that detects on the CPU. A worker on the
+``negdata-cpu`` pool runs parent runs, which hold no GPU. ``--role chunks`` or ``--role
+parent`` starts only the one kind (a GPU node, the head node).
+
+It runs until SIGTERM or Ctrl-C, then stops every worker (SIGTERM, SIGKILL after a grace
+period: an idle Prefect worker may ignore the first SIGTERM).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from types import FrameType
+
+from flows.deploy import CPU_POOL, GPU_POOL
+from flows.generate import GPU_SLOT_ENV
+from negdata.console import Parser, add_common_options, main_guard, setup_logging
+
+STOP_GRACE_S = 10.0
+PARENT_LIMIT = 4  # parent runs only watch their children: a few at once per machine
+
+log = logging.getLogger("negdata.workers")
+
+
+def visible_gpus(given: str | None) -> list[str]:
+    """GPU indices from ``given`` ("0,1"), else ``CUDA_VISIBLE_DEVICES``, else nvidia-smi."""
+    listed = given if given is not None else os.environ.get("CUDA_VISIBLE_DEVICES")
+    if listed is not None:
+        return [g.strip() for g in listed.split(",") if g.strip()]
+    if shutil.which("nvidia-smi") is None:
+        return []
+    found = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, check=False)
+    return [str(i) for i, line in enumerate(found.stdout.splitlines()) if line.startswith("GPU")]
+
+
+def slot_name(gpu: str) -> str:
+    return f"negdata-gpu-{socket.gethostname()}-{gpu}"
+
+
+def ensure_slot(name: str) -> None:
+    """The GPU's global concurrency limit (limit 1), created unless it exists."""
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.actions import GlobalConcurrencyLimitCreate
+    from prefect.exceptions import ObjectNotFound
+
+    with get_client(sync_client=True) as client:
+        try:
+            client.read_global_concurrency_limit_by_name(name)
+        except ObjectNotFound:
+            client.create_global_concurrency_limit(GlobalConcurrencyLimitCreate(name=name, limit=1))
+            log.info("concurrency limit %s created (limit 1)", name)
+
+
+def _worker(pool: str, name: str, limit: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    command = [
+        sys.executable, "-m", "prefect", "worker", "start", "--pool", pool, "--type", "process",
+        "--limit", str(limit), "--name", name,
+    ]  # fmt: skip
+    log.info("worker %s on pool %s (limit %d)", name, pool, limit)
+    # negdata's log lines reach the Prefect UI as the run's logs, beside Prefect's own.
+    extra = {"PREFECT_LOGGING_EXTRA_LOGGERS": "negdata"}
+    return subprocess.Popen(command, env={**os.environ, **extra, **env})
+
+
+def start_workers(gpus: list[str], role: str) -> list[subprocess.Popen[bytes]]:
+    host = socket.gethostname()
+    workers = []
+    for gpu in (gpus or [""]) if role in ("all", "chunks") else []:
+        slot = slot_name(gpu or "cpu")
+        ensure_slot(slot)
+        name = f"gpu{gpu}@{host}" if gpu else f"cpu-detect@{host}"
+        workers.append(
+            _worker(GPU_POOL, name, 1, {"CUDA_VISIBLE_DEVICES": gpu, GPU_SLOT_ENV: slot})
+        )
+    if role in ("all", "parent"):
+        workers.append(_worker(CPU_POOL, f"parent@{host}", PARENT_LIMIT, {}))
+    return workers
+
+
+def stop(workers: list[subprocess.Popen[bytes]]) -> None:
+    for worker in workers:
+        if worker.poll() is None:
+            worker.terminate()
+    deadline = time.monotonic() + STOP_GRACE_S
+    for worker in workers:
+        try:
+            worker.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = Parser(prog="workers.py", description=__doc__)
+    parser.add_argument("--gpus", default=None, help='GPU indices, e.g. "0,1" (default: all)')
+    parser.add_argument(
+        "--role", choices=("all", "chunks", "parent"), default="all",
+        help="chunks: the GPU workers only; parent: the parent-run worker only",
+    )  # fmt: skip
+    add_common_options(parser)
+    args = parser.parse_args(argv)
+    setup_logging(args.debug)
+    with main_guard(args.debug):
+        if not os.environ.get("PREFECT_API_URL"):
+            raise ValueError("PREFECT_API_URL is not set: point it at the cluster's Prefect server")
+        workers = start_workers(visible_gpus(args.gpus), args.role)
+
+        def _stop(signum: int, frame: FrameType | None) -> None:
+            stop(workers)
+            sys.exit(128 + signum)
+
+        signal.signal(signal.SIGTERM, _stop)
+        signal.signal(signal.SIGINT, _stop)
+        while all(w.poll() is None for w in workers):
+            time.sleep(1.0)
+        stop(workers)
+        raise RuntimeError("a worker exited; the others were stopped")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,177 @@
+"""The cluster, on loopback: a real Prefect server, `make deploy`'s pools and deployments, and
+real process workers, one per GPU. The GPUs are fake (CUDA_VISIBLE_DEVICES=0 and 1 on a machine
+without one: detection runs on the CPU); everything else is what a cluster runs."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO, Any
+
+import psutil
+import pytest
+import yaml
+
+from negdata.config import LLMConfig
+
+SHARDS = "0-13"  # the 14 sample photos, one per shard
+STAGES = ("ingest", "detect", "plan", "compose", "publish")
+WORKED = re.compile(r"(ingest|detect|plan|compose|publish) shard (\d{5}):")
+
+
+def _config(root: Path, name: str, sample_config: Callable[..., tuple[Path, Any]],
+            llm: LLMConfig) -> Path:  # fmt: skip
+    config, _ = sample_config(root, llm, name=f"{name}.yaml")
+    raw = yaml.safe_load(config.read_text())
+    raw["run"] = {**raw["run"], "output_dir": str(root / name), "lease_ttl_s": 8,
+                  "shards_per_chunk": 2}  # fmt: skip
+    raw["input"]["samples_per_shard"] = 1
+    config.write_text(yaml.safe_dump(raw))
+    return config
+
+
+def _run(command: list[str], env: dict[str, str], timeout: float = 900) -> str:
+    done = subprocess.run(
+        command, env=env, capture_output=True, text=True, timeout=timeout, check=False
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stderr
+
+
+def _outputs(out: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(out).as_posix(): p.read_bytes()
+        for p in sorted(out.rglob("*"))
+        if p.suffix in (".tar", ".parquet") and not p.name.startswith(".")
+    }
+
+
+class Workers:
+    """``flows/workers.py`` processes, each in a process group of its own, logging to files."""
+
+    def __init__(self, env: dict[str, str], folder: Path) -> None:
+        self.env = env
+        self.folder = folder
+        self.procs: dict[str, subprocess.Popen[bytes]] = {}
+        self.logs: dict[str, IO[bytes]] = {}
+
+    def start(self, name: str, *args: str) -> None:
+        self.logs[name] = (self.folder / f"{name}.log").open("wb")
+        self.procs[name] = subprocess.Popen(
+            [sys.executable, "flows/workers.py", *args],
+            env=self.env, stdout=self.logs[name], stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
+
+    def log(self, name: str) -> str:
+        return (self.folder / f"{name}.log").read_text(errors="replace")
+
+    def kill(self, name: str) -> None:
+        """SIGKILL the worker's process group and every process it started."""
+        proc = self.procs[name]
+        family = psutil.Process(proc.pid).children(recursive=True)
+        os.killpg(proc.pid, signal.SIGKILL)
+        for child in family:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                child.kill()
+        proc.wait()
+
+    def stop(self) -> None:
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for proc in self.procs.values():
+            try:
+                proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        for log in self.logs.values():
+            log.close()
+
+
+@pytest.fixture
+def cluster(prefect_api: str, tmp_path: Path) -> Iterator[tuple[dict[str, str], Workers]]:
+    env = {**os.environ, "PREFECT_API_URL": prefect_api, "PREFECT_WORKER_QUERY_SECONDS": "1"}
+    workers = Workers(env, tmp_path)
+    yield env, workers
+    workers.stop()
+
+
+def _worked(*logs: str) -> Counter[tuple[str, str]]:
+    return Counter(m.groups() for text in logs for m in WORKED.finditer(text))
+
+
+def test_a_cluster_run_does_every_stage_of_every_shard_once_and_matches_one_process(
+    tmp_path: Path,
+    vllm_server: LLMConfig,
+    sample_config: Callable[..., tuple[Path, Any]],
+    cluster: tuple[dict[str, str], Workers],
+) -> None:
+    env, workers = cluster
+    local_env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"}
+    reference = _config(tmp_path, "reference", sample_config, vllm_server)
+    _run([sys.executable, "flows/generate.py", "--shards", SHARDS, "--config", str(reference)],
+         local_env)  # fmt: skip
+    config = _config(tmp_path, "cluster", sample_config, vllm_server)
+    (tmp_path / "cluster").mkdir()
+    shutil.copyfile(tmp_path / "reference" / "llm_cache.sqlite",
+                    tmp_path / "cluster" / "llm_cache.sqlite")  # fmt: skip
+
+    _run([sys.executable, "flows/deploy.py", "--config", str(config), "--shards", SHARDS], env)
+    workers.start("gpus", "--gpus", "0,1")
+    followed = _run(
+        [sys.executable, "flows/generate.py", "--shards", SHARDS, "--config", str(config),
+         "--cluster"], env,
+    )  # fmt: skip
+
+    assert "14 of 14 shards finished" in followed
+    assert _worked(workers.log("gpus")) == {(st, f"{s:05d}"): 1 for st in STAGES for s in range(14)}
+    assert "gpu0@" in workers.log("gpus") and "gpu1@" in workers.log("gpus")
+    reference_outputs = _outputs(tmp_path / "reference")
+    assert len(reference_outputs) > 14 * 4
+    assert _outputs(tmp_path / "cluster") == reference_outputs
+
+
+def test_a_worker_killed_mid_shard_loses_its_shards_to_the_other_after_the_lease_expires(
+    tmp_path: Path,
+    vllm_server: LLMConfig,
+    sample_config: Callable[..., tuple[Path, Any]],
+    cluster: tuple[dict[str, str], Workers],
+) -> None:
+    env, workers = cluster
+    config = _config(tmp_path, "cluster", sample_config, vllm_server)
+    _run([sys.executable, "flows/deploy.py", "--config", str(config), "--shards", SHARDS], env)
+    workers.start("parent", "--role", "parent")
+    workers.start("doomed", "--gpus", "0", "--role", "chunks")
+    follow = subprocess.Popen(
+        [sys.executable, "flows/generate.py", "--shards", SHARDS, "--config", str(config),
+         "--cluster"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 300
+    while not WORKED.search(workers.log("doomed")):  # it has finished a stage of a shard
+        assert time.monotonic() < deadline and follow.poll() is None
+        time.sleep(0.1)
+    doomed = workers.log("doomed")
+    workers.kill("doomed")
+    workers.start("survivor", "--gpus", "1", "--role", "chunks")
+
+    _, err = follow.communicate(timeout=900)
+
+    assert follow.returncode == 0, err[-3000:]
+    worked = _worked(doomed, workers.log("survivor"))
+    assert set(worked) == {(st, f"{s:05d}") for st in STAGES for s in range(14)}  # none lost
+    assert max(worked.values()) == 1  # nothing finished twice
+    assert "its worker went silent" in workers.log("parent")
+    published = sorted((tmp_path / "cluster" / "negcap").glob("*_stats.json"))
+    assert len(published) == 14
