@@ -34,9 +34,9 @@ from negdata.llm import (
     check_server_kind,
     ensure_model,
     shared_pool,
-    wait_until_ready,
+    wait_until_any_ready,
 )
-from negdata.llm.metrics import read_counters
+from negdata.llm.metrics import read_all_counters
 from negdata.pipeline import (
     STAGES,
     TALLY,
@@ -162,10 +162,9 @@ def work_on(cfg: Config, config: str, shard_ids: list[int], retry_failed: bool) 
     elsewhere: list[int] = []  # shards another run is working on
     with contextlib.ExitStack() as stack:
         if needs_llm:
-            stack.enter_context(llm_server(cfg))
-            check_server_kind(cfg.llm)
+            check_server_kind(cfg.llm, stack.enter_context(llm_server(cfg)))
             stack.enter_context(shared_pool(cfg.llm, cfg.llm_cache))
-        before = read_counters(cfg.llm.base_url, cfg.llm.api_key) if needs_llm else None
+        before = read_all_counters(cfg.llm.base_urls, cfg.llm.api_key) if needs_llm else None
         # Entered after the server and the pool, so it exits first: if a shard fails, the
         # others finish (or fail) while the server still answers, and the error surfaces.
         with ThreadPoolTaskRunner[Any](cfg.shards_at_once) as runner:
@@ -176,7 +175,7 @@ def work_on(cfg: Config, config: str, shard_ids: list[int], retry_failed: bool) 
                     elsewhere.append(shard)
                 for name, stats in (result or {}).items():
                     runs[f"{name}/{shard:05d}"] = stats
-        after = read_counters(cfg.llm.base_url, cfg.llm.api_key) if before else None
+        after = read_all_counters(cfg.llm.base_urls, cfg.llm.api_key) if before else None
     return {
         "ran": sorted(k for k, v in runs.items() if not v.get("skipped")),
         "skipped": sorted(k for k, v in runs.items() if v.get("skipped")),
@@ -197,16 +196,17 @@ def retry_ingested(cfg: Config, config: str, shard_ids: list[int]) -> list[dict[
 
 
 @contextlib.contextmanager
-def llm_server(cfg: Config) -> Iterator[None]:
-    """The local vLLM server for this run, or a wait until the remote one answers."""
+def llm_server(cfg: Config) -> Iterator[list[str]]:
+    """The local vLLM server for this run, or a wait until a remote one answers; gives the
+    addresses that answer."""
     if not cfg.llm.local:
-        log.info("LLM server: waiting for %s (up to %.0f s)", cfg.llm.base_url, cfg.llm.timeout_s)
-        wait_until_ready(cfg.llm.base_url, cfg.llm.timeout_s, api_key=cfg.llm.api_key)
-        yield
+        urls = cfg.llm.base_urls
+        log.info("LLM server: waiting for %s (up to %.0f s)", ", ".join(urls), cfg.llm.timeout_s)
+        yield wait_until_any_ready(urls, cfg.llm.timeout_s, api_key=cfg.llm.api_key)
         return
     ensure_model(cfg.llm.serve)
     with LocalServer(cfg.llm):
-        yield
+        yield cfg.llm.base_urls
 
 
 def mark_flow_run_crashed(flow_run_id: str | None, reason: str) -> None:

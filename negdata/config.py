@@ -253,7 +253,10 @@ ServerKind = Literal["vllm", "llamacpp", "openai"]
 class LLMConfig(Section):
     local: bool = True
     server_kind: ServerKind = "vllm"  # how structured output is asked for; checked at start-up
+    # Where the servers are (never part of a stage hash): one, or several replicas of the same
+    # model that the client spreads requests over. Set one of the two keys, not both.
     endpoint: str | None = None
+    endpoints: list[str] = Field(default_factory=list)
     model: str = "SmolLM2-135M-Instruct"
     api_key: str = "EMPTY"
     max_concurrency: Annotated[int, Field(ge=1)] = 256  # requests in flight, over all shards
@@ -272,14 +275,31 @@ class LLMConfig(Section):
 
     @model_validator(mode="after")
     def _remote_needs_endpoint(self) -> LLMConfig:
-        if not self.local and not self.endpoint:
-            raise ValueError("llm.endpoint is required when llm.local is false")
+        if self.endpoint and self.endpoints:
+            raise ValueError(
+                "llm.endpoint and llm.endpoints are both set: list every server in llm.endpoints"
+            )
+        if not self.local and not self.endpoint and not self.endpoints:
+            raise ValueError("llm.endpoint or llm.endpoints is required when llm.local is false")
+        repeated = sorted({url for url in self.endpoints if self.endpoints.count(url) > 1})
+        if repeated:
+            raise ValueError(f"llm.endpoints lists {', '.join(repeated)} more than once")
         return self
 
     @property
+    def base_urls(self) -> list[str]:
+        """Every server the client sends to: ``endpoints``, else ``[base_url]``."""
+        return list(self.endpoints) or [self.base_url]
+
+    @property
     def base_url(self) -> str:
-        """``endpoint`` if set, else the local server's address (``llm.serve`` host and port)."""
-        return self.endpoint or f"http://{self.serve.host}:{self.serve.port}/v1"
+        """The one server: ``endpoint`` if set, else the local server's address (``llm.serve``
+        host and port); with ``endpoints``, the first of them (``base_urls`` has them all)."""
+        if self.endpoint:
+            return self.endpoint
+        if self.endpoints:
+            return self.endpoints[0]
+        return f"http://{self.serve.host}:{self.serve.port}/v1"
 
 
 class PlanConfig(Section):

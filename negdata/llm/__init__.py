@@ -10,6 +10,7 @@ from negdata.llm.server import (
     ensure_model,
     find_gguf,
     serve_forever,
+    wait_until_any_ready,
     wait_until_ready,
 )
 
@@ -32,5 +33,6 @@ __all__ = [
     "run_structured",
     "serve_forever",
     "shared_pool",
+    "wait_until_any_ready",
     "wait_until_ready",
 ]

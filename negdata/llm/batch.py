@@ -84,8 +84,8 @@ def run_batches(
     unavailable = sum(1 for r in flat if r.reason == "llm_unavailable")
     if unavailable:
         raise LLMUnavailableError(
-            f"{unavailable} of {len(flat)} calls to {cfg.base_url} failed: the server is "
-            "unavailable; the stage is left unfinished, rerun to resume"
+            f"{unavailable} of {len(flat)} calls to {', '.join(cfg.base_urls)} failed: no "
+            "server was available; the stage is left unfinished, rerun to resume"
         )
     return [(r, llm_stats(s)) for r, s in zip(results, stats, strict=True)]
 

@@ -1,6 +1,8 @@
 """Async client for OpenAI-compatible chat servers (vLLM) that returns validated pydantic objects.
 
 A failed item never raises: ``structured`` returns an ``LLMResult`` whose ``reason`` says why.
+With several servers (``llm.endpoints``), each request goes to the one with the fewest requests
+in flight, and a server that refuses connections is left out until it answers again.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ FailureReason = Literal["llm_invalid_output", "llm_unavailable", "llm_http_error
 
 DETAIL_CHARS = 300
 SERVER_PROBE_S = 1.0  # how often a down server is probed
+CONNECT_TIMEOUT_S = 10.0  # a server that takes longer to accept a connection is down
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,23 @@ class _Trace:
     model: str | None = None
     invalid_retried: bool = False
     latencies_ms: list[float] = field(default_factory=list)
+    endpoint: Endpoint | None = None  # where the last request went
+
+
+@dataclass(eq=False)
+class Endpoint:
+    """One server the client sends to, and what the client knows of it."""
+
+    index: int
+    base: str
+    in_flight: int = 0
+    requests: int = 0  # HTTP requests sent to it
+    down: bool = False  # it refused a connection and has not answered since
+    last_ok: float = float("-inf")  # monotonic time of its last reply
+
+    @property
+    def chat_url(self) -> str:
+        return f"{self.base}/chat/completions"
 
 
 @dataclass
@@ -117,7 +137,7 @@ class _Transient(Exception):
 
 
 class _Refused(_Transient):
-    """Nobody accepted the connection: the server is down or restarting."""
+    """Nobody accepted the connection: the server is down or restarting (or every server is)."""
 
 
 class _Rejected(Exception):
@@ -146,9 +166,13 @@ def response_format(kind: ServerKind, schema: type[BaseModel]) -> dict[str, Any]
 class LLMClient:
     """``async with LLMClient(cfg) as llm: result = await llm.structured(messages, Schema)``.
 
-    At most ``cfg.max_concurrency`` requests are in flight over one connection pool. When the
-    server refuses connections, every request waits on one shared probe for up to
-    ``cfg.server_wait_s`` (logged), then resumes, or fails as ``llm_unavailable``.
+    At most ``cfg.max_concurrency`` requests are in flight over one connection pool, spread over
+    the servers in ``cfg.base_urls``: each request goes to the live server with the fewest in
+    flight (ties in turn). A server that refuses a connection is marked down and probed in the
+    background every ``SERVER_PROBE_S`` until it answers; the request moves to another server at
+    once, at no cost to its retries. When every server refuses, every request waits on one
+    shared wait for up to ``cfg.server_wait_s`` (logged), then resumes, or fails as
+    ``llm_unavailable``.
     """
 
     def __init__(
@@ -159,19 +183,21 @@ class LLMClient:
         self.stats = ClientStats()
         # With ``record``, every body sent is kept here, in order (the benchmark replays them).
         self.sent: list[dict[str, Any]] | None = [] if record else None
-        self._base = cfg.base_url.rstrip("/")
-        self._url = f"{self._base}/chat/completions"
+        self.endpoints = [Endpoint(i, url.rstrip("/")) for i, url in enumerate(cfg.base_urls)]
+        self._turn = 0  # where the round among equally busy servers starts next
         self._slots = asyncio.Semaphore(cfg.max_concurrency)
         self._http = httpx.AsyncClient(
             headers={"Authorization": f"Bearer {cfg.api_key}"},
-            timeout=httpx.Timeout(cfg.timeout_s),
+            timeout=httpx.Timeout(cfg.timeout_s, connect=min(cfg.timeout_s, CONNECT_TIMEOUT_S)),
             limits=httpx.Limits(
                 max_connections=cfg.max_concurrency,
                 max_keepalive_connections=cfg.max_concurrency,
             ),
         )
-        self._probe = asyncio.Lock()
-        self._last_ok = float("-inf")  # monotonic time of the last reply from the server
+        self._waiting = asyncio.Lock()  # one wait at a time for a server to come back
+        self._any_up = asyncio.Event()  # set while at least one server is not marked down
+        self._any_up.set()
+        self._probes: set[asyncio.Task[None]] = set()  # one per server marked down
         self._gave_up = False  # the last wait ran out; refused requests fail at once until a reply
 
     async def __aenter__(self) -> LLMClient:
@@ -186,7 +212,14 @@ class LLMClient:
         await self.aclose()
 
     async def aclose(self) -> None:
+        for probe in self._probes:
+            probe.cancel()
+        await asyncio.gather(*self._probes, return_exceptions=True)
         await self._http.aclose()
+
+    def requests_by_endpoint(self) -> dict[str, int]:
+        """HTTP requests sent to each server so far."""
+        return {endpoint.base: endpoint.requests for endpoint in self.endpoints}
 
     def request_body(
         self,
@@ -227,20 +260,28 @@ class LLMClient:
         )
         trace = _Trace()
         transient_retries = 0
+        moved = 0  # times a refused request went straight to another server
+        avoid: Endpoint | None = None
         while True:
             trace.attempts += 1
             try:
-                reply = await self._post(body, trace)
+                reply = await self._post(body, trace, avoid)
             except _Rejected as exc:
                 log.warning("LLM request rejected: %s", exc)
                 return self._finish(trace, stats, None, "llm_http_error", str(exc))
             except _Transient as exc:
+                refused = isinstance(exc, _Refused)
+                if refused and moved < len(self.endpoints) and self._any_up.is_set():
+                    moved += 1  # another server takes it now, at no cost to the retries
+                    trace.retries += 1
+                    continue
                 if transient_retries >= self.cfg.max_retries:
                     log.warning("LLM unavailable after %d attempts: %s", trace.attempts, exc)
                     return self._finish(trace, stats, None, "llm_unavailable", str(exc))
-                if not isinstance(exc, _Refused):
+                if not refused:
                     await asyncio.sleep(self._backoff(transient_retries))
-                elif not await self._server_back(time.monotonic()):
+                    avoid = trace.endpoint  # the retry goes elsewhere when it can
+                elif not await self._any_server_back():
                     return self._finish(trace, stats, None, "llm_unavailable", str(exc))
                 transient_retries += 1
                 trace.retries += 1
@@ -292,73 +333,138 @@ class LLMClient:
             model=trace.model,
         )
 
-    async def _post(self, body: dict[str, Any], trace: _Trace) -> dict[str, Any]:
+    async def _post(
+        self, body: dict[str, Any], trace: _Trace, avoid: Endpoint | None
+    ) -> dict[str, Any]:
         """The server's reply to ``body``, from the cache when it was answered before."""
         cached = self.cache.get(body) if self.cache is not None else None
         if cached is not None:
             trace.cache_hits += 1
             return {**cached, CACHED: True}
-        reply = await self._send(body, trace)
+        reply = await self._send(body, trace, avoid)
         if self.cache is not None:
             self.cache.put(body, reply)
         return reply
 
-    async def _send(self, body: dict[str, Any], trace: _Trace) -> dict[str, Any]:
+    async def _send(
+        self, body: dict[str, Any], trace: _Trace, avoid: Endpoint | None
+    ) -> dict[str, Any]:
         async with self._slots:
+            endpoint = self._pick(avoid)
+            if endpoint is None:
+                raise _Refused(f"every LLM server refuses connections ({self._servers})")
+            trace.endpoint = endpoint
             trace.requests += 1
+            endpoint.requests += 1
             if self.sent is not None:
                 self.sent.append(body)
+            url = endpoint.chat_url
+            endpoint.in_flight += 1
             sent = time.monotonic()
             try:
-                response = await self._http.post(self._url, json=body)
-            except httpx.ConnectError as exc:
-                raise _Refused(f"{type(exc).__name__}: {exc} ({self._url})") from None
+                response = await self._http.post(url, json=body)
+            except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
+                self._mark_down(endpoint, sent)
+                raise _Refused(f"{type(exc).__name__}: {exc} ({url})") from None
             except httpx.TransportError as exc:
-                raise _Transient(f"{type(exc).__name__}: {exc} ({self._url})") from None
-            self._last_ok, self._gave_up = time.monotonic(), False
-            trace.latencies_ms.append((self._last_ok - sent) * 1000.0)
+                raise _Transient(f"{type(exc).__name__}: {exc} ({url})") from None
+            finally:
+                endpoint.in_flight -= 1
+            endpoint.last_ok = time.monotonic()
+            self._mark_up(endpoint)
+            trace.latencies_ms.append((endpoint.last_ok - sent) * 1000.0)
         status = response.status_code
         if status == 429 or status >= 500:
-            raise _Transient(f"HTTP {status} from {self._url}: {response.text[:DETAIL_CHARS]}")
+            raise _Transient(f"HTTP {status} from {url}: {response.text[:DETAIL_CHARS]}")
         if status >= 400:
-            raise _Rejected(f"HTTP {status} from {self._url}: {response.text[:DETAIL_CHARS]}")
+            raise _Rejected(f"HTTP {status} from {url}: {response.text[:DETAIL_CHARS]}")
         try:
             reply = response.json()
         except ValueError:
-            raise _Transient(f"non-JSON reply from {self._url}") from None
+            raise _Transient(f"non-JSON reply from {url}") from None
         if not isinstance(reply, dict):
-            raise _Transient(f"unexpected reply from {self._url}: {response.text[:DETAIL_CHARS]}")
+            raise _Transient(f"unexpected reply from {url}: {response.text[:DETAIL_CHARS]}")
         return reply
 
-    async def _server_back(self, refused_at: float) -> bool:
-        """After a refused connection: wait until the server answers again, at most
-        ``server_wait_s``. One request probes while the others queue on the lock and then
-        learn the outcome, so a dead server costs one bounded wait, not one per request."""
-        async with self._probe:
-            if self._last_ok >= refused_at:
+    def _pick(self, avoid: Endpoint | None) -> Endpoint | None:
+        """The live server with the fewest requests in flight, other than ``avoid`` if another
+        is live; ties go round in turn, so that one request at a time still alternates. None
+        when every server is down."""
+        live = [e for e in self.endpoints if not e.down]
+        if avoid is not None and len(live) > 1:
+            live = [e for e in live if e is not avoid]
+        if not live:
+            return None
+        count = len(self.endpoints)
+        chosen = min(live, key=lambda e: (e.in_flight, (e.index - self._turn) % count))
+        self._turn = (chosen.index + 1) % count
+        return chosen
+
+    @property
+    def _servers(self) -> str:
+        return ", ".join(endpoint.base for endpoint in self.endpoints)
+
+    def _mark_down(self, endpoint: Endpoint, sent: float) -> None:
+        """``endpoint`` refused a connection made at ``sent``: leave it out and probe it in the
+        background, unless it has answered since (it restarted)."""
+        if endpoint.down or endpoint.last_ok > sent:
+            return
+        endpoint.down = True
+        live = sum(not e.down for e in self.endpoints)
+        if live:
+            log.warning(
+                "LLM server %s refuses connections; sending to the %d other(s) until it answers",
+                endpoint.base, live,
+            )  # fmt: skip
+        else:
+            self._any_up.clear()
+        probe = asyncio.create_task(self._probe_until_up(endpoint))
+        self._probes.add(probe)
+        probe.add_done_callback(self._probes.discard)
+
+    def _mark_up(self, endpoint: Endpoint) -> None:
+        self._gave_up = False
+        if not endpoint.down:
+            return
+        endpoint.down = False
+        self._any_up.set()
+        log.warning("LLM server %s answers again; sending to it", endpoint.base)
+
+    async def _probe_until_up(self, endpoint: Endpoint) -> None:
+        """Ask ``endpoint`` for ``/models`` every ``SERVER_PROBE_S`` until it answers."""
+        while endpoint.down:
+            await asyncio.sleep(SERVER_PROBE_S)
+            try:
+                response = await self._http.get(f"{endpoint.base}/models", timeout=SERVER_PROBE_S)
+            except httpx.TransportError:
+                continue
+            if response.status_code == 200:
+                endpoint.last_ok = time.monotonic()
+                self._mark_up(endpoint)
+
+    async def _any_server_back(self) -> bool:
+        """After a refused connection: True at once while some server is live; else wait until
+        one answers again, at most ``server_wait_s``. One request waits while the others queue
+        on the lock and then learn the outcome, so dead servers cost one bounded wait, not one
+        per request."""
+        async with self._waiting:
+            if self._any_up.is_set():
                 return True
             if self._gave_up:
                 return False
             wait = self.cfg.server_wait_s
-            log.warning("LLM server %s refuses connections; waiting up to %.0f s", self._base, wait)
-            deadline = time.monotonic() + wait
-            while True:
-                if await self._answers():
-                    self._last_ok = time.monotonic()
-                    log.warning("LLM server %s is back; resuming", self._base)
-                    return True
-                if time.monotonic() >= deadline:
-                    self._gave_up = True
-                    log.error("LLM server %s still down after %.0f s", self._base, wait)
-                    return False
-                await asyncio.sleep(min(SERVER_PROBE_S, max(0.0, deadline - time.monotonic())))
-
-    async def _answers(self) -> bool:
-        try:
-            response = await self._http.get(f"{self._base}/models", timeout=SERVER_PROBE_S)
-        except httpx.TransportError:
-            return False
-        return response.status_code == 200
+            log.warning(
+                "every LLM server refuses connections (%s); waiting up to %.0f s",
+                self._servers, wait,
+            )  # fmt: skip
+            try:
+                await asyncio.wait_for(self._any_up.wait(), wait)
+            except TimeoutError:
+                self._gave_up = True
+                log.error("LLM servers still down after %.0f s: %s", wait, self._servers)
+                return False
+            log.warning("an LLM server is back; resuming")
+            return True
 
     def _backoff(self, retry: int) -> float:
         return self.cfg.backoff_s * 2.0**retry * random.uniform(0.5, 1.5)

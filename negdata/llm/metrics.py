@@ -1,11 +1,13 @@
 """The counters a vLLM server exposes at ``/metrics`` (Prometheus text), read around a run.
 
 Counters are server-wide: on a server shared with other clients the deltas include their traffic.
+With several servers (``llm.endpoints``), ``read_all_counters`` sums them.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import httpx
@@ -74,3 +76,30 @@ def read_counters(base_url: str, api_key: str = "EMPTY") -> ServerCounters | Non
     if reply.status_code != 200 or "vllm:" not in reply.text:
         return None
     return ServerCounters(parse_counters(reply.text))
+
+
+@dataclass(frozen=True)
+class AllCounters:
+    """Each server's counters, by address; ``after - before`` sums what happened in between.
+
+    A server missing from ``before`` (down then, started since) counts from zero; one missing
+    from ``after`` (down by then) is left out, since what it did is no longer known.
+    """
+
+    servers: dict[str, ServerCounters]
+
+    def __sub__(self, earlier: AllCounters) -> ServerCounters:
+        zero = ServerCounters(dict.fromkeys(COUNTERS.values(), 0.0))
+        totals = dict(zero.values)
+        for url, now in self.servers.items():
+            for key, value in (now - earlier.servers.get(url, zero)).values.items():
+                totals[key] = totals.get(key, 0.0) + value
+        return ServerCounters(totals)
+
+
+def read_all_counters(base_urls: Sequence[str], api_key: str = "EMPTY") -> AllCounters | None:
+    """The counters of every server in ``base_urls`` that answers with vLLM metrics; None when
+    none does."""
+    read = {url: read_counters(url, api_key) for url in base_urls}
+    found = {url: counters for url, counters in read.items() if counters is not None}
+    return AllCounters(found) if found else None

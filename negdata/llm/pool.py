@@ -83,7 +83,9 @@ def shared_pool(cfg: LLMConfig, cache: Path | None, *, record: bool = False) -> 
     with LLMPool(cfg, cache, record=record) as pool:
         with _shared_lock:
             if key in _shared:
-                raise RuntimeError(f"a shared LLM pool for {cfg.base_url} is already open")
+                raise RuntimeError(
+                    f"a shared LLM pool for {', '.join(cfg.base_urls)} is already open"
+                )
             _shared[key] = pool
         try:
             yield pool

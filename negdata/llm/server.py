@@ -12,6 +12,7 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType, TracebackType
 from typing import IO
@@ -95,6 +96,16 @@ def ensure_model(serve: ServeConfig) -> Path:
     return model_dir
 
 
+def _answers(http: httpx.Client, base_url: str, api_key: str) -> str | None:
+    """None when ``GET {base_url}/models`` answers 200, else what went wrong."""
+    url = f"{base_url.rstrip('/')}/models"
+    try:
+        status = http.get(url, headers={"Authorization": f"Bearer {api_key}"}).status_code
+    except httpx.TransportError as exc:
+        return type(exc).__name__
+    return None if status == 200 else f"HTTP {status}"
+
+
 def wait_until_ready(
     base_url: str,
     timeout: float,
@@ -103,25 +114,41 @@ def wait_until_ready(
     process: subprocess.Popen[bytes] | None = None,
 ) -> None:
     """Block until ``GET {base_url}/models`` answers 200; fail early if ``process`` exits."""
-    url = f"{base_url.rstrip('/')}/models"
-    headers = {"Authorization": f"Bearer {api_key}"}
     deadline = time.monotonic() + timeout
-    last = "no connection"
     with httpx.Client(timeout=5.0) as http:
         while True:
             if process is not None and process.poll() is not None:
                 raise LLMServerError(f"server process exited with code {process.returncode}")
-            try:
-                status = http.get(url, headers=headers).status_code
-            except httpx.TransportError as exc:
-                last = type(exc).__name__
-            else:
-                if status == 200:
-                    return
-                last = f"HTTP {status}"
+            last = _answers(http, base_url, api_key)
+            if last is None:
+                return
             if time.monotonic() > deadline:
+                url = f"{base_url.rstrip('/')}/models"
                 raise LLMServerError(f"{url} did not answer within {timeout:.0f} s (last: {last})")
             time.sleep(0.5)
+
+
+def wait_until_any_ready(
+    base_urls: Sequence[str], timeout: float, *, api_key: str = "EMPTY"
+) -> list[str]:
+    """Block until at least one of ``base_urls`` answers ``GET /models``; the ones that answer
+    (logged, with those that do not: the client sends to them once they do)."""
+    deadline = time.monotonic() + timeout
+    with httpx.Client(timeout=5.0) as http:
+        while True:
+            problems = {url: _answers(http, url, api_key) for url in base_urls}
+            answering = [url for url, problem in problems.items() if problem is None]
+            if answering:
+                break
+            if time.monotonic() > deadline:
+                last = "; ".join(f"{url}: {problem}" for url, problem in problems.items())
+                raise LLMServerError(f"no LLM server answered within {timeout:.0f} s ({last})")
+            time.sleep(0.5)
+    log.info("LLM servers answering: %s", ", ".join(answering))
+    for url, problem in problems.items():
+        if problem is not None:
+            log.warning("LLM server %s does not answer yet (%s); used once it does", url, problem)
+    return answering
 
 
 def server_kind(base_url: str, api_key: str = "EMPTY") -> str | None:
@@ -138,13 +165,15 @@ def server_kind(base_url: str, api_key: str = "EMPTY") -> str | None:
     return None
 
 
-def check_server_kind(cfg: LLMConfig) -> None:
-    """Fail at start-up, naming the key, when the server is not the configured kind."""
-    found = server_kind(cfg.base_url, cfg.api_key)
-    if found is not None and found != cfg.server_kind:
-        raise LLMServerError(
-            f"llm.server_kind is {cfg.server_kind!r} but {cfg.base_url} is a {found} server"
-        )
+def check_server_kind(cfg: LLMConfig, base_urls: Sequence[str] | None = None) -> None:
+    """Fail at start-up, naming the key, when a server is not the configured kind; checks
+    ``base_urls`` (those that answer), else every server in the config."""
+    for url in cfg.base_urls if base_urls is None else base_urls:
+        found = server_kind(url, cfg.api_key)
+        if found is not None and found != cfg.server_kind:
+            raise LLMServerError(
+                f"llm.server_kind is {cfg.server_kind!r} but {url} is a {found} server"
+            )
 
 
 def _port_in_use(host: str, port: int) -> bool:
