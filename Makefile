@@ -22,8 +22,8 @@ export PREFECT_HOME ?= $(NEGDATA_CACHE)/prefect
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export PREFECT_LOGGING_LEVEL ?= WARNING
 
-.PHONY: install llm-env img2dataset-env sample generate test lint format eval-negation bench bench-llm \
-	bench-ingest clean
+.PHONY: install llm-env img2dataset-env sample generate server deploy worker test lint format \
+	eval-negation bench bench-llm bench-ingest clean
 
 install: $(VENV)/.installed
 
@@ -57,8 +57,22 @@ $(I2D_VENV)/.installed:
 sample: install
 	$(VENV)/bin/negdata sample data/sample
 
+# CLUSTER=1 runs the cluster's parent deployment (make deploy) at PREFECT_API_URL instead.
 generate: install $(LLM_ENV) sample
-	$(PY) flows/generate.py --shards $(SHARDS) --config $(CONFIG)
+	$(PY) flows/generate.py --shards $(SHARDS) --config $(CONFIG) $(if $(CLUSTER),--cluster)
+
+# The cluster (README, "Scaling out"): a Prefect server, negdata's pools and deployments on it
+# (idempotent; CRON="0 2 * * *" adds a schedule), and this machine's workers (one per GPU).
+PREFECT_SERVER_HOST ?= 127.0.0.1
+PREFECT_SERVER_PORT ?= 4200
+server: install
+	$(VENV)/bin/prefect server start --host $(PREFECT_SERVER_HOST) --port $(PREFECT_SERVER_PORT)
+
+deploy: install
+	$(PY) flows/deploy.py --config $(CONFIG) --shards $(SHARDS) $(if $(CRON),--cron "$(CRON)")
+
+worker: install
+	$(PY) flows/workers.py $(if $(GPUS),--gpus $(GPUS)) $(if $(ROLE),--role $(ROLE))
 
 lint: install
 	$(VENV)/bin/ruff check negdata flows bench tests

@@ -98,7 +98,7 @@ def test_a_failure_inside_the_flow_ends_in_one_line(tmp_path: Path, free_port: i
 
     result = _run([*FLOW, "--shards", "0", "--config", str(config)])
 
-    _ends_in_one_line(result, f"127.0.0.1:{free_port}", "did not answer within 1 s")
+    _ends_in_one_line(result, f"127.0.0.1:{free_port}", "no LLM server answered within 1 s")
     assert "Finished in state" not in result.stderr
     assert "LLM server: waiting for" in result.stderr  # each start-up step says what it waits for
 
