@@ -27,6 +27,7 @@ from negdata.records import CaptionRecord, read_parquet
 from negdata.shards import (
     done_stats,
     is_done,
+    is_remote,
     parse_shards,
     read_stats,
     shard_name,
@@ -219,9 +220,23 @@ def leased(cfg: Config, shard: int) -> Iterator[bool]:
         yield False
         return
     try:
+        _sweep_unfinished(cfg, shard)
         yield True
     finally:
         lease.let_go()
+
+
+def _sweep_unfinished(cfg: Config, shard: int) -> None:
+    """Remove the temporary files a killed or stopped run left for this shard: whoever holds
+    its lease is the only one writing them. (On an object store nothing is written before
+    an upload, so nothing is left.)"""
+    out = cfg.run.output_dir
+    if is_remote(out):
+        return
+    name = shard_name(shard)
+    for folder in {st.directory for st in STAGES} | {"negmcq", "rejects"}:
+        for tmp in (out / folder).glob(f".{name}*.tmp"):
+            tmp.unlink(missing_ok=True)
 
 
 def _write_if_changed(path: Any, payload: dict[str, Any]) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from negdata.config import Config, load_config
-from negdata.pipeline import STAGES, select_shards, stage_hash
+from negdata.pipeline import STAGES, leased, select_shards, stage_hash
 from negdata.shards import ShardError
 
 BY_NAME = {stage.name: stage for stage in STAGES}
@@ -69,3 +69,22 @@ def test_an_empty_input_has_no_shard(tmp_path: Path) -> None:
 
     with pytest.raises(ShardError, match="the input has no rows"):
         select_shards(cfg, "0")
+
+
+def test_taking_a_shard_sweeps_the_temporary_files_a_killed_run_left(tmp_path: Path) -> None:
+    cfg = load_config(Path("configs/sample.yaml"))
+    cfg = cfg.model_copy(update={"run": cfg.run.model_copy(update={"output_dir": tmp_path})})
+    left = [
+        tmp_path / "shards" / ".00002.tar.k1ll3d.tmp",
+        tmp_path / "rejects" / ".00002.parquet.x.tmp",
+    ]
+    kept = [tmp_path / "shards" / ".00003.tar.other.tmp", tmp_path / "shards" / "00002.tar"]
+    for path in left + kept:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"half")
+
+    with leased(cfg, 2) as mine:
+        assert mine
+
+    assert not any(p.exists() for p in left)
+    assert all(p.exists() for p in kept)  # another shard's, and a published file

@@ -104,9 +104,9 @@ def test_a_signal_stops_the_flow_within_seconds_and_a_rerun_finishes(
     assert last.startswith(f"negdata: stopped by {sig.name}; ")
     assert "stage-shards done" in last and "rerun the same command to resume" in last
     assert _group(proc.pid) == []  # Prefect's server, decode workers: all gone
-    assert not [p for p in out.rglob("*") if p.name.endswith(".tmp")]
 
     _rerun_finishes(config)
+    assert not [p for p in out.rglob("*") if p.name.endswith(".tmp")]  # none left behind
     sizes = json.loads((out / "negcap" / "sizes.json").read_text())
     assert sorted(sizes) == [f"{s:05d}.tar" for s in range(4)]
 
