@@ -25,7 +25,7 @@ import psutil
 from negdata.leases import release_held
 from negdata.shards import remove_unfinished
 
-CHILD_GRACE_S = 4.0  # children get this long to exit on SIGTERM before they are killed
+CHILD_GRACE_S = 2.0  # children get this long to exit on SIGTERM before they are killed
 HOOK_TIMEOUT_S = 3.0
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
