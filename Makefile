@@ -63,9 +63,19 @@ generate: install $(LLM_ENV) sample
 
 # The cluster (README, "Scaling out"): a Prefect server, negdata's pools and deployments on it
 # (idempotent; CRON="0 2 * * *" adds a schedule), and this machine's workers (one per GPU).
+# NEGDATA_PREFECT_AUTH=user:password, set in the environment of every machine, is the server's
+# basic auth and every client's credentials; a server reachable from a network needs it.
 PREFECT_SERVER_HOST ?= 127.0.0.1
 PREFECT_SERVER_PORT ?= 4200
+ifneq ($(NEGDATA_PREFECT_AUTH),)
+export PREFECT_SERVER_API_AUTH_STRING ?= $(NEGDATA_PREFECT_AUTH)
+export PREFECT_API_AUTH_STRING ?= $(NEGDATA_PREFECT_AUTH)
+endif
 server: install
+	@case "$(PREFECT_SERVER_HOST)" in 127.*|localhost|::1) ;; *) \
+	  test -n "$$PREFECT_SERVER_API_AUTH_STRING" || { echo "make server: a server on \
+	$(PREFECT_SERVER_HOST) is reachable from the network: set NEGDATA_PREFECT_AUTH=user:password \
+	(PREFECT_SERVER_API_AUTH_STRING) first" >&2; exit 2; } ;; esac
 	$(VENV)/bin/prefect server start --host $(PREFECT_SERVER_HOST) --port $(PREFECT_SERVER_PORT)
 
 deploy: install

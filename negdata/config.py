@@ -248,6 +248,7 @@ class ServeConfig(Section):
 
 
 ServerKind = Literal["vllm", "llamacpp", "openai"]
+LLM_API_KEY_ENV = "NEGDATA_LLM_API_KEY"
 
 
 class LLMConfig(Section):
@@ -258,7 +259,11 @@ class LLMConfig(Section):
     endpoint: str | None = None
     endpoints: list[str] = Field(default_factory=list)
     model: str = "SmolLM2-135M-Instruct"
-    api_key: str = "EMPTY"
+    # Sent as a bearer token; a local server is started with it (vLLM's --api-key). Leave it
+    # out of config files: its default is the NEGDATA_LLM_API_KEY environment variable.
+    api_key: str = Field(
+        default_factory=lambda: os.environ.get(LLM_API_KEY_ENV) or "EMPTY", repr=False
+    )
     max_concurrency: Annotated[int, Field(ge=1)] = 256  # requests in flight, over all shards
     timeout_s: Annotated[float, Field(gt=0)] = 120.0
     max_retries: Annotated[int, Field(ge=0)] = 4

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+import os
 import sys
 from collections.abc import Iterator
 from typing import NoReturn
@@ -95,11 +96,33 @@ def _stderr_handler() -> logging.Handler:
 def one_line(exc: BaseException) -> str:
     """The error's first line (a server's log tail, say, follows only with --debug), led by
     its type unless it is a user mistake or one of negdata's own errors."""
+    refused = _refused_by_prefect(exc)
+    if refused:
+        return refused
     lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
     text = lines[0] if lines else type(exc).__name__
     if isinstance(exc, USER_ERRORS) or type(exc).__module__.startswith("negdata."):
         return text
     return f"{type(exc).__name__}: {text} (rerun with --debug for the traceback)"
+
+
+def _refused_by_prefect(exc: BaseException) -> str | None:
+    """What to do when the Prefect server at ``PREFECT_API_URL`` refused our credentials."""
+    import httpx  # Prefect's client errors are httpx's
+
+    api = os.environ.get("PREFECT_API_URL", "").rstrip("/")
+    if not api or not isinstance(exc, httpx.HTTPStatusError):
+        return None
+    status = exc.response.status_code
+    if status not in (401, 403) or not str(exc.request.url).startswith(api):
+        return None
+    given = (
+        "the credentials in" if os.environ.get("PREFECT_API_AUTH_STRING") else "a client without"
+    )
+    return (
+        f"the Prefect server at {api} refused {given} PREFECT_API_AUTH_STRING (HTTP {status}): "
+        "set it to the server's PREFECT_SERVER_API_AUTH_STRING (user:password)"
+    )
 
 
 @contextlib.contextmanager

@@ -6,6 +6,7 @@ import http.server
 import io
 import json
 import os
+import secrets
 import socket
 import subprocess
 import sys
@@ -15,7 +16,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import httpx
 import pytest
@@ -114,8 +115,9 @@ def free_port() -> int:
 
 @pytest.fixture(scope="session")
 def vllm_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LLMConfig]:
-    """The real vLLM CPU server on a free loopback port, once per session; yields its config."""
-    base = LLMConfig()
+    """The real vLLM CPU server on a free loopback port, once per session, started with an API
+    key as a cluster's is (every test that talks to it sends the key); yields its config."""
+    base = LLMConfig(api_key=secrets.token_urlsafe(16))
     serve = base.serve.model_copy(update={"host": "127.0.0.1", "port": _free_port()})
     cfg = base.model_copy(update={"serve": serve})
     log_path = tmp_path_factory.mktemp("vllm") / "vllm.log"
@@ -155,16 +157,30 @@ def s3_options() -> Iterator[dict[str, Any]]:
         server.wait(timeout=30)
 
 
+class PrefectServer(NamedTuple):
+    """A Prefect server's API URL and the basic-auth credentials it demands."""
+
+    url: str
+    auth: str
+
+    @property
+    def env(self) -> dict[str, str]:
+        """What a client (worker, deploy step, flow) needs in its environment to reach it."""
+        return {"PREFECT_API_URL": self.url, "PREFECT_API_AUTH_STRING": self.auth}
+
+
 @pytest.fixture(scope="module")
-def prefect_api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real Prefect server on a free loopback port, with a PREFECT_HOME of its own, once per
-    test module; yields its API URL."""
+def prefect_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PrefectServer]:
+    """A real Prefect server on a free loopback port, with a PREFECT_HOME of its own and basic
+    auth on, as a cluster's server runs, once per test module."""
     port = _free_port()
+    auth = f"negdata:{secrets.token_urlsafe(12)}"
     env = {
         **os.environ,
         "PREFECT_HOME": str(tmp_path_factory.mktemp("prefect")),
         "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
         "PREFECT_SERVER_UI_ENABLED": "false",
+        "PREFECT_SERVER_API_AUTH_STRING": auth,
     }
     env.pop("PREFECT_API_URL", None)
     server = subprocess.Popen(
@@ -184,7 +200,7 @@ def prefect_api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             if server.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError("the Prefect server did not start")
             time.sleep(0.3)
-        yield api
+        yield PrefectServer(api, auth)
     finally:
         server.terminate()
         server.wait(timeout=60)

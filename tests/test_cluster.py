@@ -1,6 +1,7 @@
-"""The cluster, on loopback: a real Prefect server, `make deploy`'s pools and deployments, and
-real process workers, one per GPU. The GPUs are fake (CUDA_VISIBLE_DEVICES=0 and 1 on a machine
-without one: detection runs on the CPU); everything else is what a cluster runs."""
+"""The cluster, on loopback: a real Prefect server with basic auth, `make deploy`'s pools and
+deployments, and real process workers, one per GPU, all holding the server's credentials, as on
+a cluster. The GPUs are fake (CUDA_VISIBLE_DEVICES=0 and 1 on a machine without one: detection
+runs on the CPU); everything else is what a cluster runs."""
 
 from __future__ import annotations
 
@@ -15,13 +16,17 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
+import httpx
 import psutil
 import pytest
 import yaml
 
 from negdata.config import LLMConfig
+
+if TYPE_CHECKING:
+    from tests.conftest import PrefectServer
 
 SHARDS = "0-13"  # the 14 sample photos, one per shard
 STAGES = ("ingest", "detect", "plan", "compose", "publish")
@@ -100,11 +105,36 @@ class Workers:
 
 
 @pytest.fixture
-def cluster(prefect_api: str, tmp_path: Path) -> Iterator[tuple[dict[str, str], Workers]]:
-    env = {**os.environ, "PREFECT_API_URL": prefect_api, "PREFECT_WORKER_QUERY_SECONDS": "1"}
+def cluster(
+    prefect_server: PrefectServer, tmp_path: Path
+) -> Iterator[tuple[dict[str, str], Workers]]:
+    env = {**os.environ, **prefect_server.env, "PREFECT_WORKER_QUERY_SECONDS": "1"}
     workers = Workers(env, tmp_path)
     yield env, workers
     workers.stop()
+
+
+def test_the_server_refuses_whoever_lacks_its_credentials(prefect_server: PrefectServer) -> None:
+    def status(auth: tuple[str, str] | None) -> int:
+        reply = httpx.post(f"{prefect_server.url}/flow_runs/filter", json={}, auth=auth,
+                           timeout=10.0)  # fmt: skip
+        return reply.status_code
+
+    user, password = prefect_server.auth.split(":", 1)
+    assert status(None) == 401
+    assert status((user, "not-the-password")) == 401
+    assert status((user, password)) == 200
+    assert httpx.get(f"{prefect_server.url}/health", timeout=10.0).status_code == 200  # probes
+
+    anonymous = {**os.environ, "PREFECT_API_URL": prefect_server.url}
+    anonymous.pop("PREFECT_API_AUTH_STRING", None)
+    refused = subprocess.run(
+        [sys.executable, "flows/workers.py", "--gpus", "0"], env=anonymous,
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert refused.returncode != 0
+    [line] = refused.stderr.strip().splitlines()
+    assert "401" in line and "PREFECT_API_AUTH_STRING" in line
 
 
 def _worked(*logs: str) -> Counter[tuple[str, str]]:

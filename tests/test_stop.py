@@ -12,7 +12,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import psutil
@@ -20,6 +20,9 @@ import pytest
 import yaml
 
 from negdata.config import LLMConfig
+
+if TYPE_CHECKING:
+    from tests.conftest import PrefectServer
 
 STOP_WITHIN_S = 10.0
 
@@ -167,18 +170,21 @@ def test_a_stopped_run_is_marked_crashed_on_the_prefect_server(
     tmp_path: Path,
     vllm_server: LLMConfig,
     sample_config: Callable[..., tuple[Path, Any]],
-    prefect_api: str,
+    prefect_server: PrefectServer,
 ) -> None:
     """On a shared Prefect server a stopped run must not stay "Running" forever."""
     config, _ = sample_config(tmp_path, vllm_server)
-    proc = _start(config, {**os.environ, "PREFECT_API_URL": prefect_api})
+    proc = _start(config, {**os.environ, **prefect_server.env})
     _wait_for((tmp_path / "out" / "objects", "*_stats.json"), proc)
 
     proc.send_signal(signal.SIGTERM)
     proc.communicate(timeout=60)
 
     assert proc.returncode == 128 + signal.SIGTERM
-    runs = httpx.post(f"{prefect_api}/flow_runs/filter", json={}, timeout=10.0).json()
+    user, password = prefect_server.auth.split(":", 1)
+    runs = httpx.post(
+        f"{prefect_server.url}/flow_runs/filter", json={}, auth=(user, password), timeout=10.0
+    ).json()
     assert [(r["state_type"], r["state"]["message"]) for r in runs] == [
         ("CRASHED", "stopped by SIGTERM")
     ]

@@ -20,7 +20,7 @@ from typing import IO
 import httpx
 import psutil
 
-from negdata.config import LLMConfig, ServeConfig, cache_dir
+from negdata.config import LLM_API_KEY_ENV, LLMConfig, ServeConfig, cache_dir
 from negdata.llm import processes
 
 log = logging.getLogger(__name__)
@@ -97,12 +97,19 @@ def ensure_model(serve: ServeConfig) -> Path:
 
 
 def _answers(http: httpx.Client, base_url: str, api_key: str) -> str | None:
-    """None when ``GET {base_url}/models`` answers 200, else what went wrong."""
+    """None when ``GET {base_url}/models`` answers 200, else what went wrong; an error at once
+    when the server refuses the key, which no wait mends."""
     url = f"{base_url.rstrip('/')}/models"
     try:
         status = http.get(url, headers={"Authorization": f"Bearer {api_key}"}).status_code
     except httpx.TransportError as exc:
         return type(exc).__name__
+    if status in (401, 403):
+        given = "no API key" if api_key == "EMPTY" else "the API key"
+        raise LLMServerError(
+            f"{url} refused {given} (HTTP {status}): set {LLM_API_KEY_ENV} (or llm.api_key) "
+            "to the server's --api-key"
+        )
     return None if status == 200 else f"HTTP {status}"
 
 
@@ -340,11 +347,16 @@ class LocalServer:
         )  # fmt: skip
         started = time.monotonic()
         env = {**_offline_env(), **processes.owner_marks(serve.port), **self._private_tmp()}
+        env.pop("VLLM_API_KEY", None)  # the key is llm.api_key, not one inherited by chance
+        env.update(self._api_key())
         self._proc, self._lifeline = processes.start_guarded(
             cmd, grace=STOP_GRACE_S, env=env, stdout=self._log_file
         )
         try:
-            wait_until_ready(self.base_url, serve.startup_timeout_s, process=self._proc)
+            wait_until_ready(
+                self.base_url, serve.startup_timeout_s, api_key=self.cfg.api_key,
+                process=self._proc,
+            )  # fmt: skip
         except LLMServerError as exc:
             self.stop()
             raise LLMServerError(
@@ -381,6 +393,11 @@ class LocalServer:
         shutil.rmtree(self._tmp, ignore_errors=True)
         self._tmp.mkdir(parents=True)
         return {"TMPDIR": str(self._tmp)}
+
+    def _api_key(self) -> dict[str, str]:
+        """vLLM's ``--api-key``, by environment (a command line is readable by every user):
+        with it, the server refuses requests without the key (``llm.api_key``)."""
+        return {} if self.cfg.api_key == "EMPTY" else {"VLLM_API_KEY": self.cfg.api_key}
 
     def __enter__(self) -> LocalServer:
         self.start()

@@ -25,7 +25,7 @@ def test_each_server_kind_gets_its_own_response_format() -> None:
 
 @pytest.mark.slow
 def test_the_real_vllm_server_is_recognised(vllm_server: LLMConfig) -> None:
-    assert server_kind(vllm_server.base_url) == "vllm"
+    assert server_kind(vllm_server.base_url, vllm_server.api_key) == "vllm"
     check_server_kind(vllm_server)
     wrong = vllm_server.model_copy(update={"server_kind": "llamacpp"})
     with pytest.raises(LLMServerError, match=r"llm\.server_kind is 'llamacpp'.*vllm server"):
