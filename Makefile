@@ -88,6 +88,7 @@ lint: install
 	$(VENV)/bin/ruff check negdata flows bench tests
 	$(VENV)/bin/ruff format --check negdata flows bench tests
 	$(VENV)/bin/mypy negdata flows bench
+	$(VENV)/bin/hadolint docker/Dockerfile
 
 format: install
 	$(VENV)/bin/ruff check --fix negdata flows bench tests
