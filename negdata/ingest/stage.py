@@ -81,6 +81,12 @@ async def _fetch_and_decode(
 
 def _fetch_rows(cfg: Config, rows: list[SourceRow], desc: str) -> list[Outcome]:
     # Worker processes are spawned, not forked: the parent runs threads (Prefect, the LLM pool).
+    # A spawned process starts from the parent's sys.path, which OpenCV's import edits for a
+    # moment (opencv/opencv#18502): spawned while another shard's detect thread imports it, a
+    # worker would find cv2/typing in place of typing and die. Importing it here first waits
+    # for such an import to finish, and the edit is undone by then.
+    import cv2  # noqa: F401
+
     context = multiprocessing.get_context("spawn")
     workers = decode_workers(cfg, len(rows))
     with ProcessPoolExecutor(workers, context, ignore_interrupts) as pool:
