@@ -121,6 +121,10 @@ def caption_candidates(
     return rows
 
 
+def _image_key(plan: ImagePlan) -> str:
+    return plan.record.key
+
+
 def run_compose(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
     started = time.monotonic()
     out_dir = cfg.run.output_dir
@@ -172,7 +176,7 @@ def run_compose(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
         )
 
     batches: list[Batch[Any, Any]] = [
-        Batch(plans, messages, ComposeOutput, f"compose {shard_name(shard)}")
+        Batch(plans, messages, ComposeOutput, f"compose {shard_name(shard)}", _image_key)
     ]
     paraphrase = cfg.compose.paraphrase_mcq and bool(mcqs)
     if paraphrase:  # independent of the captions: both batches are in flight together

@@ -48,7 +48,7 @@ def paraphrase_batch(cfg: Config, mcqs: list[McqRecord], desc: str) -> Batch[Mcq
         options = {f"option_{i}": o for i, o in enumerate(options_of(mcq))}
         return prompt.messages(few_shot_shift(cfg, mcq.image_key), **options)
 
-    return Batch(mcqs, messages, ParaphraseOutput, desc)
+    return Batch(mcqs, messages, ParaphraseOutput, desc, key=lambda mcq: mcq.key)
 
 
 def apply_paraphrases(

@@ -109,6 +109,7 @@ def run_plan(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
         PlanOutput,
         desc=f"plan {shard_name(shard)}",
         cache=cfg.llm_cache,
+        key=lambda ev: ev.key,
     )
     records: list[PlanRecord] = []
     rejects: list[Reject] = []

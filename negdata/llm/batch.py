@@ -30,12 +30,14 @@ class LLMUnavailableError(RuntimeError):
 
 @dataclass(frozen=True)
 class Batch(Generic[Item, T]):
-    """One call per item: ``messages(item)`` asked for a ``schema`` object."""
+    """One call per item: ``messages(item)`` asked for a ``schema`` object. ``key(item)``, the
+    image's key say, tells the response cache which item an answer is for (see ``cache.py``)."""
 
     items: Sequence[Item]
     messages: Callable[[Item], Messages]
     schema: type[T]
     desc: str = "llm"
+    key: Callable[[Item], str] | None = None
 
 
 def llm_stats(stats: ClientStats) -> dict[str, int]:
@@ -62,7 +64,10 @@ def run_batches(
         client: LLMClient, batch: Batch[Any, Any], counters: ClientStats
     ) -> list[LLMResult[Any]]:
         async def one(item: Any) -> LLMResult[Any]:
-            return await client.structured(batch.messages(item), batch.schema, stats=counters)
+            key = batch.key(item) if batch.key is not None else None
+            return await client.structured(
+                batch.messages(item), batch.schema, stats=counters, item=key
+            )
 
         tasks = [asyncio.ensure_future(one(item)) for item in batch.items]
         with Progress(len(tasks), batch.desc) as bar:
@@ -98,7 +103,9 @@ def run_structured(
     *,
     desc: str = "llm",
     cache: Path | None = None,
+    key: Callable[[Item], str] | None = None,
 ) -> tuple[list[LLMResult[T]], dict[str, int]]:
     """One batch: the results in item order and its counters (see ``run_batches``)."""
-    [(results, stats)] = run_batches(cfg, [Batch(items, messages, schema, desc)], cache=cache)
+    batch = Batch(items, messages, schema, desc, key)
+    [(results, stats)] = run_batches(cfg, [batch], cache=cache)
     return results, stats

@@ -1,8 +1,11 @@
 """A persistent response cache: a request body that was answered once is never paid for again.
 
-Keyed by a hash of the whole request body (model, messages, sampling parameters, schema), so a
-rerun after a crash, or after a config change that leaves a request unchanged, re-uses the
-answer and produces the same output.
+Keyed by a hash of the whole request body (model, messages, sampling parameters, schema) and of
+the item the request is for (an image's key), so a rerun after a crash, or after a config change
+that leaves a request unchanged, re-uses the answer and produces the same output. The item is
+part of the key because two images can ask the very same thing (the same caption, the same
+detections): sampled, each gets an answer of its own, and a rerun must give each its own again,
+not one of them to both.
 """
 
 from __future__ import annotations
@@ -14,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 
-def request_key(body: dict[str, Any]) -> str:
-    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+def request_key(body: dict[str, Any], item: str | None = None) -> str:
+    keyed = body if item is None else {"body": body, "item": item}
+    return hashlib.sha256(json.dumps(keyed, sort_keys=True).encode()).hexdigest()
 
 
 class ResponseCache:
@@ -30,19 +34,19 @@ class ResponseCache:
         self._db.execute("CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, reply TEXT)")
         self._db.commit()
 
-    def get(self, body: dict[str, Any]) -> dict[str, Any] | None:
+    def get(self, body: dict[str, Any], item: str | None = None) -> dict[str, Any] | None:
         row = self._db.execute(
-            "SELECT reply FROM replies WHERE key = ?", (request_key(body),)
+            "SELECT reply FROM replies WHERE key = ?", (request_key(body, item),)
         ).fetchone()
         if row is None:
             return None
         reply: dict[str, Any] = json.loads(row[0])
         return reply
 
-    def put(self, body: dict[str, Any], reply: dict[str, Any]) -> None:
+    def put(self, body: dict[str, Any], reply: dict[str, Any], item: str | None = None) -> None:
         self._db.execute(
             "INSERT OR REPLACE INTO replies (key, reply) VALUES (?, ?)",
-            (request_key(body), json.dumps(reply)),
+            (request_key(body, item), json.dumps(reply)),
         )
         self._db.commit()
 

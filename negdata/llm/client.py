@@ -252,9 +252,12 @@ class LLMClient:
         temperature: float | None = None,
         seed: int | None = None,
         stats: ClientStats | None = None,
+        item: str | None = None,
     ) -> LLMResult[T]:
         """Ask for a JSON object matching ``schema``; retry transient errors and one bad output.
-        Counters go to the client's ``stats`` and, when given, to the batch's ``stats`` too."""
+        Counters go to the client's ``stats`` and, when given, to the batch's ``stats`` too.
+        ``item`` names what the answer is for (an image's key): the response cache keeps one
+        answer per item, even for the same request."""
         body = self.request_body(
             messages, schema, max_tokens=max_tokens, temperature=temperature, seed=seed
         )
@@ -265,7 +268,7 @@ class LLMClient:
         while True:
             trace.attempts += 1
             try:
-                reply = await self._post(body, trace, avoid)
+                reply = await self._post(body, trace, avoid, item)
             except _Rejected as exc:
                 log.warning("LLM request rejected: %s", exc)
                 return self._finish(trace, stats, None, "llm_http_error", str(exc))
@@ -334,16 +337,17 @@ class LLMClient:
         )
 
     async def _post(
-        self, body: dict[str, Any], trace: _Trace, avoid: Endpoint | None
+        self, body: dict[str, Any], trace: _Trace, avoid: Endpoint | None, item: str | None
     ) -> dict[str, Any]:
-        """The server's reply to ``body``, from the cache when it was answered before."""
-        cached = self.cache.get(body) if self.cache is not None else None
+        """The server's reply to ``body`` for ``item``, from the cache when it was answered
+        before."""
+        cached = self.cache.get(body, item) if self.cache is not None else None
         if cached is not None:
             trace.cache_hits += 1
             return {**cached, CACHED: True}
         reply = await self._send(body, trace, avoid)
         if self.cache is not None:
-            self.cache.put(body, reply)
+            self.cache.put(body, reply, item)
         return reply
 
     async def _send(

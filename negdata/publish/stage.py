@@ -98,6 +98,7 @@ def judge_captions(
         items,
         lexicon=lexicon,
         cache=cfg.llm_cache,
+        keys=[c.key for c in accepted],
     )
     kept, rejects = [], []
     for caption, want, got in zip(accepted, intended, judged, strict=True):

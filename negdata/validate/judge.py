@@ -79,9 +79,11 @@ def judge_polarities(
     items: Sequence[tuple[str, list[str]]],
     lexicon: Lexicon | None = None,
     cache: Path | None = None,
+    keys: Sequence[str] | None = None,
 ) -> tuple[list[dict[str, Polarity] | None], dict[str, int]]:
     """Per (caption, object names): the judged polarities (None when the call failed), and the
-    LLM counters. An unreachable server raises ``LLMUnavailableError``."""
+    LLM counters. An unreachable server raises ``LLMUnavailableError``. ``keys``, one per item
+    (the captions' keys), keep one cached answer per caption even where two read the same."""
     prompt = load_prompt(prompts_dir, PROMPT_ID)
     lexicon = lexicon or lexicon_for("coco")
 
@@ -89,7 +91,16 @@ def judge_polarities(
         caption, objects = item
         return prompt.messages(caption=caption, objects=", ".join(objects))
 
-    results, stats = run_structured(llm, items, messages, JudgeOutput, desc="judge", cache=cache)
+    indexed = list(enumerate(items))
+    results, stats = run_structured(
+        llm,
+        indexed,
+        lambda pair: messages(pair[1]),
+        JudgeOutput,
+        desc="judge",
+        cache=cache,
+        key=(lambda pair: keys[pair[0]]) if keys is not None else None,
+    )
     judged: list[dict[str, Polarity] | None] = []
     for (caption, objects), result in zip(items, results, strict=True):
         if result.value is None:

@@ -50,3 +50,36 @@ def test_a_rerun_is_served_entirely_from_the_cache(vllm_server: LLMConfig, tmp_p
     assert free["llm_requests"] == 0 and free["llm_cache_hits"] == paid["llm_requests"]
     assert free["llm_completion_tokens"] == 0
     assert [r.value for r in second] == [r.value for r in first]
+
+
+def test_the_item_an_answer_is_for_is_part_of_its_key() -> None:
+    body = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+    assert request_key(body, "000000001") != request_key(body, "000000002")
+    assert request_key(body, "000000001") != request_key(body)
+
+
+class Words(BaseModel):
+    words: list[str]
+
+
+@pytest.mark.slow
+def test_two_images_asking_the_same_get_one_answer_each_and_a_rerun_gives_them_back(
+    vllm_server: LLMConfig, tmp_path: Path
+) -> None:
+    """Two images with the same caption send the same request: each gets a sample of its own,
+    and a rerun from the cache must hand each its own again, not one sample to both."""
+    images = ["000000000", "000000014"]  # same caption, same detections
+
+    def messages(key: str) -> list[dict[str, str]]:
+        return [{"role": "user", "content": "Name three things that could be in a kitchen."}]
+
+    cache = tmp_path / "llm_cache.sqlite"
+    hot = vllm_server.model_copy(update={"temperature": 1.0, "max_tokens": 48})
+    first, paid = run_structured(hot, images, messages, Words, cache=cache, key=lambda k: k)
+    again, free = run_structured(hot, images, messages, Words, cache=cache, key=lambda k: k)
+
+    assert paid["llm_requests"] >= 2 and free["llm_requests"] == 0
+    stored = ResponseCache(cache)
+    assert len(stored) == paid["llm_requests"]  # nothing shared between the two images
+    stored.close()
+    assert [(r.value, r.reason) for r in again] == [(r.value, r.reason) for r in first]
