@@ -20,6 +20,7 @@ from prefect import flow, task
 from prefect.cache_policies import NONE
 from prefect.task_runners import ThreadPoolTaskRunner
 
+from flows.artifacts import publish_run, publish_shard
 from flows.temporary_server import temporary_server
 from negdata.config import Config, load_config
 from negdata.console import (
@@ -95,7 +96,9 @@ def shard_task(config: str, shard: int) -> dict[str, dict[str, Any]] | None:
     with contextlib.nullcontext(True) if not pending(cfg, [shard]) else leased(cfg, shard) as mine:
         if not mine:
             return None
-        return {stage.name: stage_task(config, stage.name, shard) for stage in STAGES}
+        stages = {stage.name: stage_task(config, stage.name, shard) for stage in STAGES}
+    publish_shard(cfg, shard, stages)
+    return stages
 
 
 @task(name="retry-failed", cache_policy=NONE, task_run_name="retry-failed-{shard:05d}")
@@ -137,6 +140,7 @@ def generate(
         this_run = work_on(cfg, config, shard_ids, retry_failed)
     summary = summarize(cfg)
     summary["this_run"] = this_run
+    publish_run(cfg, shard_ids, summary)
     if this_run.get("failed_shards"):
         failed = shard_spec(this_run["failed_shards"])
         raise RuntimeError(f"shards {failed} failed on every child run; see the child runs' logs")

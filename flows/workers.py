@@ -30,6 +30,11 @@ from negdata.console import Parser, add_common_options, main_guard, setup_loggin
 
 STOP_GRACE_S = 10.0
 PARENT_LIMIT = 4  # parent runs only watch their children: a few at once per machine
+# Prefect settings for every worker, unless the environment sets them: negdata's log lines
+# reach the Prefect UI as the run's logs, beside Prefect's own; and a worker looks for a new
+# run every 2 s, not 10, since a worker with --limit 1 idles its GPU from the end of one chunk
+# run until it next looks (`make bench-cluster` measures that wait).
+WORKER_DEFAULTS = {"PREFECT_LOGGING_EXTRA_LOGGERS": "negdata", "PREFECT_WORKER_QUERY_SECONDS": "2"}
 
 log = logging.getLogger("negdata.workers")
 
@@ -69,9 +74,7 @@ def _worker(pool: str, name: str, limit: int, env: dict[str, str]) -> subprocess
         "--limit", str(limit), "--name", name,
     ]  # fmt: skip
     log.info("worker %s on pool %s (limit %d)", name, pool, limit)
-    # negdata's log lines reach the Prefect UI as the run's logs, beside Prefect's own.
-    extra = {"PREFECT_LOGGING_EXTRA_LOGGERS": "negdata"}
-    return subprocess.Popen(command, env={**os.environ, **extra, **env})
+    return subprocess.Popen(command, env={**WORKER_DEFAULTS, **os.environ, **env})
 
 
 def start_workers(gpus: list[str], role: str) -> list[subprocess.Popen[bytes]]:

@@ -6,6 +6,7 @@ runs on the CPU); everything else is what a cluster runs."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import shutil
@@ -141,7 +142,16 @@ def _worked(*logs: str) -> Counter[tuple[str, str]]:
     return Counter(m.groups() for text in logs for m in WORKED.finditer(text))
 
 
+def _artifacts(server: PrefectServer) -> dict[str, dict[str, Any]]:
+    """The latest artifact of every key on the server."""
+    user, password = server.auth.split(":", 1)
+    found = httpx.post(f"{server.url}/artifacts/latest/filter", json={}, auth=(user, password),
+                       timeout=10.0).json()  # fmt: skip
+    return {a["key"]: a for a in found}
+
+
 def test_a_cluster_run_does_every_stage_of_every_shard_once_and_matches_one_process(
+    prefect_server: PrefectServer,
     tmp_path: Path,
     vllm_server: LLMConfig,
     sample_config: Callable[..., tuple[Path, Any]],
@@ -166,6 +176,11 @@ def test_a_cluster_run_does_every_stage_of_every_shard_once_and_matches_one_proc
 
     assert "14 of 14 shards finished" in followed
     assert _worked(workers.log("gpus")) == {(st, f"{s:05d}"): 1 for st in STAGES for s in range(14)}
+    artifacts = _artifacts(prefect_server)
+    assert sorted(artifacts) == ["negdata-run"] + [f"negdata-shard-{s:05d}" for s in range(14)]
+    table = json.loads(artifacts["negdata-shard-00003"]["data"])
+    assert [(row["stage"], row["status"]) for row in table] == [(st, "ran") for st in STAGES]
+    assert "finished: 14" in artifacts["negdata-run"]["data"]
     assert "gpu0@" in workers.log("gpus") and "gpu1@" in workers.log("gpus")
     reference_outputs = _outputs(tmp_path / "reference")
     assert len(reference_outputs) > 14 * 4
