@@ -23,7 +23,7 @@ export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export PREFECT_LOGGING_LEVEL ?= WARNING
 
 .PHONY: install llm-env img2dataset-env sample generate server deploy worker test lint format \
-	eval-negation bench bench-llm bench-ingest clean
+	eval-negation bench bench-llm bench-ingest bench-cluster clean
 
 install: $(VENV)/.installed
 
@@ -63,7 +63,7 @@ generate: install $(LLM_ENV) sample
 
 # The cluster (README, "Scaling out"): a Prefect server, negdata's pools and deployments on it
 # (idempotent; CRON="0 2 * * *" adds a schedule), and this machine's workers (one per GPU).
-# NEGDATA_PREFECT_AUTH=user:password, set in the environment of every machine, is the server's
+# NEGDATA_PREFECT_AUTH ("user:password"), set in the environment of every machine, is the server's
 # basic auth and every client's credentials; a server reachable from a network needs it.
 PREFECT_SERVER_HOST ?= 127.0.0.1
 PREFECT_SERVER_PORT ?= 4200
@@ -74,7 +74,7 @@ endif
 server: install
 	@case "$(PREFECT_SERVER_HOST)" in 127.*|localhost|::1) ;; *) \
 	  test -n "$$PREFECT_SERVER_API_AUTH_STRING" || { echo "make server: a server on \
-	$(PREFECT_SERVER_HOST) is reachable from the network: set NEGDATA_PREFECT_AUTH=user:password \
+	$(PREFECT_SERVER_HOST) is reachable from the network: set NEGDATA_PREFECT_AUTH to user:password \
 	(PREFECT_SERVER_API_AUTH_STRING) first" >&2; exit 2; } ;; esac
 	$(VENV)/bin/prefect server start --host $(PREFECT_SERVER_HOST) --port $(PREFECT_SERVER_PORT)
 
@@ -103,7 +103,7 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout.jsonl
 
 # Benchmarks print ratios against a baseline measured in the same run (numbers: README).
-bench: bench-llm bench-ingest
+bench: bench-llm bench-ingest bench-cluster
 
 # LLM stages vs a bare load generator replaying the same request bodies on the local vLLM server.
 BENCH_LLM_ARGS ?=
@@ -114,6 +114,12 @@ bench-llm: install llm-env sample
 BENCH_INGEST_ARGS ?=
 bench-ingest: install img2dataset-env sample
 	$(PY) -m bench.ingest $(BENCH_INGEST_ARGS)
+
+# The same shards through the cluster on 1 worker, then 2 (bench/cluster.py): speedup, and
+# Prefect's overhead per chunk run against a 10,000-image shard.
+BENCH_CLUSTER_ARGS ?=
+bench-cluster: install llm-env sample
+	$(PY) -m bench.cluster $(BENCH_CLUSTER_ARGS)
 
 clean:
 	rm -rf runs data .pytest_cache .mypy_cache .ruff_cache
