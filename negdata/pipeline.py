@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from typing import Any, get_args
 
 from negdata import __version__
-from negdata.compose.prompts import load_prompt
 from negdata.config import Config
 from negdata.ingest.sources import shard_count
 from negdata.leases import LeaseHeld, ShardLease
 from negdata.llm.client import FailureReason
+from negdata.llm.prompts import load_prompt
 from negdata.publish.diversity import diversity
 from negdata.records import CaptionRecord, read_parquet
 from negdata.shards import (

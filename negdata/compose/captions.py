@@ -11,12 +11,12 @@ from typing import Any
 
 from negdata.compose.mcq import McqBalancer, build_mcq
 from negdata.compose.paraphrase import apply_paraphrases, merge_counters, paraphrase_batch
-from negdata.compose.prompts import few_shot_shift, load_prompt
 from negdata.compose.schemas import ComposedCaption, ComposeOutput
 from negdata.compose.templates import template_caption
 from negdata.config import Config
 from negdata.detect.lexicon import Lexicon, run_lexicon
 from negdata.llm import Batch, reject_of, run_batches
+from negdata.llm.prompts import few_shot_shift, load_prompt
 from negdata.records import (
     CaptionRecord,
     Evidence,

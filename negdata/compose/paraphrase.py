@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from negdata.compose.prompts import few_shot_shift, load_prompt
 from negdata.compose.schemas import ParaphraseOutput
 from negdata.config import Config
 from negdata.detect.lexicon import Lexicon
 from negdata.llm import Batch, LLMResult
+from negdata.llm.prompts import few_shot_shift, load_prompt
 from negdata.records import McqRecord
 from negdata.validate.negation import analyze
 

@@ -7,12 +7,11 @@ import random
 import time
 from typing import Any
 
-from negdata.compose.prompts import load_prompt
 from negdata.compose.schemas import PlanOutput
-from negdata.compose.verify import absent_labels, present_labels, verify
 from negdata.config import Config
 from negdata.detect.lexicon import Lexicon, run_lexicon
 from negdata.llm import reject_of, run_structured
+from negdata.llm.prompts import load_prompt
 from negdata.records import (
     Evidence,
     IngestRow,
@@ -25,6 +24,7 @@ from negdata.records import (
 )
 from negdata.shards import Location, shard_name, write_stats
 from negdata.validate.negation import polarity
+from negdata.verify import absent_labels, present_labels, verify
 
 log = logging.getLogger(__name__)
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from negdata.compose.verify import evidence_verdicts
 from negdata.config import Config
 from negdata.detect.lexicon import Lexicon, lexicon_for
 from negdata.detect.vocab import VocabularyName
 from negdata.records import CaptionRecord, Evidence, McqRecord, Verdict
 from negdata.validate.negation import analyze
+from negdata.verify import evidence_verdicts
 
 _RESIDUE = re.compile(
     r"(caption\s*\d*\s*:|negat\w*\s*:|^\s*(sure|here is|here's|here are|certainly|okay)\b|"

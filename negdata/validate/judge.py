@@ -20,11 +20,11 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from negdata.compose.prompts import load_prompt
 from negdata.config import LLMConfig
 from negdata.detect.lexicon import Lexicon, lexicon_for
 from negdata.detect.vocab import normalize
 from negdata.llm import run_structured
+from negdata.llm.prompts import load_prompt
 from negdata.validate.negation import Polarity, analyze
 
 log = logging.getLogger(__name__)

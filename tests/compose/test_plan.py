@@ -85,7 +85,7 @@ def test_vocabulary_fill_tops_up_with_unmentioned_absent_labels() -> None:
 
 
 def test_prompts_render_with_shared_prefix() -> None:
-    from negdata.compose.prompts import load_prompt
+    from negdata.llm.prompts import load_prompt
 
     prompt = load_prompt(Path("prompts"), "plan")
     a = prompt.messages(caption="a bus", detected="bus")
@@ -95,7 +95,7 @@ def test_prompts_render_with_shared_prefix() -> None:
 
 
 def test_rotated_few_shot_keeps_the_system_prompt_and_every_example() -> None:
-    from negdata.compose.prompts import load_prompt
+    from negdata.llm.prompts import load_prompt
 
     prompt = load_prompt(Path("prompts"), "compose")
     fields = {"caption": "a bus", "affirm": "bus", "requests": "[]"}
