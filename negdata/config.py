@@ -235,11 +235,17 @@ class DetectConfig(Section):
     sources: Annotated[list[SourceConfig], Field(min_length=1)]
     t_present: Annotated[float, Field(gt=0, le=1)] = 0.5
     t_absent: Annotated[float, Field(ge=0, le=1)] = 0.1
+    # An object the caption does not name is affirmed (in a caption, as an MCQ positive) only
+    # when a source scores it this high and no source covering it scores it below t_present:
+    # one detector near t_present is wrong too often on web images to assert what nobody named.
+    t_affirm: Annotated[float, Field(gt=0, le=1)] = 0.8
 
     @model_validator(mode="after")
     def _thresholds_ordered(self) -> DetectConfig:
         if self.t_absent > self.t_present:
             raise ValueError("t_absent must not exceed t_present")
+        if self.t_affirm < self.t_present:
+            raise ValueError("t_affirm must not be below t_present")
         return self
 
 

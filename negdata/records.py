@@ -47,8 +47,13 @@ class Box(Record):
 
 
 class LabelScore(Record):
+    """A label's score over the sources that cover it: the highest (any source that sees an
+    object blocks its negation) and the lowest (a source that doubts it blocks affirming it on
+    the evidence alone). ``lowest`` is None in evidence written before it was recorded."""
+
     label: str
     score: float
+    lowest: float | None = None
 
 
 class Evidence(Record):
@@ -78,7 +83,7 @@ class PlanRecord(Record):
     caption: str
     mentioned: list[ObjectVerdict]
     candidates: list[ObjectVerdict]
-    detected: list[str]
+    detected: list[str]  # labels the evidence alone affirms (detect.t_affirm), caption or not
     prompt: str
 
 

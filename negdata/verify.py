@@ -60,5 +60,15 @@ def present_labels(evidence: Evidence, cfg: DetectConfig) -> list[str]:
     return [s.label for s in evidence.scores if s.score >= cfg.t_present]
 
 
+def affirmable_labels(evidence: Evidence, cfg: DetectConfig) -> list[str]:
+    """Labels the evidence alone may affirm, named by the caption or not: scored at least
+    ``t_affirm`` by a source, and at least ``t_present`` by every source that covers them."""
+    return [
+        s.label
+        for s in evidence.scores
+        if s.score >= cfg.t_affirm and (s.lowest is None or s.lowest >= cfg.t_present)
+    ]
+
+
 def absent_labels(evidence: Evidence, cfg: DetectConfig) -> list[str]:
     return [s.label for s in evidence.scores if s.score < cfg.t_absent]

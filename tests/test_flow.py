@@ -152,6 +152,40 @@ def test_every_mcq_has_exactly_one_correct_option(run: dict[str, Any]) -> None:
         assert truths.count(True) == 1 and truths[row["correct_answer"]], row
 
 
+def _truth(cfg: Any) -> dict[str, set[str]]:
+    """The sample's own labels (every COCO object in each photo), by sample key."""
+    labels = json.loads(Path(cfg.detect.sources[0].path).read_text())
+    rows = pq.read_table(sorted((cfg.run.output_dir / "shards").glob("*.parquet"))).to_pylist()
+    return {r["key"]: set(labels[r["url"]]) for r in rows if r["url"] in labels}
+
+
+def test_nothing_published_affirms_an_object_the_labels_deny(run: dict[str, Any]) -> None:
+    """The person weights score a person on the retina photo near t_present; the labels say
+    there is none. No caption, MCQ positive or correct answer may affirm it, nor anything else
+    the labels deny."""
+    cfg = run["cfg"]
+    truth, lexicon = _truth(cfg), lexicon_for("coco")
+
+    def denied(text: str, image_key: str) -> list[str]:
+        polarities = analyze(text, lexicon).items()
+        return [
+            n
+            for n, p in polarities
+            if p == "affirmed" and not lexicon.members(n) & truth[image_key]
+        ]
+
+    out = cfg.run.output_dir
+    captions = pq.read_table(sorted((out / "negcap").glob("*.parquet"))).to_pylist()
+    questions = pq.read_table(sorted((out / "negmcq").glob("*.parquet"))).to_pylist()
+    assert captions and questions
+    verdicts = [(c["caption"], denied(c["caption"], c["image_key"])) for c in captions]
+    assert [(caption, names) for caption, names in verdicts if names] == []
+    for q in questions:
+        correct = q[f"caption_{q['correct_answer']}"]
+        assert denied(correct, q["image_key"]) == [], (correct, q)
+        assert all(lexicon.name(p) in truth[q["image_key"]] for p in q["positives"]), q
+
+
 def test_rerun_of_a_finished_run_does_no_work_and_changes_no_file(run: dict[str, Any]) -> None:
     assert run["rerun"]["this_run"]["ran"] == []
     assert len(run["rerun"]["this_run"]["skipped"]) == 5 * 5

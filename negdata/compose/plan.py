@@ -24,7 +24,7 @@ from negdata.records import (
 )
 from negdata.shards import Location, shard_name, write_stats
 from negdata.validate.negation import polarity
-from negdata.verify import absent_labels, present_labels, verify
+from negdata.verify import absent_labels, affirmable_labels, present_labels, verify
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +86,7 @@ def plan_record(
         caption=caption,
         mentioned=mentioned,
         candidates=candidates,
-        detected=present_labels(evidence, cfg.detect),
+        detected=affirmable_labels(evidence, cfg.detect),
         prompt=prompt_ref,
     )
 

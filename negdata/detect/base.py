@@ -41,16 +41,20 @@ class Detector(Protocol):
 
 
 def combine(key: str, names: Sequence[str], detections: Sequence[Detection]) -> Evidence:
-    """Max score per label over sources: any source that sees an object blocks its negation."""
-    scores: dict[str, float] = {}
+    """Per label over the sources that cover it: the max score (any source that sees an object
+    blocks its negation) and the min (any that doubts it blocks affirming it unnamed)."""
+    scores: dict[str, list[float]] = {}
     boxes: list[Box] = []
     for det in detections:
         boxes.extend(det.boxes)
         for label, score in det.scores.items():
-            scores[label] = max(score, scores.get(label, 0.0))
+            scores.setdefault(label, []).append(score)
     return Evidence(
         key=key,
         boxes=boxes,
-        scores=[LabelScore(label=k, score=v) for k, v in sorted(scores.items())],
+        scores=[
+            LabelScore(label=label, score=max(given), lowest=min(given))
+            for label, given in sorted(scores.items())
+        ],
         sources=list(names),
     )

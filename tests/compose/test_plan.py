@@ -7,7 +7,9 @@ from pathlib import Path
 from negdata.compose.captions import image_plan
 from negdata.compose.plan import plan_record
 from negdata.compose.schemas import PlanOutput
+from negdata.compose.templates import template_caption
 from negdata.config import Config
+from negdata.detect.base import Detection, combine
 from negdata.records import Evidence, LabelScore
 
 CFG = Config.model_validate(
@@ -111,3 +113,52 @@ def test_rotated_few_shot_keeps_the_system_prompt_and_every_example() -> None:
     half = len(pairs) // 2
     assert pairs[half:] == pairs[1:half] + pairs[:1]  # same examples, first one moved last
     assert prompt.messages(len(prompt.few_shot), **fields) == fixed
+
+
+def _scored(*scores: tuple[str, float, float]) -> Evidence:
+    return Evidence(
+        key="000000007",
+        boxes=[],
+        scores=[LabelScore(label=k, score=hi, lowest=lo) for k, hi, lo in scores],
+        sources=["yolo", "labels"],
+    )
+
+
+RETINA = "Fundus photograph of a healthy retina"
+
+
+def test_a_weak_detection_alone_is_affirmed_nowhere() -> None:
+    """The retina photo: one source at 0.52 on a person nobody named (the labels, where they
+    cover the image, say 0). Nothing may affirm a person: no caption, no MCQ positive."""
+    output = PlanOutput(mentioned=["retina"], absent_candidates=["dog"])
+    for person in ((0.52, 0.52), (0.52, 0.0)):  # no labels for it / labels that say no
+        record = plan_record(_scored(("person", *person), ("dog", 0.0, 0.0)), RETINA, output,
+                             CFG, "plan@1")  # fmt: skip
+        plan = image_plan(record, CFG)
+
+        assert record.detected == [] and plan.present == []
+        assert plan.affirm == ["retina"]  # what the caption itself says, nothing more
+        assert [n.noun for n in plan.negatives] == ["dog"]
+        for style in ("affirmation_first", "negation_first"):
+            assert "person" not in template_caption(style, "dog", plan.present, RETINA)
+
+
+def test_only_strong_evidence_that_no_source_doubts_affirms_an_unnamed_object() -> None:
+    output = PlanOutput(mentioned=[], absent_candidates=[])
+
+    def detected(hi: float, lo: float) -> list[str]:
+        return plan_record(_scored(("person", hi, lo)), RETINA, output, CFG, "p@1").detected
+
+    assert detected(0.9, 0.9) == ["person"]
+    assert detected(0.9, 0.3) == []  # a second source doubts it
+    assert detected(0.79, 0.79) == []  # under detect.t_affirm (0.8)
+
+
+def test_combined_evidence_keeps_the_highest_and_the_lowest_score_of_the_sources() -> None:
+    seen = combine("k", ["yolo", "labels"], [
+        Detection(scores={"person": 0.52, "dog": 0.9}), Detection(scores={"person": 0.0}),
+    ])  # fmt: skip
+    assert [(s.label, s.score, s.lowest) for s in seen.scores] == [
+        ("dog", 0.9, 0.9),
+        ("person", 0.52, 0.0),
+    ]
