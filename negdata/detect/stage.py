@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import io
 import logging
+import threading
 import time
 from collections.abc import Sequence
 from typing import Any
 
 from PIL import Image
 
-from negdata.config import DetectConfig, LabelsSource
+from negdata.config import DetectConfig, LabelsSource, SourceConfig
 from negdata.detect.base import Detector, ImageItem, combine
 from negdata.detect.vocab import vocabulary
 from negdata.progress import Progress
@@ -23,26 +24,29 @@ log = logging.getLogger(__name__)
 STAGE = "evidence"
 
 _loaded: dict[str, list[Detector]] = {}
+_loading = threading.Lock()  # shards detected at once in threads share the first one's load
 
 
 def build_detectors(cfg: DetectConfig) -> list[Detector]:
-    """Load every configured source once per process (a model load is the expensive part)."""
+    """Load every configured source once per process (a model load is the expensive part), even
+    when several shards start detecting at once."""
     cache_key = cfg.model_dump_json()
-    if cache_key not in _loaded:
-        detectors: list[Detector] = []
-        for index, source in enumerate(cfg.sources):
-            if isinstance(source, LabelsSource):
-                from negdata.detect.labels import LabelsDetector
+    with _loading:
+        if cache_key not in _loaded:
+            _loaded[cache_key] = [
+                _load(source, index, cfg) for index, source in enumerate(cfg.sources)
+            ]
+        return _loaded[cache_key]
 
-                detectors.append(
-                    LabelsDetector(source, frozenset(vocabulary(cfg.vocabulary)), index)
-                )
-            else:
-                from negdata.detect.yolo import YoloDetector
 
-                detectors.append(YoloDetector(source, index))
-        _loaded[cache_key] = detectors
-    return _loaded[cache_key]
+def _load(source: SourceConfig, index: int, cfg: DetectConfig) -> Detector:
+    if isinstance(source, LabelsSource):
+        from negdata.detect.labels import LabelsDetector
+
+        return LabelsDetector(source, frozenset(vocabulary(cfg.vocabulary)), index)
+    from negdata.detect.yolo import YoloDetector
+
+    return YoloDetector(source, index)
 
 
 def detect_items(detectors: Sequence[Detector], items: Sequence[ImageItem]) -> list[Evidence]:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import yaml
 
-from negdata.config import Config
-from negdata.detect.stage import run_detect
+from negdata.cli import PERSON_WEIGHTS
+from negdata.config import Config, DetectConfig
+from negdata.detect.stage import build_detectors, run_detect
 from negdata.ingest.stage import run_ingest
 from negdata.records import Evidence, read_parquet
 from negdata.sample import package_file
@@ -55,3 +57,24 @@ def test_yaml_built_model_and_labels_run_through_the_detect_stage(tmp_path: Path
     # The coffee photo is not in the labels file: only the (random-weight) model covers it.
     assert set(coffee_ev.score_map()) == set(coco["names"].values())
     assert (cfg.run.output_dir / "evidence/00000_stats.json").exists()
+
+
+def test_shards_that_start_detecting_together_load_the_model_once() -> None:
+    """The flow detects several shards at once, in threads: they share one load. (The conf is
+    one no other test uses, so this process has not loaded this model yet.)"""
+    cfg = DetectConfig.model_validate(
+        {
+            "sources": [
+                {
+                    "kind": "yolo",
+                    "weights": str(package_file(*PERSON_WEIGHTS)),
+                    "class_map": {"Normal": "person", "Fall": "person"},
+                    "conf": 0.0421,
+                }
+            ]
+        }
+    )
+    with ThreadPoolExecutor(4) as pool:
+        loaded = list(pool.map(lambda _: build_detectors(cfg), range(4)))
+
+    assert all(detectors is loaded[0] for detectors in loaded)
