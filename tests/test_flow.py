@@ -186,6 +186,16 @@ def test_nothing_published_affirms_an_object_the_labels_deny(run: dict[str, Any]
         assert all(lexicon.name(p) in truth[q["image_key"]] for p in q["positives"]), q
 
 
+def test_no_published_caption_carries_alt_text_noise(run: dict[str, Any]) -> None:
+    """The sample's captions hold a file name, a stock-photo id, keyword lists, camera settings
+    and name placeholders; the captions built on them keep none."""
+    out = run["cfg"].run.output_dir
+    captions = pq.read_table(sorted((out / "negcap").glob("*.parquet"))).to_pylist()
+    noise = ("<PERSON>", "royalty free", "stock photo", "#38219385", "IMG_2047", "Canon EOS", "|")
+    assert any(n in c["original_caption"] for c in captions for n in noise)
+    assert [c["caption"] for c in captions if any(n in c["caption"] for n in noise)] == []
+
+
 def test_rerun_of_a_finished_run_does_no_work_and_changes_no_file(run: dict[str, Any]) -> None:
     assert run["rerun"]["this_run"]["ran"] == []
     assert len(run["rerun"]["this_run"]["skipped"]) == 5 * 5

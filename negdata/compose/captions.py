@@ -9,6 +9,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from negdata.compose.alt_text import clean_alt_text
 from negdata.compose.mcq import McqBalancer, build_mcq
 from negdata.compose.paraphrase import apply_paraphrases, merge_counters, paraphrase_batch
 from negdata.compose.schemas import ComposedCaption, ComposeOutput
@@ -106,7 +107,8 @@ def caption_candidates(
         if llm is not None:
             rows.append(base.model_copy(update={"caption": llm.text.strip()}))
         if cfg.compose.template_fallback:
-            text = template_caption(style, neg.noun, plan.present, plan.record.caption)
+            cleaned = clean_alt_text(plan.record.caption, lexicon)
+            text = template_caption(style, neg.noun, plan.present, cleaned)
             rows.append(
                 base.model_copy(
                     update={
@@ -170,7 +172,7 @@ def run_compose(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
         ]
         return prompt.messages(
             few_shot_shift(cfg, plan.record.key),
-            caption=plan.record.caption,
+            caption=clean_alt_text(plan.record.caption, lexicon),
             affirm=", ".join(plan.affirm) or "(see caption)",
             requests=json.dumps(requests),
         )

@@ -30,8 +30,11 @@ def _is_plural(noun: str) -> bool:
 def template_caption(style: Style, negated: str, positives: list[str], caption: str) -> str:
     """A plain negated caption for when the LLM's fails validation (``generator: template``).
 
-    ``positives`` must be verified present; without any, the original caption is affirmed."""
+    ``positives`` must be verified present; without any, the (cleaned) original caption is
+    affirmed, and without that either, nothing is."""
     be = "are" if _is_plural(negated) else "is"
+    if not positives and not caption.strip(" ."):
+        return f"There {be} no {negated} in this picture."
     if style == "affirmation_first":
         if positives:
             return f"A picture of {join_objects(positives[:3])}, but there {be} no {negated}."
