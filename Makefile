@@ -97,10 +97,12 @@ format: install
 test: install llm-env sample lint
 	$(PY) -m pytest
 
-# Precision and recall of the negation-scope checker on the labelled captions (dev and held-out).
+# Precision and recall of the negation-scope checker on the labelled captions: development,
+# held-out, and unseen (written without reading the rules; never tune on it).
 eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_cases.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen.jsonl
 
 # Benchmarks print ratios against a baseline measured in the same run (numbers: README).
 bench: bench-llm bench-ingest bench-cluster
