@@ -9,38 +9,23 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import cache
+from pathlib import Path
+
+import yaml
 
 from negdata.detect.vocab import VocabularyName, normalize, singular, vocabulary
 from negdata.records import Evidence
 
-SYNONYMS: dict[str, str] = {
-    "people": "person", "man": "person", "woman": "person", "child": "person", "kid": "person",
-    "boy": "person", "girl": "person", "player": "person", "pedestrian": "person",
-    "astronaut": "person", "driver": "person", "lady": "person", "guy": "person",
-    "human": "person", "cameraman": "person", "photographer": "person", "worker": "person",
-    "baby": "person", "bride": "person", "groom": "person", "student": "person",
-    "soldier": "person", "tourist": "person", "crowd": "person", "toddler": "person",
-    "teenager": "person", "adult": "person", "gentleman": "person", "passenger": "person",
-    "bike": "bicycle", "motorbike": "motorcycle", "scooter": "motorcycle",
-    "plane": "airplane", "aeroplane": "airplane", "jet": "airplane", "airliner": "airplane",
-    "ship": "boat", "sailboat": "boat", "canoe": "boat", "kayak": "boat", "yacht": "boat",
-    "automobile": "car", "taxi": "car", "cab": "car", "sedan": "car", "suv": "car",
-    "lorry": "truck", "pickup truck": "truck", "puppy": "dog", "doggy": "dog",
-    "kitten": "cat", "kitty": "cat", "pony": "horse", "lamb": "sheep", "calf": "cow",
-    "sofa": "couch", "settee": "couch", "television": "tv", "tv set": "tv", "monitor": "tv",
-    "bag": "handbag",
-    "phone": "cell phone", "smartphone": "cell phone", "mobile phone": "cell phone",
-    "cellphone": "cell phone", "fridge": "refrigerator", "dining table": "dining table",
-    "table": "dining table", "plant": "potted plant", "houseplant": "potted plant",
-    "mug": "cup", "teacup": "cup", "coffee cup": "cup", "doughnut": "donut",
-    "ball": "sports ball", "football": "sports ball", "soccer ball": "sports ball",
-    "basketball": "sports ball", "tennis ball": "sports ball", "purse": "handbag",
-    "necktie": "tie", "hairdryer": "hair drier", "hair dryer": "hair drier",
-    "notebook computer": "laptop", "computer mouse": "mouse", "remote control": "remote",
-    "stool": "chair", "armchair": "chair", "teddy": "teddy bear", "luggage": "suitcase",
-    "rucksack": "backpack", "racket": "tennis racket", "racquet": "tennis racket",
-    "wineglass": "wine glass", "stop light": "traffic light", "hydrant": "fire hydrant",
-}  # fmt: skip
+SYNONYMS_FILE = Path(__file__).with_name("synonyms.yaml")
+
+
+def _synonyms() -> dict[str, str]:
+    """Word -> label, from ``synonyms.yaml`` (label -> the words for it)."""
+    by_label: dict[str, list[str]] = yaml.safe_load(SYNONYMS_FILE.read_text())
+    return {word: label for label, words in by_label.items() for word in words}
+
+
+SYNONYMS: dict[str, str] = _synonyms()
 
 HYPERNYMS: dict[str, tuple[str, ...]] = {
     "animal": ("bird", "cat", "dog", "horse", "sheep", "cow", "elephant", "bear", "zebra",

@@ -86,10 +86,15 @@ PRE_CUES = frozenset(
 VERBAL_CUES = frozenset({"not", "never"})
 FRAME_WORDS = ("picture", "frame", "view", "sight", "shot", "photo", "image", "scene")
 _POST = re.compile(
-    r"^(?:(?:is|are|was|were|be|been|remains?|seems?|now|still|also|completely|entirely|"
+    r"^(?:(?:is|are|was|were|be|been|has|have|had|remains?|seems?|now|still|also|completely|entirely|"
     r"noticeably|conspicuously|usually|today|sadly|currently) )*"
-    r"(?:missing|absent|nowhere|gone|not (?:present|visible|pictured|here|there|around|"
-    r"anywhere|(?:in|within) (?:the |this )?(?:" + "|".join(FRAME_WORDS) + r")))\b"
+    r"(?:missing|absent|nowhere|gone|ruled out|not (?:present|visible|pictured|here|there|"
+    r"around|anywhere|seen|identified|detected|noted|observed|found|shown|spotted|evident|"
+    r"(?:in|within) (?:the |this )?(?:" + "|".join(FRAME_WORDS) + r")))\b"
+)
+CLINICAL_PRE = re.compile(
+    r"\b(?:negative for|(?:the )?absence of|no (?:evidence|signs?|traces?|indication|hint) of)"
+    r"(?: (?:a|an|any))?\b"
 )
 _POST_MISSING_OK = frozenset(
     {",", BREAK, STOP, "from", "too", "today", "again", "now", "entirely", "at", "in", "on", "here"}
@@ -130,6 +135,8 @@ def _prepare(text: str) -> str:
         r"\b(nor|neither|not|never) (?:is|are|was|were|has|have|had|does|do) there\b", r"\1", text
     )
     text = re.sub(r"\b(absent|missing)\s*:", r"\1", text)
+    # Report phrasing: "negative for X", "no evidence / sign / trace of X", "absence of X".
+    text = re.sub(CLINICAL_PRE, "no", text)
     text = re.sub(r"\s-\s|[.;:!?()\"\[\]{}]", f" {BREAK} ", text)
     return text
 
