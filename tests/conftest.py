@@ -100,6 +100,16 @@ def sample_config() -> SampleConfig:
     return _sample_config
 
 
+def written_outputs(out: Path) -> dict[str, bytes]:
+    """Every tar and Parquet file under an output folder, by relative path: what two runs
+    compare byte for byte."""
+    return {
+        p.relative_to(out).as_posix(): p.read_bytes()
+        for p in sorted(out.rglob("*"))
+        if p.suffix in (".tar", ".parquet") and not p.name.startswith(".")
+    }
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

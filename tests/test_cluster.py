@@ -25,6 +25,7 @@ import pytest
 import yaml
 
 from negdata.config import LLMConfig
+from tests.conftest import written_outputs
 
 if TYPE_CHECKING:
     from tests.conftest import PrefectServer
@@ -51,14 +52,6 @@ def _run(command: list[str], env: dict[str, str], timeout: float = 900) -> str:
     )
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stderr
-
-
-def _outputs(out: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(out).as_posix(): p.read_bytes()
-        for p in sorted(out.rglob("*"))
-        if p.suffix in (".tar", ".parquet") and not p.name.startswith(".")
-    }
 
 
 class Workers:
@@ -182,9 +175,9 @@ def test_a_cluster_run_does_every_stage_of_every_shard_once_and_matches_one_proc
     assert [(row["stage"], row["status"]) for row in table] == [(st, "ran") for st in STAGES]
     assert "finished: 14" in artifacts["negdata-run"]["data"]
     assert "gpu0@" in workers.log("gpus") and "gpu1@" in workers.log("gpus")
-    reference_outputs = _outputs(tmp_path / "reference")
+    reference_outputs = written_outputs(tmp_path / "reference")
     assert len(reference_outputs) > 14 * 4
-    assert _outputs(tmp_path / "cluster") == reference_outputs
+    assert written_outputs(tmp_path / "cluster") == reference_outputs
 
 
 def test_a_worker_killed_mid_shard_loses_its_shards_to_the_other_after_the_lease_expires(

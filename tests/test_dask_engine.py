@@ -17,6 +17,7 @@ import yaml
 
 from flows.engines import engine
 from negdata.config import ConfigError, LLMConfig, load_config
+from tests.conftest import written_outputs
 
 SHARDS = "0-5"  # 6 of the 14 sample photos, one per shard
 DETECTED = re.compile(r"detect shard (\d{5}):")
@@ -44,14 +45,6 @@ def _generate(config: Path) -> str:
     return done.stderr
 
 
-def _outputs(out: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(out).as_posix(): p.read_bytes()
-        for p in sorted(out.rglob("*"))
-        if p.suffix in (".tar", ".parquet") and not p.name.startswith(".")
-    }
-
-
 @pytest.mark.slow
 def test_two_dask_worker_processes_write_what_one_process_writes_loading_yolo_once_each(
     tmp_path: Path, vllm_server: LLMConfig, sample_config: Callable[..., tuple[Path, Any]]
@@ -67,9 +60,9 @@ def test_two_dask_worker_processes_write_what_one_process_writes_loading_yolo_on
 
     assert sorted(DETECTED.findall(log)) == [f"{s:05d}" for s in range(6)]
     assert 1 <= len(YOLO_LOADED.findall(log)) <= 2  # once per worker process, not per shard
-    reference_outputs = _outputs(tmp_path / "threads")
+    reference_outputs = written_outputs(tmp_path / "threads")
     assert len(reference_outputs) > 6 * 4
-    assert _outputs(tmp_path / "dask") == reference_outputs
+    assert written_outputs(tmp_path / "dask") == reference_outputs
 
 
 def _dask_config(tmp_path: Path, **run: Any) -> Path:

@@ -372,8 +372,7 @@ def test_vllm_accepts_its_flags() -> None:
     """vLLM's own parser, from the vLLM venv of ``make llm-env`` (the CPU build of the same
     version as the image)."""
     python = ServeConfig().python
-    if not python.exists():
-        pytest.skip(f"no vLLM venv at {python} (make llm-env)")
+    assert python.exists(), f"no vLLM venv at {python}: make test installs it (make llm-env)"
     check = (
         "import json, sys\n"
         "from vllm.utils.argparse_utils import FlexibleArgumentParser\n"
