@@ -85,6 +85,8 @@ class PlanRecord(Record):
     candidates: list[ObjectVerdict]
     detected: list[str]  # labels the evidence alone affirms (detect.t_affirm), caption or not
     prompt: str
+    # Vocabulary-fill negatives never seen with what the image shows: a last resort, counted.
+    random_fill: list[str] = []
 
 
 class CaptionRecord(Record):

@@ -7,6 +7,7 @@ import random
 import time
 from typing import Any
 
+from negdata.compose.cooccurrence import Cooccurrence
 from negdata.compose.schemas import PlanOutput
 from negdata.config import Config
 from negdata.detect.lexicon import Lexicon, run_lexicon
@@ -37,22 +38,32 @@ def captions_by_key(output_dir: Location, shard: int) -> dict[str, str]:
 
 
 def _fill_from_vocabulary(
-    candidates: list[ObjectVerdict], evidence: Evidence, caption: str, cfg: Config
-) -> list[ObjectVerdict]:
-    """Top up absent candidates with verified-absent vocabulary labels the caption never names."""
+    candidates: list[ObjectVerdict],
+    evidence: Evidence,
+    caption: str,
+    cfg: Config,
+    company: Cooccurrence,
+) -> tuple[list[ObjectVerdict], list[str]]:
+    """Top up absent candidates with verified-absent vocabulary labels the caption never names,
+    the most plausible first (``company``: seen most with what the image shows); labels never
+    seen with it come last, in a seeded random order. Returns the candidates and the labels
+    added at random."""
     lexicon = run_lexicon(cfg.detect.vocabulary, [evidence])
     skip = {c.label for c in candidates if c.verdict == "absent"} | set(lexicon.mentioned(caption))
     pool = [label for label in absent_labels(evidence, cfg.detect) if label not in skip]
     rng = random.Random(f"{cfg.run.seed}:{evidence.key}")
     rng.shuffle(pool)
+    present = present_labels(evidence, cfg.detect)
+    plausible = {label: company.plausibility(label, present) for label in pool}
+    pool.sort(key=lambda label: -plausible[label])  # stable: the shuffle breaks ties
     scores = evidence.score_map()
     have = len({c.label for c in candidates if c.verdict == "absent"})
-    needed = max(0, cfg.plan.min_candidates - have)
+    chosen = pool[: max(0, cfg.plan.min_candidates - have)]
     extra = [
         ObjectVerdict(noun=label, label=label, verdict="absent", score=scores[label])
-        for label in pool[:needed]
+        for label in chosen
     ]
-    return candidates + extra
+    return candidates + extra, [label for label in chosen if not plausible[label]]
 
 
 def in_caption(noun: str, caption: str, lexicon: Lexicon) -> bool:
@@ -65,8 +76,15 @@ def in_caption(noun: str, caption: str, lexicon: Lexicon) -> bool:
 
 
 def plan_record(
-    evidence: Evidence, caption: str, output: PlanOutput | None, cfg: Config, prompt_ref: str
+    evidence: Evidence,
+    caption: str,
+    output: PlanOutput | None,
+    cfg: Config,
+    prompt_ref: str,
+    company: Cooccurrence | None = None,
 ) -> PlanRecord:
+    """What the image's captions may affirm and negate; ``company``, the shard's co-occurrence
+    counts, ranks the vocabulary fill (without it, all of the fill is random)."""
     lexicon = run_lexicon(cfg.detect.vocabulary, [evidence])
     named_in_caption = [
         noun for noun in (output.mentioned if output else []) if in_caption(noun, caption, lexicon)
@@ -79,8 +97,11 @@ def plan_record(
         for c in verify(output.absent_candidates if output else [], evidence, lexicon, cfg.detect)
         if c.noun not in named and c.label not in named_anywhere
     ][: cfg.plan.max_candidates]
+    random_fill: list[str] = []
     if cfg.plan.vocabulary_fill:
-        candidates = _fill_from_vocabulary(candidates, evidence, caption, cfg)
+        candidates, random_fill = _fill_from_vocabulary(
+            candidates, evidence, caption, cfg, company or Cooccurrence()
+        )
     return PlanRecord(
         key=evidence.key,
         caption=caption,
@@ -88,6 +109,7 @@ def plan_record(
         candidates=candidates,
         detected=affirmable_labels(evidence, cfg.detect),
         prompt=prompt_ref,
+        random_fill=random_fill,
     )
 
 
@@ -111,13 +133,16 @@ def run_plan(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
         cache=cfg.llm_cache,
         key=lambda ev: ev.key,
     )
+    company = Cooccurrence.of(evidence, cfg.detect)
     records: list[PlanRecord] = []
     rejects: list[Reject] = []
     for ev, result in zip(evidence, results, strict=True):
         if result.value is None and not cfg.plan.vocabulary_fill:
             rejects.append(reject_of("plan", ev.key, result))
         else:
-            records.append(plan_record(ev, captions[ev.key], result.value, cfg, prompt.ref))
+            records.append(
+                plan_record(ev, captions[ev.key], result.value, cfg, prompt.ref, company)
+            )
     out = out_dir / STAGE
     write_parquet(out / f"{shard_name(shard)}.parquet", PlanRecord, records)
     write_parquet(out / f"{shard_name(shard)}_rejects.parquet", Reject, rejects)
@@ -129,6 +154,7 @@ def run_plan(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
             1 for r in records for o in r.mentioned + r.candidates if o.verdict == "unverifiable"
         ),
         "absent_candidates": sum(1 for r in records for o in r.candidates if o.verdict == "absent"),
+        "random_fill": sum(len(r.random_fill) for r in records),
         **llm,
         "duration_s": round(time.monotonic() - started, 3),
     }

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from negdata.compose.captions import image_plan
+from negdata.compose.cooccurrence import Cooccurrence
 from negdata.compose.plan import plan_record
 from negdata.compose.schemas import PlanOutput
 from negdata.compose.templates import template_caption
@@ -162,3 +163,32 @@ def test_combined_evidence_keeps_the_highest_and_the_lowest_score_of_the_sources
         ("dog", 0.9, 0.9),
         ("person", 0.52, 0.0),
     ]
+
+
+def _photo(key: str, present: set[str]) -> Evidence:
+    kitchen = ("pizza", "fork", "knife", "cup", "elephant", "giraffe", "boat")
+    scores = [LabelScore(label=k, score=1.0 if k in present else 0.0) for k in kitchen]
+    return Evidence(key=key, boxes=[], scores=scores, sources=["labels"])
+
+
+def test_the_fill_negates_what_keeps_company_with_what_is_there_before_random_labels() -> None:
+    """Beside a pizza, "no fork" and "no knife" (seen with pizzas elsewhere in the shard), then
+    "no cup"; an elephant, a giraffe or a boat, never seen with it, only as a counted last
+    resort."""
+    shard = [
+        _photo("000000000", {"pizza"}),
+        _photo("000000001", {"pizza", "fork", "knife"}),
+        _photo("000000002", {"pizza", "fork", "cup"}),
+        _photo("000000003", {"elephant", "giraffe"}),
+    ]
+    company = Cooccurrence.of(shard, CFG.detect)
+    cfg = CFG.model_copy(update={"plan": CFG.plan.model_copy(update={"vocabulary_fill": True})})
+
+    record = plan_record(shard[0], "a pizza", None, cfg, "plan@1", company)
+
+    labels = [c.label for c in record.candidates]
+    assert labels[0] == "fork"  # seen with a pizza twice
+    assert set(labels[1:3]) == {"knife", "cup"}  # once each
+    assert len(labels) == cfg.plan.min_candidates == 5
+    assert sorted(record.random_fill) == sorted(labels[3:])
+    assert set(record.random_fill) <= {"elephant", "giraffe", "boat"}
