@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 from negdata.config import DetectConfig
 from negdata.detect.lexicon import Lexicon
+from negdata.english import natural
 from negdata.records import Evidence, ObjectVerdict, Verdict
 
 
@@ -44,7 +45,7 @@ def verify(
     seen: set[str] = set()
     verdicts = []
     for raw in nouns:
-        noun = raw.strip().lower()
+        noun = natural(raw)
         if not noun or noun in seen:
             continue
         seen.add(noun)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -16,6 +17,7 @@ import webdataset as wds
 import yaml
 
 from flows.generate import generate
+from negdata.clip_text import fits_clip
 from negdata.config import LLMConfig, load_config
 from negdata.detect.lexicon import Lexicon, lexicon_for
 from negdata.records import Evidence, read_parquet
@@ -194,6 +196,27 @@ def test_no_published_caption_carries_alt_text_noise(run: dict[str, Any]) -> Non
     noise = ("<PERSON>", "royalty free", "stock photo", "#38219385", "IMG_2047", "Canon EOS", "|")
     assert any(n in c["original_caption"] for c in captions for n in noise)
     assert [c["caption"] for c in captions if any(n in c["caption"] for n in noise)] == []
+
+
+# Article and number errors a template could make: "there is boats", "a umbrella", "a broccoli".
+_ENGLISH_ERROR = re.compile(
+    r"\b(?:there|here) is (?:no )?(?!bus\b|glass\b|this\b|\w+ss\b)\w+s(?= *(?:[.,;]|in |here))"
+    r"|\bthere are (?:no )?an? \w+\s*[.,;]|\ba [aeiou]\w*|\ban [^aeiouh\W]\w*|\ban? broccoli\b",
+    re.IGNORECASE,
+)
+
+
+def test_published_text_fits_clip_and_reads_as_english(run: dict[str, Any]) -> None:
+    """Every caption and MCQ option: inside CLIP's 77 tokens, no raw class name with an
+    underscore, no article or number-agreement error."""
+    out = run["cfg"].run.output_dir
+    captions = pq.read_table(sorted((out / "negcap").glob("*.parquet"))).to_pylist()
+    questions = pq.read_table(sorted((out / "negmcq").glob("*.parquet"))).to_pylist()
+    texts = [c["caption"] for c in captions]
+    texts += [q[f"caption_{i}"] for q in questions for i in range(4)]
+    assert len(texts) > 40
+    assert [t for t in texts if not fits_clip(t)] == []
+    assert [t for t in texts if "_" in t or _ENGLISH_ERROR.search(t)] == []
 
 
 def test_rerun_of_a_finished_run_does_no_work_and_changes_no_file(run: dict[str, Any]) -> None:

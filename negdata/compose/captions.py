@@ -9,6 +9,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from negdata.clip_text import shorten
 from negdata.compose.alt_text import clean_alt_text
 from negdata.compose.mcq import McqBalancer, build_mcq
 from negdata.compose.paraphrase import apply_paraphrases, merge_counters, paraphrase_batch
@@ -36,6 +37,8 @@ log = logging.getLogger(__name__)
 
 STAGE = "captions"
 STYLES: tuple[Style, ...] = ("affirmation_first", "negation_first")
+# The alt-text the LLM builds on keeps room in CLIP's 77 tokens for the negation it adds.
+ALT_TEXT_TOKENS = 56
 
 
 @dataclass(frozen=True)
@@ -53,7 +56,7 @@ def image_plan(record: PlanRecord, cfg: Config) -> ImagePlan:
     """Affirm what the caption names and the evidence does not contradict; detected-only labels
     stand in only when the caption names nothing usable, so a detector's false positive is not
     affirmed where the caption offers a second witness."""
-    mentioned_ok = [m for m in record.mentioned if m.verdict != "absent"]
+    mentioned_ok = _one_per_label([m for m in record.mentioned if m.verdict != "absent"])
     mentioned_labels = {m.label for m in record.mentioned if m.label}
     detected_only = [label for label in record.detected if label not in mentioned_labels]
     affirm = [m.noun for m in mentioned_ok] or detected_only
@@ -66,6 +69,23 @@ def image_plan(record: PlanRecord, cfg: Config) -> ImagePlan:
     rng = random.Random(f"{cfg.run.seed}:{record.key}:style")
     styles = [rng.choice(STYLES) for _ in negatives]
     return ImagePlan(record, affirm, present, negatives, styles)
+
+
+def _one_per_label(verdicts: list[ObjectVerdict]) -> list[ObjectVerdict]:
+    """The first noun of each label: "a cameraman and a person" affirm one person."""
+    seen: set[str] = set()
+    kept = []
+    for v in verdicts:
+        if v.label is None or v.label not in seen:
+            kept.append(v)
+        if v.label is not None:
+            seen.add(v.label)
+    return kept
+
+
+def _variant(cfg: Config, key: str) -> int:
+    """The phrasing of a template caption: seeded per caption, so reruns write the same text."""
+    return random.Random(f"{cfg.run.seed}:{key}:frame").randrange(1 << 16)
 
 
 def _match(
@@ -108,7 +128,7 @@ def caption_candidates(
             rows.append(base.model_copy(update={"caption": llm.text.strip()}))
         if cfg.compose.template_fallback:
             cleaned = clean_alt_text(plan.record.caption, lexicon)
-            text = template_caption(style, neg.noun, plan.present, cleaned)
+            text = template_caption(style, neg.noun, plan.present, cleaned, _variant(cfg, base.key))
             rows.append(
                 base.model_copy(
                     update={
@@ -172,7 +192,9 @@ def run_compose(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
         ]
         return prompt.messages(
             few_shot_shift(cfg, plan.record.key),
-            caption=clean_alt_text(plan.record.caption, lexicon),
+            caption=shorten(
+                clean_alt_text(plan.record.caption, lexicon), context_length=ALT_TEXT_TOKENS
+            ),
             affirm=", ".join(plan.affirm) or "(see caption)",
             requests=json.dumps(requests),
         )

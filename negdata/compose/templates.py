@@ -1,49 +1,87 @@
-"""Template text: object phrases, stand-in negated captions, and NegBench's MCQ sentences."""
+"""Template text: stand-in negated captions, and NegBench's MCQ sentences."""
 
 from __future__ import annotations
 
-from negdata.detect.vocab import normalize
+from negdata.clip_text import shorten
+from negdata.english import be, join_objects, natural, with_article
 from negdata.records import McqTemplate, Style
 
+# Template captions are built from parts so that they are not one frame: an opening and a
+# negating tail. {neg}: the negated noun, {be}: its verb, {objects}: the affirmed objects with
+# articles, {be_objects}: their verb ("are" for a list). The first of each list is the classic
+# NegBench-like frame.
+NOTHING = (
+    "There {be} no {neg} in this picture.",
+    "This picture shows no {neg}.",
+    "No {neg} can be seen in this image.",
+    "The image contains no {neg}.",
+)
+OPENINGS = (
+    "A picture of {objects}",
+    "{objects} can be seen",
+    "This image shows {objects}",
+    "A photo with {objects}",
+    "Here {be_objects} {objects}",
+)
+NEGATING_TAILS = (
+    ", but there {be} no {neg}.",
+    ", with no {neg} in sight.",
+    "; there {be} no {neg} here.",
+    ", but no {neg}.",
+)
+NEGATING_OPENINGS = (
+    "There {be} no {neg} in this picture",
+    "No {neg} can be seen here",
+    "This picture shows no {neg}",
+    "No {neg} in sight",
+    "The image has no {neg}",
+)
+AFFIRMING_TAILS = (
+    ", but there {be_objects} {objects}.",
+    ", only {objects}.",
+    ", though {objects} {be_objects} visible.",
+    ", just {objects}.",
+)
 
-def with_article(noun: str) -> str:
-    """``"bus"`` -> ``"a bus"``, ``"apple"`` -> ``"an apple"``; plurals stay bare."""
-    noun = noun.strip()
-    if not noun:
-        raise ValueError("empty object name")
-    if _is_plural(noun):
-        return noun
-    return f"{'an' if noun[0].lower() in 'aeiou' else 'a'} {noun}"
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
-def join_objects(nouns: list[str]) -> str:
-    phrases = [with_article(n) for n in nouns]
-    if len(phrases) <= 1:
-        return "".join(phrases)
-    return ", ".join(phrases[:-1]) + " and " + phrases[-1]
+def _pick(parts: tuple[str, ...], variant: int) -> str:
+    return parts[variant % len(parts)]
 
 
-def _is_plural(noun: str) -> bool:
-    return normalize(noun) != noun.strip().lower() or noun.strip().lower() == "people"
-
-
-def template_caption(style: Style, negated: str, positives: list[str], caption: str) -> str:
+def template_caption(
+    style: Style, negated: str, positives: list[str], caption: str, variant: int = 0
+) -> str:
     """A plain negated caption for when the LLM's fails validation (``generator: template``).
 
     ``positives`` must be verified present; without any, the (cleaned) original caption is
-    affirmed, and without that either, nothing is."""
-    be = "are" if _is_plural(negated) else "is"
-    if not positives and not caption.strip(" ."):
-        return f"There {be} no {negated} in this picture."
-    if style == "affirmation_first":
-        if positives:
-            return f"A picture of {join_objects(positives[:3])}, but there {be} no {negated}."
-        return f"{caption.rstrip(' .')}, but there {be} no {negated}."
+    affirmed, its trailing clauses dropped until the whole fits CLIP's context, and without
+    that either, nothing is. ``variant`` picks the phrasing (the same variant, the same text)."""
+    neg = natural(negated)
+    slots = {"neg": neg, "be": be(neg)}
     if positives:
-        return (
-            f"There {be} no {negated} in this picture, but there is {join_objects(positives[:3])}."
-        )
-    return f"There {be} no {negated} in this picture; {caption.rstrip(' .')}."
+        shown = positives[:3]
+        plural = len(shown) > 1 or be(shown[0]) == "are"
+        slots |= {"objects": join_objects(shown), "be_objects": "are" if plural else "is"}
+        if style == "affirmation_first":
+            frame = _pick(OPENINGS, variant) + _pick(NEGATING_TAILS, variant // len(OPENINGS))
+        else:
+            frame = _pick(NEGATING_OPENINGS, variant) + _pick(
+                AFFIRMING_TAILS, variant // len(NEGATING_OPENINGS)
+            )
+        return _sentence(frame.format(**slots))
+    if style == "affirmation_first":
+        frame = "{caption}" + _pick(NEGATING_TAILS, variant)
+    else:
+        frame = _pick(NEGATING_OPENINGS, variant) + ". {caption}."
+    fitted = shorten(
+        caption.strip().rstrip(" .,;:"),
+        lambda kept: _sentence(frame.format(**slots, caption=_sentence(kept.rstrip(" .,;:")))),
+    )
+    return fitted or _pick(NOTHING, variant).format(**slots)
 
 
 def mcq_options(

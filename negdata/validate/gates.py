@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from negdata.clip_text import fits_clip
 from negdata.config import Config
 from negdata.detect.lexicon import Lexicon, lexicon_for
 from negdata.detect.vocab import VocabularyName
@@ -50,6 +51,8 @@ class CaptionGate:
             return "prompt_residue"
         if not 10 <= len(text) <= self.cfg.compose.max_caption_chars:
             return "length"
+        if not fits_clip(text):
+            return "too_long_for_clip"
         if _norm(text) == _norm(row.original_caption):
             return "copy_of_original"
         polarities = analyze(text, self.lexicon)
@@ -76,7 +79,8 @@ class CaptionGate:
         found: set[str] = set()
         for vocabulary in BROAD_VOCABULARIES:
             broad = lexicon_for(vocabulary)
-            for name in set(broad.mentioned(text)) - set(broad.mentioned(original)):
+            # Mentions as the checker finds them, longest first: "tennis racket" is no "tennis".
+            for name in set(analyze(text, broad)) - set(broad.mentioned(original)):
                 terms = broad.terms(name)
                 if not any(self.lexicon.name(t) or t in META_NOUNS for t in terms):
                     found.add(terms[-1])
@@ -104,6 +108,8 @@ def mcq_gate(mcq: McqRecord, evidence: Evidence, lexicon: Lexicon, cfg: Config) 
         return "mcq_duplicate_options"
     if any(re.search(r"\b(none|null|nan)\b|\{|\}|features\s*[.,]", o.lower()) for o in options):
         return "mcq_placeholder"
+    if not all(fits_clip(o) for o in options):
+        return "mcq_too_long_for_clip"
     verdicts = evidence_verdicts(evidence, lexicon, cfg.detect)
     truths = [option_truth(verdicts, o, lexicon) for o in options]
     if None in truths:

@@ -64,6 +64,10 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("A red bus and a bicycle, but there is no dog.", "affirms_unverified"),
         ("A red bus by a lamp, but no dog.", None),
         ("A red bus by a lamp and a guitar, but no dog.", "new_unverifiable_objects"),
+        # Under the length limit in characters, over CLIP's 77 tokens: the negation is cut off.
+        ("A red bus waits, " + "tall, " * 36 + "but there is no dog.", "too_long_for_clip"),
+        ("A red bus waits, " + "tall, " * 20 + "but there is no dog.", None),
+        ("A red bus with a tennis racket, but no dog.", "affirms_unverified"),
     ],
 )
 def test_caption_gates(text: str, reason: str | None) -> None:
@@ -125,6 +129,20 @@ def test_mcq_with_a_placeholder_object_is_rejected() -> None:
     mcq = build_mcq("k", ["bus", "person"], "dog", McqBalancer("x"), "h")
     broken = mcq.model_copy(update={"caption_2": "This image features None."})
     assert mcq_gate(broken, EV, lexicon_for("coco"), CFG) == "mcq_placeholder"
+
+
+def test_mcq_option_over_clips_context_is_rejected() -> None:
+    mcq = build_mcq("k", ["bus", "person"], "dog", McqBalancer("x"), "h")
+    long = "This image features a bus, " + "very " * 70 + "but not a dog."
+    broken = mcq.model_copy(update={"caption_1": long})
+    assert mcq_gate(broken, EV, lexicon_for("coco"), CFG) == "mcq_too_long_for_clip"
+
+
+def test_a_word_inside_a_longer_object_name_is_no_object_of_its_own() -> None:
+    """Objects365 has "tennis" and "tennis racket": a caption negating a tennis racket adds one
+    object the evidence cannot check, not two."""
+    row = _caption("A red bus, but there is no tennis racket.", negated="tennis racket")
+    assert GATE.new_unverifiable(row) == []
 
 
 def test_words_for_the_picture_itself_are_not_new_objects() -> None:

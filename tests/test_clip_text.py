@@ -1,0 +1,66 @@
+"""Captions fit CLIP's 77 text tokens, counted as open_clip's trainer will tokenize them."""
+
+from __future__ import annotations
+
+import open_clip
+import pytest
+import torch
+
+from negdata.clip_text import CONTEXT_LENGTH, clauses, clip_tokens, fits_clip, shorten
+from negdata.compose.templates import template_caption
+from negdata.detect.lexicon import lexicon_for
+from negdata.validate.negation import analyze
+
+# A CC12M-like alt-text of well over 77 tokens, its clauses separated by commas.
+LONG_ALT_TEXT = ", ".join(
+    [
+        "Beautiful young woman with long curly hair wearing a red summer dress",
+        "walking along the sandy beach at sunset with her golden retriever",
+        "holding a straw hat in her hand while the waves roll in behind her",
+        "palm trees and a white lighthouse on the rocky cliff in the background",
+        "seagulls flying over a small fishing village with colorful wooden houses",
+        "travel and vacation concept for tourism brochures and websites",
+    ]
+)
+
+
+def _eot_position(text: str) -> int | None:
+    """Where open_clip puts the end-of-text token; None when it was truncated away."""
+    tokens = open_clip.tokenize([text], context_length=CONTEXT_LENGTH)[0]
+    eot = open_clip.get_tokenizer("ViT-B-32").eot_token_id
+    hits = (tokens == eot).nonzero()
+    return int(hits[0, 0]) if len(hits) else None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["A red bus on a street, but there is no dog.", "No dog.", LONG_ALT_TEXT[:200]],
+)
+def test_counts_agree_with_open_clip(text: str) -> None:
+    assert _eot_position(text) == clip_tokens(text) - 1
+
+
+def test_a_caption_over_the_context_loses_its_end_in_open_clip() -> None:
+    text = f"{LONG_ALT_TEXT}, but there is no cat."
+    assert not fits_clip(text)
+    tokens = open_clip.tokenize([text])[0]
+    decoded = open_clip.decode(torch.tensor(tokens))
+    assert "cat" not in decoded.split()
+
+
+def test_shorten_drops_trailing_clauses() -> None:
+    assert " ".join(clauses(LONG_ALT_TEXT)) == LONG_ALT_TEXT
+    short = shorten(LONG_ALT_TEXT, context_length=40)
+    assert fits_clip(short, 40) and LONG_ALT_TEXT.startswith(short)
+    assert short.count(",") < LONG_ALT_TEXT.count(",")
+    assert shorten(LONG_ALT_TEXT, context_length=4) == ""
+
+
+@pytest.mark.parametrize("style", ["affirmation_first", "negation_first"])
+@pytest.mark.parametrize("variant", range(5))
+def test_template_on_a_long_alt_text_fits_with_its_negation(style: str, variant: int) -> None:
+    text = template_caption(style, "cat", [], LONG_ALT_TEXT, variant)  # type: ignore[arg-type]
+    assert fits_clip(text)
+    assert "Beautiful young woman" in text  # the first clauses stay
+    assert analyze(text, lexicon_for("coco"))["cat"] == "negated"
+    assert "cat" in open_clip.decode(open_clip.tokenize([text])[0]).split()

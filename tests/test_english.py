@@ -1,0 +1,51 @@
+"""Articles, number and natural names, through inflect, where inflect alone gets them wrong too."""
+
+from __future__ import annotations
+
+import pytest
+
+from negdata.english import be, join_objects, natural, plural, with_article
+
+
+@pytest.mark.parametrize(
+    ("noun", "phrase", "verb"),
+    [
+        ("bus", "a bus", "is"),  # inflect alone reads "bus" as the plural of "bu"
+        ("glass", "a glass", "is"),
+        ("lens", "a lens", "is"),
+        ("umbrella", "an umbrella", "is"),
+        ("hour glass", "an hour glass", "is"),
+        ("unicorn", "a unicorn", "is"),
+        ("wine glass", "a wine glass", "is"),
+        ("boats", "boats", "are"),
+        ("glasses", "glasses", "are"),
+        ("people", "people", "are"),
+        ("children", "children", "are"),
+        ("mice", "mice", "are"),
+        ("scissors", "scissors", "are"),
+        ("sheep", "sheep", "are"),
+        ("broccoli", "broccoli", "is"),  # a mass noun: no article, no plural
+        ("luggage", "luggage", "is"),
+    ],
+)
+def test_article_and_number(noun: str, phrase: str, verb: str) -> None:
+    assert with_article(noun) == phrase
+    assert be(noun) == verb
+
+
+def test_plurals_and_lists() -> None:
+    assert [plural(n) for n in ("knife", "person", "bus", "boats", "broccoli")] == [
+        "knives",
+        "people",
+        "buses",
+        "boats",
+        "broccoli",
+    ]
+    assert join_objects(["dog", "apple", "boats"]) == "a dog, an apple and boats"
+
+
+def test_class_names_in_natural_form() -> None:
+    assert natural("safety_vehicle") == "safety vehicle"
+    assert natural("  Traffic   Light ") == "traffic light"
+    with pytest.raises(ValueError):
+        with_article(" _ ")
