@@ -7,7 +7,7 @@ import random
 import time
 from typing import Any
 
-from negdata.compose.cooccurrence import Cooccurrence
+from negdata.compose.cooccurrence import Cooccurrence, kinship
 from negdata.compose.schemas import PlanOutput
 from negdata.config import Config
 from negdata.detect.lexicon import Lexicon, run_lexicon
@@ -45,17 +45,23 @@ def _fill_from_vocabulary(
     company: Cooccurrence,
 ) -> tuple[list[ObjectVerdict], list[str]]:
     """Top up absent candidates with verified-absent vocabulary labels the caption never names,
-    the most plausible first (``company``: seen most with what the image shows); labels never
-    seen with it come last, in a seeded random order. Returns the candidates and the labels
-    added at random."""
+    the most plausible first (``company``: seen most with what the image shows; then kin of what
+    it shows in COCO's supercategories); the rest come last, in a seeded random order. Returns
+    the candidates and the labels added at random."""
     lexicon = run_lexicon(cfg.detect.vocabulary, [evidence])
     skip = {c.label for c in candidates if c.verdict == "absent"} | set(lexicon.mentioned(caption))
     pool = [label for label in absent_labels(evidence, cfg.detect) if label not in skip]
     rng = random.Random(f"{cfg.run.seed}:{evidence.key}")
     rng.shuffle(pool)
     present = present_labels(evidence, cfg.detect)
-    plausible = {label: company.plausibility(label, present) for label in pool}
-    pool.sort(key=lambda label: -plausible[label])  # stable: the shuffle breaks ties
+    rank = {
+        label: (
+            company.plausibility(label, present),
+            kinship(label, present, cfg.detect.vocabulary),
+        )
+        for label in pool
+    }
+    pool.sort(key=lambda label: rank[label], reverse=True)  # stable: the shuffle breaks ties
     scores = evidence.score_map()
     have = len({c.label for c in candidates if c.verdict == "absent"})
     chosen = pool[: max(0, cfg.plan.min_candidates - have)]
@@ -63,7 +69,7 @@ def _fill_from_vocabulary(
         ObjectVerdict(noun=label, label=label, verdict="absent", score=scores[label])
         for label in chosen
     ]
-    return candidates + extra, [label for label in chosen if not plausible[label]]
+    return candidates + extra, [label for label in chosen if not any(rank[label])]
 
 
 def in_caption(noun: str, caption: str, lexicon: Lexicon) -> bool:

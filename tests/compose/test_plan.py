@@ -11,6 +11,7 @@ from negdata.compose.schemas import PlanOutput
 from negdata.compose.templates import template_caption
 from negdata.config import Config
 from negdata.detect.base import Detection, combine
+from negdata.detect.vocab import COCO80
 from negdata.records import Evidence, LabelScore
 
 CFG = Config.model_validate(
@@ -192,3 +193,26 @@ def test_the_fill_negates_what_keeps_company_with_what_is_there_before_random_la
     assert len(labels) == cfg.plan.min_candidates == 5
     assert sorted(record.random_fill) == sorted(labels[3:])
     assert set(record.random_fill) <= {"elephant", "giraffe", "boat"}
+
+
+def test_without_company_in_the_shard_the_fill_negates_cocos_kin_of_what_is_there() -> None:
+    """A cup alone in its shard: "no fork", "no bowl" (COCO's kitchen), not "no giraffe"; a
+    photo showing nothing known gets a random fill, every label of it counted."""
+    cfg = CFG.model_copy(update={"plan": CFG.plan.model_copy(update={"vocabulary_fill": True})})
+
+    def photo(key: str, present: set[str]) -> Evidence:
+        scores = [LabelScore(label=k, score=float(k in present)) for k in COCO80]
+        return Evidence(key=key, boxes=[], scores=scores, sources=["labels"])
+
+    kitchen = {"bottle", "wine glass", "fork", "knife", "spoon", "bowl"}
+    cup, galaxy = photo("000000000", {"cup"}), photo("000000001", set())
+    company = Cooccurrence.of([cup, galaxy], CFG.detect)
+
+    record = plan_record(cup, "a mug of tea", None, cfg, "plan@1", company)
+    labels = [c.label for c in record.candidates]
+    assert len(labels) == cfg.plan.min_candidates and set(labels) <= kitchen
+    assert record.random_fill == []
+
+    record = plan_record(galaxy, "deep field galaxies", None, cfg, "plan@1", company)
+    assert sorted(record.random_fill) == sorted(c.label for c in record.candidates)
+    assert len(record.random_fill) == cfg.plan.min_candidates
