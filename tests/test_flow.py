@@ -161,19 +161,20 @@ def _truth(cfg: Any) -> dict[str, set[str]]:
     return {r["key"]: set(labels[r["url"]]) for r in rows if r["url"] in labels}
 
 
-def test_nothing_published_affirms_an_object_the_labels_deny(run: dict[str, Any]) -> None:
+def test_nothing_published_contradicts_the_labels(run: dict[str, Any]) -> None:
     """The person weights score a person on the retina photo near t_present; the labels say
     there is none. No caption, MCQ positive or correct answer may affirm it, nor anything else
-    the labels deny."""
+    the labels deny, nor negate anything the labels show."""
     cfg = run["cfg"]
     truth, lexicon = _truth(cfg), lexicon_for("coco")
 
     def denied(text: str, image_key: str) -> list[str]:
+        """Objects ``text`` affirms that the labels deny, or negates that they show."""
         polarities = analyze(text, lexicon).items()
         return [
             n
             for n, p in polarities
-            if p == "affirmed" and not lexicon.members(n) & truth[image_key]
+            if (p == "affirmed") != bool(lexicon.members(n) & truth[image_key])
         ]
 
     out = cfg.run.output_dir
@@ -201,7 +202,7 @@ def test_no_published_caption_carries_alt_text_noise(run: dict[str, Any]) -> Non
 # Article and number errors a template could make: "there is boats", "a umbrella", "a broccoli".
 _ENGLISH_ERROR = re.compile(
     r"\b(?:there|here) is (?:no )?(?!bus\b|glass\b|this\b|\w+ss\b)\w+s(?= *(?:[.,;]|in |here))"
-    r"|\bthere are (?:no )?an? \w+\s*[.,;]|\ba [aeiou]\w*|\ban [^aeiouh\W]\w*|\ban? broccoli\b",
+    r"|\bthere are (?:no )?an? \w+\.|\ba [aeiou]\w*|\ban [^aeiouh\W]\w*|\ban? broccoli\b",
     re.IGNORECASE,
 )
 
