@@ -49,7 +49,7 @@ FALSE_FRIENDS = (
     "not surprisingly", "no big deal", "none the worse", "no denying", "nothing but",
     "never a dull moment", "middle of nowhere", "to nowhere", "feel free", "never have i",
     "never seen without", "not least", "no problem", "no way", "no filter", "nobody perfect",
-    "nobody is perfect", "no one is perfect",
+    "nowhere near", "nobody is perfect", "no one is perfect",
 )  # fmt: skip
 PERSON_NEGATIONS = ("not a single soul", "not a soul", "nobody", "no one", "no-one", "noone")
 _PERSON_NEGATION = re.compile("|".join(rf"\b{p}\b" for p in PERSON_NEGATIONS), re.IGNORECASE)
@@ -90,9 +90,9 @@ HAVE_VERBS = frozenset(
 )  # fmt: skip
 PRE_CUES = frozenset(
     {"no", "without", "lacking", "lacks", "lack", "free-of", "devoid-of", "empty-of",
-     "emptied-of", "neither", "nor", "instead-of", "rather-than", "absent", "missing",
-     "not-pictured", "not-present", "nowhere", "sans", "minus", "zero", "excluding",
-     "excludes", "exclude"}
+     "emptied-of", "clear-of", "cleared-of", "neither", "nor", "instead-of", "rather-than",
+     "absent", "missing", "not-pictured", "not-present", "nowhere", "sans", "minus", "zero",
+     "excluding", "excludes", "exclude"}
 )  # fmt: skip
 NONE_OF_VERBS = frozenset(
     {"is", "are", "has", "have", "hold", "holds", "contain", "contains", "carry", "carries",
@@ -104,7 +104,10 @@ _POST = re.compile(
     r"^(?:(?:is|are|was|were|be|been|has|have|had|remains?|seems?|now|still|also|completely|entirely|"
     r"noticeably|conspicuously|usually|today|sadly|currently|can|could|will|would|may|might|"
     r"just|since|recently|apparently|clearly|all) )*"
-    r"(?:missing|absent|nowhere|gone|ruled out|(?:(?:none|removed|excluded)(?= ,|$))|"
+    r"(?:missing|absent|nowhere|gone|disappeared|vanished|ruled out|"
+    r"out of (?:the )?(?:frame|picture|shot|view|sight)|off (?:camera|screen)|"
+    r"(?:(?:none(?: at all| whatsoever)?|no|removed|excluded)(?= ,|$))|"
+    r"(?:(?:does |do |did )?not|never) (?:appears?|show up)\b|"
     r"(?:(?:is|are|was|were|been|being) (?:removed|excluded|taken (?:away|down|out)))|"
     r"(?:does |do |did )?not$|"
     r"not (?:be )?(?:present|visible|pictured|here|there|around|anywhere|seen|identified|"
@@ -113,8 +116,9 @@ _POST = re.compile(
     r"(?:in|within) (?:the |this )?(?:" + "|".join(FRAME_WORDS) + r")))\b"
 )
 CLINICAL_PRE = re.compile(
-    r"\b(?:negative for|(?:the )?(?:absence|removal) of|(?:no|without|lacking) (?:any )?"
-    r"(?:visible |obvious |clear )?(?:evidence|signs?|traces?|indications?|hints?) of)"
+    r"\b(?:negative for|(?:the |a )?(?:absence|removal|lack) of|no presence of|"
+    r"(?:no|without|lacking|lacks?) (?:any )?"
+    r"(?:visible |obvious |clear )?(?:evidence|signs?|traces?|indications?|hints?) (?:of|that))"
     r"(?: (?:a|an|any))?\b"
 )
 _POST_MISSING_OK = frozenset(
@@ -126,7 +130,9 @@ COMPOUND_HEADS = frozenset(
      "route", "ticket", "rack", "depot", "terminal", "conductor", "juice", "peel", "tree",
      "control", "controls", "village", "area", "location", "island", "cover", "case", "shop",
      "store", "stall", "vendor", "seat", "light", "lights", "driver", "drivers", "sign",
-     "signs", "wheel", "wheels", "club", "team", "court", "field", "racket", "bag", "shaped"}
+     "signs", "wheel", "wheels", "club", "team", "court", "field", "racket", "bag", "shaped",
+     "box", "boxes", "cutter", "slicer", "crate", "carrier", "leash", "collar", "food", "kennel",
+     "cage", "bowl", "bowls", "dish", "bed", "beds", "toy", "toys", "house", "feeder"}
 )  # fmt: skip
 PARTITIVES = frozenset(
     {"slice", "slices", "piece", "pieces", "pair", "pairs", "bunch", "bunches", "box", "boxes",
@@ -168,6 +174,7 @@ def _prepare(text: str) -> str:
     text = re.sub(r"(\w)n't\b", r"\1 not", text)
     text = re.sub(r"'s\b|'re\b|'ll\b|'ve\b|'d\b|'m\b", "", text)
     text = re.sub(r"\bw/o\b", "without", text)
+    text = re.sub(r"\bnary an?\b", "no", text)
     text = re.sub(r"\bw/", "with ", text)
     text = re.sub(rf"\bfails? to ({_SHOW_VERBS})\b", r"does not \1", text)
     text = re.sub(r"\b(not|never) (?:appears?|seems?) to\b", r"\1", text)
@@ -200,10 +207,14 @@ def _prepare(text: str) -> str:
         r"\b(?!(?:no|not|non|never|absent|missing|zero)-)([a-z]+)-(?=[a-z])", r"\1 ", text
     )
     # Inventory phrasing: "Cars? None.", "Toilet: absent", "Kite: not visualized".
-    text = re.sub(r"\s*[:?]\s*(?=(?:none|absent|missing|not|zero)\b)", " ", text)
-    for phrase in ("free of", "devoid of", "empty of", "emptied of", "instead of", "rather than"):
+    text = re.sub(r"\s*[:?]\s*(?=(?:none|no|absent|missing|not|zero)\b)", " ", text)
+    for phrase in (
+        "free of", "devoid of", "empty of", "emptied of", "clear of", "cleared of", "instead of",
+        "rather than",
+    ):  # fmt: skip
         text = re.sub(rf"\b{phrase}\b", phrase.replace(" ", "-"), text)
-    text = re.sub(r"\bnot (pictured|present)\s*:", r"not-\1", text)
+    text = re.sub(r"\bnot (pictured|present)(?: here)?\s*:", r"not-\1", text)
+    text = re.sub(r"\bnowhere (?:is|are|was|were) there\b", "no", text)
     frame = "|".join(FRAME_WORDS)
     text = re.sub(
         rf"\bnowhere (?:in|within) (?:the |this )?(?:{frame}) (?:is|are) there\b", "no", text
@@ -335,11 +346,9 @@ def _scope_end(
     """Walk the scope of a cue from ``start``, adding its positions to ``negated``; returns
     where it stopped."""
     # "minus the toast and the coffee cup": a determiner repeated after "and" / "or" goes on.
-    det = (
-        tokens[start]
-        if start < len(tokens) and tokens[start] in {"a", "an", "the", "any"}
-        else None
-    )
+    first = start + 1 if start < len(tokens) and tokens[start] == "both" else start
+    det = tokens[first] if first < len(tokens) else None
+    det = det if det in {"a", "an", "the", "any"} else None
     found = 0  # mentions in scope so far
     item_found = True  # whether the current comma-separated item has a mention
     j = start
@@ -353,7 +362,7 @@ def _scope_end(
         if tok in VERBS and j > start and j not in mention_starts:
             break
         if tok == ",":
-            if not item_found:
+            if not item_found and not {"or", "nor"} & set(tokens[j:]):
                 break  # "no umbrellas, turquoise water, boats": a list of scenery, not objects
             item_found = False
         if tok in {",", "and", "or"} and (nxt in DETERMINERS or nxt in {"with", "and"}):
