@@ -38,14 +38,29 @@ IRREGULAR_PLURALS: dict[str, str] = {
     "cattle": "cow", "fish": "fish", "deer": "deer", "series": "series", "species": "species",
     "dice": "die", "potatoes": "potato", "tomatoes": "tomato", "mangoes": "mango",
     "heroes": "hero", "taxis": "taxi", "tvs": "tv", "skis": "skis", "pants": "pants",
-    "jeans": "jeans", "shorts": "shorts",
+    "jeans": "jeans", "shorts": "shorts", "calves": "calf", "halves": "half", "wives": "wife",
+    "scarves": "scarf", "hooves": "hoof", "passersby": "passerby", "ponies": "pony",
+    "schoolchildren": "schoolchild",
 }  # fmt: skip
+# Nouns in -ie, whose plural is not one in -y ("goalies" -> "goalie", not "goaly").
+_IE_NOUNS = frozenset(
+    {"goalie", "collie", "cookie", "brownie", "movie", "selfie", "rookie", "auntie", "smoothie",
+     "newbie", "hoodie", "beanie", "zombie", "pixie", "doggie", "budgie", "hippie", "techie"}
+)  # fmt: skip
+# Words in -men that are not plurals of -man ("firemen" -> "fireman").
+_NOT_MEN_PLURALS = frozenset({"abdomen", "specimen", "regimen", "stamen", "acumen", "hymen"})
 
 
 def singular(word: str) -> str:
     """A naive English singular for one word; good enough for object nouns."""
     if word in IRREGULAR_PLURALS:
         return IRREGULAR_PLURALS[word]
+    if len(word) > 5 and word.endswith("men") and word not in _NOT_MEN_PLURALS:
+        return word[:-3] + "man"
+    if word.endswith("ies") and word[:-1] in _IE_NOUNS:
+        return word[:-1]
+    if word.endswith("buses"):
+        return word[:-2]  # "minibuses"
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     if len(word) > 4 and word.endswith(("ches", "shes", "sses", "xes", "zzes")):

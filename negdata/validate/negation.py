@@ -2,22 +2,31 @@
 
 The checker is a small rule system over tokens, no parser:
 
-1. Normalise: contractions ("isn't" -> "is not"), "nobody" / "no one" / "not a soul" ->
-   "no person", "X-free" -> "no X", and drop the false friends that contain a cue word but
-   negate no object ("not only", "no doubt", "nothing but", "no longer", "not far from", ...).
+1. Normalise: contractions ("isn't" -> "is not"), "w/o" -> "without", "nobody" / "no one" /
+   "not a soul" -> "no person" (and "nobody brought forks" -> "no person brought no forks"),
+   "X-free" -> "no X", "fails to show" -> "does not show", "no longer has / is visible / hangs"
+   -> a negation, "nothing (here) suggests a X" -> "no X", report phrasing ("negative for",
+   "no / without evidence of", "Toilet: absent", "Cars? None.") -> a cue; split hyphenated
+   words ("double-decker"), and drop the false friends that contain a cue word but negate no
+   object ("not only", "no doubt", "nothing but", "no longer", "not far from", ...).
 2. Split into clauses at sentence punctuation and at contrast and relative words ("but",
    "while", "only", "except", "which", ...).
 3. Find object mentions, longest term first, so "hot dog" is not a dog and "teddy bear" not a
-   bear; a term used as a modifier ("bus stop", "train station", "an orange bus") is no mention.
+   bear; a term used as a modifier ("bus stop", "train station", "an orange bus", "a baby
+   elephant") or as a verb ("to tie his shoes") is no mention, and neither is a phrase of
+   ``NOT_OBJECTS`` ("zebra crossing", "field mouse", "coffee table").
 4. A pre-nominal cue ("no", "without", "lacking", "free of", "instead of", "neither"/"nor",
-   "not a", "does not have", "never had", ...) negates the noun phrases that follow it, through
-   coordination ("no cats, dogs or birds"), until a preposition, a verb, a new determiner after
-   "and" or a comma, or the end of the clause.
-5. A post-nominal cue negates the noun phrase before it: "X is missing / absent / nowhere to be
-   seen / not in the picture / not visible".
+   "sans", "minus", "zero", "excluding", "not a", "does not have", "never had", ...) negates the
+   noun phrases that follow it, through coordination ("no cats, dogs, or birds", "minus the
+   toast and the cup"), until a preposition, "of" (except after a partitive: "not a slice of
+   pizza"), a verb, a new determiner after "and" or a comma, a list item that names no object
+   ("no umbrellas, turquoise water, boats"), or the end of the clause.
+5. A post-nominal cue negates the noun phrase before it: "X is missing / absent / gone /
+   nowhere to be seen / not in the picture / not visible / can not be seen / not depicted /
+   removed / excluded", "X does not" (ellipsis), "X: none".
 6. "none of the X" presupposes X ("none of the chairs are occupied": chairs exist) unless X is
-   "the usual X" or "none" is an object ("holds none of the books"); "none of the X is a Y" and
-   "none of the X has a Y" negate Y.
+   "the usual X" or "none" is an object ("holds none of the books"); "none of the X is a Y",
+   "none of the X has / holds a Y" negate Y.
 
 Everything mentioned and not negated is affirmed.
 """
@@ -39,7 +48,8 @@ FALSE_FRIENDS = (
     "not to mention", "none other than", "no longer", "not far from", "not far", "not bad",
     "not surprisingly", "no big deal", "none the worse", "no denying", "nothing but",
     "never a dull moment", "middle of nowhere", "to nowhere", "feel free", "never have i",
-    "never seen without", "not least", "no problem", "no way", "no filter",
+    "never seen without", "not least", "no problem", "no way", "no filter", "nobody perfect",
+    "nowhere near", "nobody is perfect", "no one is perfect",
 )  # fmt: skip
 PERSON_NEGATIONS = ("not a single soul", "not a soul", "nobody", "no one", "no-one", "noone")
 _PERSON_NEGATION = re.compile("|".join(rf"\b{p}\b" for p in PERSON_NEGATIONS), re.IGNORECASE)
@@ -80,36 +90,80 @@ HAVE_VERBS = frozenset(
 )  # fmt: skip
 PRE_CUES = frozenset(
     {"no", "without", "lacking", "lacks", "lack", "free-of", "devoid-of", "empty-of",
-     "emptied-of", "neither", "nor", "instead-of", "rather-than", "absent", "missing",
-     "not-pictured", "not-present", "nowhere"}
+     "emptied-of", "clear-of", "cleared-of", "neither", "nor", "instead-of", "rather-than",
+     "absent", "missing", "not-pictured", "not-present", "nowhere", "sans", "minus", "zero",
+     "excluding", "excludes", "exclude"}
+)  # fmt: skip
+NONE_OF_VERBS = frozenset(
+    {"is", "are", "has", "have", "hold", "holds", "contain", "contains", "carry", "carries",
+     "own", "owns", "wear", "wears"}
 )  # fmt: skip
 VERBAL_CUES = frozenset({"not", "never"})
 FRAME_WORDS = ("picture", "frame", "view", "sight", "shot", "photo", "image", "scene")
 _POST = re.compile(
     r"^(?:(?:is|are|was|were|be|been|has|have|had|remains?|seems?|now|still|also|completely|entirely|"
-    r"noticeably|conspicuously|usually|today|sadly|currently) )*"
-    r"(?:missing|absent|nowhere|gone|ruled out|not (?:present|visible|pictured|here|there|"
-    r"around|anywhere|seen|identified|detected|noted|observed|found|shown|spotted|evident|"
+    r"noticeably|conspicuously|usually|today|sadly|currently|can|could|will|would|may|might|"
+    r"just|since|recently|apparently|clearly|all) )*"
+    r"(?:missing|absent|nowhere|gone|disappeared|vanished|ruled out|"
+    r"out of (?:the )?(?:frame|picture|shot|view|sight)|off (?:camera|screen)|"
+    r"(?:(?:none(?: at all| whatsoever)?|no|removed|excluded)(?= ,|$))|"
+    r"(?:(?:does |do |did )?not|never) (?:appears?|show up)\b|"
+    r"(?:(?:is|are|was|were|been|being) (?:removed|excluded|taken (?:away|down|out)))|"
+    r"(?:does |do |did )?not$|"
+    r"not (?:be )?(?:present|visible|pictured|here|there|around|anywhere|seen|identified|"
+    r"detected|noted|observed|found|shown|spotted|evident|visualized|visualised|appreciated|"
+    r"demonstrated|depicted|included|featured|captured|in (?:view|sight)|"
     r"(?:in|within) (?:the |this )?(?:" + "|".join(FRAME_WORDS) + r")))\b"
 )
 CLINICAL_PRE = re.compile(
-    r"\b(?:negative for|(?:the )?absence of|no (?:evidence|signs?|traces?|indication|hint) of)"
+    r"\b(?:negative for|(?:the |a )?(?:absence|removal|lack) of|no presence of|"
+    r"(?:no|without|lacking|lacks?) (?:any )?"
+    r"(?:visible |obvious |clear )?(?:evidence|signs?|traces?|indications?|hints?) (?:of|that))"
     r"(?: (?:a|an|any))?\b"
 )
 _POST_MISSING_OK = frozenset(
-    {",", BREAK, STOP, "from", "too", "today", "again", "now", "entirely", "at", "in", "on", "here"}
-)
+    {",", BREAK, STOP, "from", "too", "today", "again", "now", "entirely", "at", "in", "on", "here",
+     "and"}
+)  # fmt: skip
 COMPOUND_HEADS = frozenset(
     {"station", "stop", "stand", "track", "tracks", "ride", "window", "shelter", "lane",
      "route", "ticket", "rack", "depot", "terminal", "conductor", "juice", "peel", "tree",
      "control", "controls", "village", "area", "location", "island", "cover", "case", "shop",
      "store", "stall", "vendor", "seat", "light", "lights", "driver", "drivers", "sign",
-     "signs", "wheel", "wheels", "club", "team", "court", "field", "racket", "bag", "shaped"}
+     "signs", "wheel", "wheels", "club", "team", "court", "field", "racket", "bag", "shaped",
+     "box", "boxes", "cutter", "slicer", "crate", "carrier", "leash", "collar", "food", "kennel",
+     "cage", "bowl", "bowls", "dish", "bed", "beds", "toy", "toys", "house", "feeder"}
+)  # fmt: skip
+PARTITIVES = frozenset(
+    {"slice", "slices", "piece", "pieces", "pair", "pairs", "bunch", "bunches", "box", "boxes",
+     "plate", "plates", "stack", "stacks", "pile", "piles", "set", "sets", "loaf", "carton",
+     "crate", "crates", "herd", "herds", "flock", "flocks", "pack", "packs", "group", "groups",
+     "couple", "lot", "lots", "row", "rows", "basket", "baskets", "tray", "jar", "kind", "kinds",
+     "sort", "sorts", "type", "types", "number", "crowd", "line", "team", "family", "swarm"}
 )  # fmt: skip
 SOFT_PREPOSITIONS = frozenset({"here", "today", "tonight", "yet", "again", "anywhere"})
 ADVERBS = frozenset({"even", "really", "exactly", "ever", "yet", "currently"})
+# Phrases that contain a term but name something else: no mention of anything.
+NOT_OBJECTS = (
+    "zebra crossing", "field mouse", "house mouse", "mouse pad", "mouse mat", "lunch bag",
+    "shopping bag", "plastic bag", "paper bag", "tea bag", "sleeping bag", "bean bag",
+    "garbage bag", "trash bag", "punching bag", "coffee table", "side table", "bedside table",
+    "end table", "pool table", "changing table", "table tennis", "apple pie", "chocolate orange",
+    "bear hug", "cat walk", "hot tub",
+)  # fmt: skip
+PREFIX_MODIFIERS = frozenset({"baby", "toy"})
+VERB_OBJECTS = frozenset(
+    {"his", "her", "their", "its", "my", "your", "our", "the", "a", "an", "up"}
+)
 AMBIGUOUS_ADJECTIVES = frozenset({"orange", "remote"})
 INTENSIFIERS = frozenset({"so", "too", "very", "quite", "rather", "more", "most", "less"})
+_SHOW_VERBS = (
+    "show|shows|include|includes|depict|depicts|feature|features|capture|captures|contain|contains"
+)
+_POSSESS_VERBS = (
+    "brought|brings|bring|carries|carry|carrying|has|have|holds|holding|wears|wearing|uses|using|"
+    "owns|took|takes"
+)
 _TOKEN = re.compile(r"[a-z]+(?:-[a-z]+)*|[,|#]")
 
 
@@ -119,14 +173,48 @@ def _prepare(text: str) -> str:
     text = re.sub(r"\bwon't\b", "will not", text)
     text = re.sub(r"(\w)n't\b", r"\1 not", text)
     text = re.sub(r"'s\b|'re\b|'ll\b|'ve\b|'d\b|'m\b", "", text)
+    text = re.sub(r"\bw/o\b", "without", text)
+    text = re.sub(r"\bnary an?\b", "no", text)
+    text = re.sub(r"\bw/", "with ", text)
+    text = re.sub(rf"\bfails? to ({_SHOW_VERBS})\b", r"does not \1", text)
+    text = re.sub(r"\b(not|never) (?:appears?|seems?) to\b", r"\1", text)
+    # "no longer" negates what is no longer had or seen, not what no longer works.
+    text = re.sub(
+        rf"\bno longer ((?:has|have|had|holds?|contains?|{_SHOW_VERBS})\b)", r"not \1", text
+    )
+    text = re.sub(r"\bno longer (?=visible|there|present|here|in (?:view|sight)\b)", "not ", text)
+    text = re.sub(r"\bno longer (?:hangs?|sits?|stands?|lies|lie|rests?|stays?)\b", "is gone", text)
     for phrase in FALSE_FRIENDS:
         text = re.sub(rf"\b{phrase}\b", f" {STOP} ", text)
     for phrase in PERSON_NEGATIONS:
         text = re.sub(rf"\b{phrase}\b", "no person", text)
+    # "nobody brought forks": what nobody has is not there either.
+    text = re.sub(
+        rf"\bno person ((?:is |was )?(?:{_POSSESS_VERBS}))"
+        r"(?= (?:a|an|any|one|single)\b| [a-z]+s\b)",
+        r"no person \1 no",
+        text,
+    )
+    # "nothing (on the plate) suggests a cake": the verb becomes the cue.
+    text = re.sub(
+        r"\b(nothing\b[^.;:!?|]*?) (?:suggests?|indicates?|implies|hints? at|points? to)\b",
+        r"\1 no",
+        text,
+    )
     text = re.sub(r"\b([a-z]+)-free\b", rf"no \1 {STOP}", text)
-    for phrase in ("free of", "devoid of", "empty of", "emptied of", "instead of", "rather than"):
+    # "double-decker", "flat-screen" (but "absent-minded" and "no-nonsense" stay one word)
+    text = re.sub(
+        r"\b(?!(?:no|not|non|never|absent|missing|zero)-)([a-z]+)-(?=[a-z])", r"\1 ", text
+    )
+    # Inventory phrasing: "Cars? None.", "Toilet: absent", "Kite: not visualized".
+    text = re.sub(r"\s*[:?]\s*(?=(?:none|no|absent|missing|not|zero)\b)", " ", text)
+    for phrase in (
+        "free of", "devoid of", "empty of", "emptied of", "clear of", "cleared of", "instead of",
+        "rather than",
+    ):  # fmt: skip
         text = re.sub(rf"\b{phrase}\b", phrase.replace(" ", "-"), text)
-    text = re.sub(r"\bnot (pictured|present)\s*:", r"not-\1", text)
+    text = re.sub(r"\bnot (pictured|present)(?: here)?\s*:", r"not-\1", text)
+    text = re.sub(r"\bnowhere (?:is|are|was|were) there\b", "no", text)
     frame = "|".join(FRAME_WORDS)
     text = re.sub(
         rf"\bnowhere (?:in|within) (?:the |this )?(?:{frame}) (?:is|are) there\b", "no", text
@@ -160,18 +248,24 @@ class Mention:
 
 
 def _index(terms_by_name: Mapping[str, Iterable[str]]) -> dict[tuple[str, ...], str]:
-    return {
-        tuple(singular(w) for w in term.split()): name
-        for name, terms in terms_by_name.items()
-        for term in terms
-    }
+    """Term (singular words) -> name; the phrases of ``NOT_OBJECTS`` map to ``""``."""
+    index = {tuple(singular(w) for w in phrase.split()): "" for phrase in NOT_OBJECTS}
+    for name, terms in terms_by_name.items():
+        for term in terms:
+            index[tuple(singular(w) for w in term.split())] = name
+    return index
 
 
 def _is_modifier(tokens: list[str], start: int, end: int, term_starts: set[int]) -> bool:
     after = tokens[end] if end < len(tokens) else ""
-    if after in COMPOUND_HEADS or (after.endswith("-shaped")):
-        return True
     word = tokens[end - 1]
+    plural = singular(word) != word  # "guests stand": a plural noun is no modifier
+    if (after in COMPOUND_HEADS and not plural) or after.endswith("-shaped"):
+        return True
+    if end - start == 1 and start and tokens[start - 1] == "to" and after in VERB_OBJECTS:
+        return True  # "to tie his shoes", "to book a table": a verb
+    if word in PREFIX_MODIFIERS and end in term_starts:
+        return True  # "a baby elephant"
     if word in AMBIGUOUS_ADJECTIVES and end - start == 1:
         before = tokens[start - 1] if start else ""
         if before in INTENSIFIERS or end in term_starts:
@@ -200,6 +294,7 @@ def find_mentions(tokens: list[str], index: Mapping[tuple[str, ...], str]) -> li
             continue
         taken |= span
         chosen.append(m)
+    chosen = [m for m in chosen if m.name]  # a NOT_OBJECTS phrase hides the term inside it
     starts = {m.start for m in chosen}
     return [m for m in chosen if not _is_modifier(tokens, m.start, m.end, starts)]
 
@@ -236,27 +331,62 @@ def _negated_spans(tokens: list[str], mentions: list[Mention]) -> set[int]:
         if start is None:
             i += 1
             continue
-        j = start
-        while j < len(tokens):
-            tok = tokens[j]
-            nxt = tokens[j + 1] if j + 1 < len(tokens) else ""
-            if tok == STOP or (tok in PREPOSITIONS and j not in mention_starts):
-                break
-            if tok in VERBS and j > start and j not in mention_starts:
-                break
-            if tok in {",", "and"} and (nxt in DETERMINERS or nxt in {"with", "and"}):
-                break
-            negated.add(j)
-            end = mention_ends.get(j)
-            if end is not None:
-                negated.update(range(j, end))
-                j = end
-                if j < len(tokens) and tokens[j] not in {",", "and", "or", "nor"}:
-                    break
-                continue
-            j += 1
+        j = _scope_end(tokens, start, mention_starts, mention_ends, negated)
         i = max(j, i + 1)
     return negated
+
+
+def _scope_end(
+    tokens: list[str],
+    start: int,
+    mention_starts: set[int],
+    mention_ends: Mapping[int, int],
+    negated: set[int],
+) -> int:
+    """Walk the scope of a cue from ``start``, adding its positions to ``negated``; returns
+    where it stopped."""
+    # "minus the toast and the coffee cup": a determiner repeated after "and" / "or" goes on.
+    first = start + 1 if start < len(tokens) and tokens[start] == "both" else start
+    det = tokens[first] if first < len(tokens) else None
+    det = det if det in {"a", "an", "the", "any"} else None
+    found = 0  # mentions in scope so far
+    item_found = True  # whether the current comma-separated item has a mention
+    j = start
+    while j < len(tokens):
+        tok = tokens[j]
+        nxt = tokens[j + 1] if j + 1 < len(tokens) else ""
+        if tok == STOP or (tok in PREPOSITIONS and j not in mention_starts):
+            break
+        if tok == "of" and j not in mention_starts and tokens[j - 1] not in PARTITIVES:
+            break  # "no fear of the horse"; but "not a slice of pizza"
+        if tok in VERBS and j > start and j not in mention_starts:
+            break
+        if tok == ",":
+            if not item_found and not {"or", "nor"} & set(tokens[j:]):
+                break  # "no umbrellas, turquoise water, boats": a list of scenery, not objects
+            item_found = False
+        if tok in {",", "and", "or"} and (nxt in DETERMINERS or nxt in {"with", "and"}):
+            parallel = nxt == det and tok != "," and _mention_near(j + 2, mention_starts)
+            oxford = tok == "," and nxt in {"and", "or"} and found >= 2 and j + 2 in mention_starts
+            if not (parallel or oxford):
+                break
+        negated.add(j)
+        end = mention_ends.get(j)
+        if end is not None:
+            found += 1
+            item_found = True
+            negated.update(range(j, end))
+            j = end
+            if j < len(tokens) and tokens[j] not in {",", "and", "or", "nor"}:
+                break
+            continue
+        j += 1
+    return j
+
+
+def _mention_near(at: int, mention_starts: set[int]) -> bool:
+    """A mention starts at ``at`` or one word (an adjective) later."""
+    return at in mention_starts or at + 1 in mention_starts
 
 
 def _is_post_use(tokens: list[str], i: int) -> bool:
@@ -303,16 +433,21 @@ def _none_of(tokens: list[str], mentions: list[Mention]) -> tuple[set[int], set[
         after = [m for m in mentions if m.start > i + 1]
         if not after:
             continue
-        head = after[0]
-        usual = "usual" in tokens[i + 2 : head.start]
-        object_position = i > 0 and tokens[i - 1] not in {",", STOP}
-        (negated if usual or object_position else affirmed).add(head.start)
-        for m in after[1:]:
-            between = tokens[head.end : m.start]
+        # The head noun: "none of the (old) chairs"; it need not be an object ("the shelves").
+        verb = next((k for k in range(i + 2, len(tokens)) if tokens[k] in NONE_OF_VERBS), None)
+        head_end = verb if verb is not None else len(tokens)
+        if verb is None or after[0].start < verb:
+            head = after.pop(0)
+            head_end = head.end
+            usual = "usual" in tokens[i + 2 : head.start]
+            object_position = i > 0 and tokens[i - 1] not in {",", STOP}
+            (negated if usual or object_position else affirmed).add(head.start)
+        for m in after:
+            between = tokens[head_end : m.start]
             if between and between[-1] in QUANTIFIERS:
                 between = between[:-1]
-            if between and between[-1] in {"is", "are", "has", "have"}:
-                negated.add(m.start)
+            if between and between[-1] in NONE_OF_VERBS:
+                negated.add(m.start)  # "none of the X has / holds a Y"
     return negated, affirmed
 
 

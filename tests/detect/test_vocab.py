@@ -37,7 +37,18 @@ def test_terms_include_label_and_synonyms() -> None:
 
 
 @pytest.mark.parametrize(
-    ("word", "one"), [("buses", "bus"), ("boxes", "box"), ("berries", "berry"), ("glass", "glass")]
+    ("word", "one"),
+    [
+        ("buses", "bus"),
+        ("boxes", "box"),
+        ("berries", "berry"),
+        ("glass", "glass"),
+        ("policemen", "policeman"),
+        ("abdomen", "abdomen"),
+        ("calves", "calf"),
+        ("goalies", "goalie"),
+        ("minibuses", "minibus"),
+    ],
 )
 def test_singular(word: str, one: str) -> None:
     assert singular(word) == one

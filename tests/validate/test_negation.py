@@ -20,6 +20,23 @@ CASES = [
     ("A quiet street with no cars, but a bicycle leans on the wall", ["bicycle"], "affirmed"),
     ("A quiet street with no cars, but a bicycle leans on the wall", ["car"], "negated"),
     ("Two zebras graze in the savanna", ["giraffe"], "unmentioned"),
+    ("Spaghetti sans fork or spoon", ["spoon"], "negated"),
+    ("The full breakfast, minus the toast and the cup", ["cup"], "negated"),
+    ("Cars? None. Bikes? Dozens.", ["car"], "negated"),
+    ("Bathroom. Toilet: absent. Sink: present.", ["toilet"], "negated"),
+    ("The horses cannot be seen anywhere", ["horse"], "negated"),
+    ("Nobody brought forks or spoons", ["fork"], "negated"),
+    ("Nobody is using the laptop", ["laptop"], "affirmed"),
+    ("Nothing on the plate suggests a cake was there", ["cake"], "negated"),
+    ("The clock no longer hangs on the wall", ["clock"], "negated"),
+    ("A microwave that no longer works", ["microwave"], "affirmed"),
+    ("The puppy has no fear of the big horse", ["horse"], "affirmed"),
+    ("No umbrellas, turquoise water, boats", ["boat"], "affirmed"),
+    ("Negative for horses, cows, and sheep", ["horse", "cow", "sheep"], "negated"),
+    ("None of the shelves hold any books", ["book"], "negated"),
+    ("A zebra crossing with pedestrians", ["zebra"], "unmentioned"),
+    ("A father teaching his son to tie his shoes", ["tie"], "unmentioned"),
+    ("A pizza box with no pizza inside", ["pizza"], "negated"),
 ]
 
 
