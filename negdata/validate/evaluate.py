@@ -8,11 +8,12 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from negdata.detect.lexicon import lexicon_for
-from negdata.validate.negation import analyze
+from negdata.detect.lexicon import Lexicon, lexicon_for
+from negdata.validate.negation import Polarity, analyze
 
 DEFAULT_CASES = Path("tests/data/negation_cases.jsonl")
 CLASSES = ("negated", "affirmed", "unmentioned")
@@ -26,6 +27,15 @@ class Outcome:
     label: str
     expected: str
     predicted: str
+
+
+def label_polarity(predicted: Mapping[str, Polarity], label: str, lexicon: Lexicon) -> Polarity:
+    """What the caption says of one label: its own polarity, else negated when a name that covers
+    it is ("no animals": no dog either). An affirmed hypernym ("an animal") affirms no one label."""
+    if label in predicted:
+        return predicted[label]
+    covered = (n for n, p in predicted.items() if p == "negated" and label in lexicon.members(n))
+    return "negated" if any(covered) else "unmentioned"
 
 
 def evaluate(path: Path) -> list[Outcome]:
@@ -44,7 +54,7 @@ def evaluate(path: Path) -> list[Outcome]:
                     case["text"],
                     label,
                     expected,
-                    predicted.get(label, "unmentioned"),
+                    label_polarity(predicted, label, lexicon),
                 )
             )
     return outcomes

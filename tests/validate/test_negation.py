@@ -1,6 +1,6 @@
 import pytest
 
-from negdata.validate.negation import polarity
+from negdata.validate.negation import analyze, polarity
 
 CASES = [
     ("A bus on the street, but there is no dog.", ["dog"], "negated"),
@@ -71,3 +71,16 @@ def test_analyze_resolves_every_name(text: str, expected: dict[str, str]) -> Non
     from negdata.validate.negation import analyze
 
     assert analyze(text, lexicon_for("coco")) == expected
+
+
+def test_a_negated_group_negates_each_of_its_labels_in_the_evaluation() -> None:
+    from negdata.detect.lexicon import lexicon_for
+    from negdata.validate.evaluate import label_polarity
+
+    lexicon = lexicon_for("coco")
+    predicted = analyze("No animals in the field, just a bench.", lexicon)
+    assert label_polarity(predicted, "dog", lexicon) == "negated"
+    assert label_polarity(predicted, "bench", lexicon) == "affirmed"
+    assert label_polarity(predicted, "car", lexicon) == "unmentioned"
+    affirmed_group = analyze("An animal on a bench.", lexicon)
+    assert label_polarity(affirmed_group, "dog", lexicon) == "unmentioned"
