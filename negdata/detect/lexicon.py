@@ -48,6 +48,7 @@ HYPERNYMS: dict[str, tuple[str, ...]] = {
     "cutlery": ("fork", "knife", "spoon"),
     "silverware": ("fork", "knife", "spoon"),
     "dish": ("bowl", "cup", "wine glass"),
+    "glass": ("wine glass",),  # "no plates or glasses"; an affirmed "glass" affirms no label
     "tableware": ("bowl", "cup", "wine glass", "fork", "knife", "spoon"),
     "luggage": ("backpack", "handbag", "suitcase"),
     "toy": ("teddy bear", "kite", "frisbee"),
@@ -117,7 +118,8 @@ class Lexicon:
 
     def mentioned(self, text: str) -> list[str]:
         """Names with a surface term in ``text`` (a cheap pre-filter before scope checking)."""
-        words = [singular(w) for w in re.findall(r"[a-z]+", text.lower())]
+        text = re.sub(r"['\u2019]s\b", "", text.lower())  # "a catcher's mitt"
+        words = [singular(w) for w in re.findall(r"[a-z]+", text)]
         joined = f" {' '.join(words)} "
         return sorted({name for term, name in self._names.items() if f" {term} " in joined})
 

@@ -2,33 +2,52 @@
 
 The checker is a small rule system over tokens, no parser:
 
-1. Normalise: contractions ("isn't" -> "is not"), "w/o" -> "without", "nobody" / "no one" /
-   "not a soul" -> "no person" (and "nobody brought forks" -> "no person brought no forks"),
-   "X-free" -> "no X", "fails to show" -> "does not show", "no longer has / is visible / hangs"
-   -> a negation, "nothing (here) suggests a X" -> "no X", report phrasing ("negative for",
-   "no / without evidence of", "Toilet: absent", "Cars? None.") -> a cue; split hyphenated
-   words ("double-decker"), and drop the false friends that contain a cue word but negate no
-   object ("not only", "no doubt", "nothing but", "no longer", "not far from", ...).
+1. Normalise: contractions ("isn't" -> "is not", "it's" -> "it is"), "w/o" -> "without",
+   "nobody" / "no one" / "not a soul" / "deserted" -> "no person" (and "nobody brought forks"
+   -> "no person brought no forks"), "X-free" -> "no X", "fails to show" -> "does not show",
+   "no longer has / is visible / hangs / sleeps" and "used to have" -> a negation, "not V-ed by
+   any X" -> "not have any X", "nothing (here) suggests a X" -> "no X", counts of zero ("Cars:
+   0", "0 trucks", "balls x0") -> "zero", report phrasing ("negative for", "no / without
+   evidence of", "resolution of", "Toilet: absent", "Not found: X") -> a cue; split hyphenated
+   words ("double-decker") but keep counts whole ("a two-person tent"), drop descriptors that
+   name no one ("men's necktie", "its mother"), and drop the false friends that contain a cue
+   word but negate no object ("not only", "no doubt", "nothing but", "no longer", "not far
+   from", "not enough", "no bigger than", ...). Hedges ("there could be", "maybe", "rule out",
+   "not excluded", "expect", "want", "room for", "unclear whether", the standard of a
+   comparison: "than a teacup") become a ``HEDGE`` mark.
 2. Split into clauses at sentence punctuation and at contrast and relative words ("but",
-   "while", "only", "except", "which", ...).
+   "while", "only", "except", "which", ...; not "this" / "it" after a preposition: "in this
+   photo").
 3. Find object mentions, longest term first, so "hot dog" is not a dog and "teddy bear" not a
    bear; a term used as a modifier ("bus stop", "train station", "an orange bus", "a baby
-   elephant") or as a verb ("to tie his shoes") is no mention, and neither is a phrase of
-   ``NOT_OBJECTS`` ("zebra crossing", "field mouse", "coffee table").
+   elephant", "a keyboard player") or as a verb ("to tie his shoes", "she ties a ribbon") is no
+   mention, and neither is a phrase of ``NOT_OBJECTS`` ("zebra crossing", "field mouse",
+   "coffee table", "Super Bowl", "piece of cake").
 4. A pre-nominal cue ("no", "without", "lacking", "free of", "instead of", "neither"/"nor",
    "sans", "minus", "zero", "excluding", "not a", "does not have", "never had", ...) negates the
    noun phrases that follow it, through coordination ("no cats, dogs, or birds", "minus the
-   toast and the cup"), until a preposition, "of" (except after a partitive: "not a slice of
+   toast and the cup"), compounds of names ("no electronic devices") and examples ("such as
+   phones or laptops"), until a preposition, "of" (except after a partitive: "not a slice of
    pizza"), a verb, a new determiner after "and" or a comma, a list item that names no object
-   ("no umbrellas, turquoise water, boats"), or the end of the clause.
+   ("no umbrellas, turquoise water, boats"), a verb and its object after a comma ("no clocks,
+   lived a girl"), or the end of the clause.
 5. A post-nominal cue negates the noun phrase before it: "X is missing / absent / gone /
    nowhere to be seen / not in the picture / not visible / can not be seen / not depicted /
-   removed / excluded", "X does not" (ellipsis), "X: none".
+   removed / excluded / ruled out", departures and consumption ("X has left / has flown away /
+   left an hour ago / has not arrived / was eaten / was sold"), "X does not" (ellipsis), "X:
+   none", "X, no" ("Cars, yes; buses, no"), also past an aside ("The couch, usually present,
+   is absent").
 6. "none of the X" presupposes X ("none of the chairs are occupied": chairs exist) unless X is
    "the usual X" or "none" is an object ("holds none of the books"); "none of the X is a Y",
    "none of the X has / holds a Y" negate Y.
+7. A mention in the scope of a hedge, or just before one, is neither affirmed nor negated.
+8. A clause that names no object and opens with a denial ("No.", "Nope", "Not here", "I
+   don't", "there isn't one", "there's none", "it was removed", "it's not in this photo")
+   negates the first mention of the clause before: the object asked or supposed about ("Any
+   phone? No.", "You might expect a dog, but there isn't one"); "there's one" / "yes" affirms
+   a hedged one.
 
-Everything mentioned and not negated is affirmed.
+Everything mentioned and neither negated nor hedged is affirmed.
 """
 
 from __future__ import annotations
@@ -49,9 +68,12 @@ FALSE_FRIENDS = (
     "not surprisingly", "no big deal", "none the worse", "no denying", "nothing but",
     "never a dull moment", "middle of nowhere", "to nowhere", "feel free", "never have i",
     "never seen without", "not least", "no problem", "no way", "no filter", "nobody perfect",
-    "nowhere near", "nobody is perfect", "no one is perfect",
+    "nowhere near", "nobody is perfect", "no one is perfect", "not enough", "no fewer than",
+    "no less than", "no more than", "not more than", "not less than",
 )  # fmt: skip
-PERSON_NEGATIONS = ("not a single soul", "not a soul", "nobody", "no one", "no-one", "noone")
+PERSON_NEGATIONS = (
+    "not a single soul", "not a soul", "nobody", "no one", "no-one", "noone", "deserted",
+)  # fmt: skip
 _PERSON_NEGATION = re.compile("|".join(rf"\b{p}\b" for p in PERSON_NEGATIONS), re.IGNORECASE)
 BREAK = "|"  # ends a clause
 STOP = "#"  # ends a negation scope, not a clause
@@ -92,7 +114,7 @@ PRE_CUES = frozenset(
     {"no", "without", "lacking", "lacks", "lack", "free-of", "devoid-of", "empty-of",
      "emptied-of", "clear-of", "cleared-of", "neither", "nor", "instead-of", "rather-than",
      "absent", "missing", "not-pictured", "not-present", "nowhere", "sans", "minus", "zero",
-     "excluding", "excludes", "exclude"}
+     "excluding", "excludes", "exclude", "void-of"}
 )  # fmt: skip
 NONE_OF_VERBS = frozenset(
     {"is", "are", "has", "have", "hold", "holds", "contain", "contains", "carry", "carries",
@@ -105,8 +127,13 @@ _POST = re.compile(
     r"noticeably|conspicuously|usually|today|sadly|currently|can|could|will|would|may|might|"
     r"just|since|recently|apparently|clearly|all) )*"
     r"(?:missing|absent|nowhere|gone|disappeared|vanished|ruled out|"
+    r"(?:has|have|had) (?:already |just |long )?(?:left|departed|flown|driven|sailed|"
+    r"moved on|gone away|run off|run away)|(?:not|yet to) (?:arrived?|come|shown up|turned up)|"
+    r"(?:left|departed)(?= (?:an? |some |many |several |a few )?[a-z]+s? ago| early| already)|"
+    r"(?:flew|drove|sailed|ran) (?:away|off)|"
+    r"(?:been |was |were )(?:eaten|sold|towed|demolished|taken away|put away|cleared away)|"
     r"out of (?:the )?(?:frame|picture|shot|view|sight)|off (?:camera|screen)|"
-    r"(?:(?:none(?: at all| whatsoever)?|no|removed|excluded)(?= ,|$))|"
+    r"(?:(?:none(?: at all| whatsoever)?|no|nope|zero|removed|excluded)(?= ,|$))|"
     r"(?:(?:does |do |did )?not|never) (?:appears?|show up)\b|"
     r"(?:(?:is|are|was|were|been|being) (?:removed|excluded|taken (?:away|down|out)))|"
     r"(?:does |do |did )?not$|"
@@ -116,7 +143,8 @@ _POST = re.compile(
     r"(?:in|within) (?:the |this )?(?:" + "|".join(FRAME_WORDS) + r")))\b"
 )
 CLINICAL_PRE = re.compile(
-    r"\b(?:negative for|(?:the |a )?(?:absence|removal|lack) of|no presence of|"
+    r"\b(?:negative for|(?:the |a )?(?:absence|removal|lack|resolution) of|no presence of|"
+    r"no (?:interval |new )?(?:development|appearance) of|"
     r"(?:no|without|lacking|lacks?) (?:any )?"
     r"(?:visible |obvious |clear )?(?:evidence|signs?|traces?|indications?|hints?) (?:of|that))"
     r"(?: (?:a|an|any))?\b"
@@ -132,7 +160,8 @@ COMPOUND_HEADS = frozenset(
      "store", "stall", "vendor", "seat", "light", "lights", "driver", "drivers", "sign",
      "signs", "wheel", "wheels", "club", "team", "court", "field", "racket", "bag", "shaped",
      "box", "boxes", "cutter", "slicer", "crate", "carrier", "leash", "collar", "food", "kennel",
-     "cage", "bowl", "bowls", "dish", "bed", "beds", "toy", "toys", "house", "feeder"}
+     "cage", "bowl", "bowls", "dish", "bed", "beds", "toy", "toys", "house", "feeder", "player",
+     "players", "charger", "chargers", "cable", "cord", "holder"}
 )  # fmt: skip
 PARTITIVES = frozenset(
     {"slice", "slices", "piece", "pieces", "pair", "pairs", "bunch", "bunches", "box", "boxes",
@@ -141,6 +170,7 @@ PARTITIVES = frozenset(
      "couple", "lot", "lots", "row", "rows", "basket", "baskets", "tray", "jar", "kind", "kinds",
      "sort", "sorts", "type", "types", "number", "crowd", "line", "team", "family", "swarm"}
 )  # fmt: skip
+EXAMPLE_WORDS = frozenset({"such-as", "including", "like", "especially"})
 SOFT_PREPOSITIONS = frozenset({"here", "today", "tonight", "yet", "again", "anywhere"})
 ADVERBS = frozenset({"even", "really", "exactly", "ever", "yet", "currently"})
 # Phrases that contain a term but name something else: no mention of anything.
@@ -149,13 +179,20 @@ NOT_OBJECTS = (
     "shopping bag", "plastic bag", "paper bag", "tea bag", "sleeping bag", "bean bag",
     "garbage bag", "trash bag", "punching bag", "coffee table", "side table", "bedside table",
     "end table", "pool table", "changing table", "table tennis", "apple pie", "chocolate orange",
-    "bear hug", "cat walk", "hot tub",
+    "bear hug", "cat walk", "hot tub", "super bowl", "rose bowl", "dust bowl", "piece of cake",
+    "train of thought", "ball of yarn", "ball of wool", "ball of string", "ball of twine",
 )  # fmt: skip
 PREFIX_MODIFIERS = frozenset({"baby", "toy"})
 VERB_OBJECTS = frozenset(
     {"his", "her", "their", "its", "my", "your", "our", "the", "a", "an", "up"}
 )
+SUBJECTS = frozenset({"to", "he", "she", "they", "i", "we", "you", "who"})
 AMBIGUOUS_ADJECTIVES = frozenset({"orange", "remote"})
+# Predicates after an ambiguous word show it is the noun: "remote present", "orange: none".
+_NOUN_PREDICATES = frozenset(
+    {"present", "visible", "shown", "pictured", "missing", "absent", "gone", "yes", "no", "none",
+     "zero", "nope", "included", "removed"}
+)  # fmt: skip
 INTENSIFIERS = frozenset({"so", "too", "very", "quite", "rather", "more", "most", "less"})
 _SHOW_VERBS = (
     "show|shows|include|includes|depict|depicts|feature|features|capture|captures|contain|contains"
@@ -167,13 +204,61 @@ _POSSESS_VERBS = (
 _TOKEN = re.compile(r"[a-z]+(?:-[a-z]+)*|[,|#]")
 
 
+HEDGE = "hedge"  # an object only supposed, expected or asked about: neither affirmed nor negated
+_HEDGES = (
+    r"\bthere (?:could|might|may|should|would|must)(?: or (?:may|might) not)? (?:be|have been)\b",
+    r"\bthere (?:is|are|was|were) supposed to be\b",
+    r"\b(?:could|might|may) (?:or (?:may|might) not )?be (?=hidden|lurking|somewhere|tucked)",
+    r"\b(?:perhaps|maybe|possibly)(?: there (?:is|are|was|were))?\b",
+    r"\bif there (?:is|are|was|were)\b",
+    r"\b(?:rule out|ruling out|question of|possible|suspected|concerning for|"
+    r"(?:can not|could not|not) be (?:excluded|ruled out)|not (?:excluded|ruled out)|"
+    r"expects?|expected|expecting|imagine|looking for|looked for|look for|searching for|"
+    r"search for|room for|space for|wants?|wanted|wish for)\b",
+    # A comparison's standard: "no bigger than a teacup", "the size of a football".
+    r"(?<![-\w])(?<!other )(?<!rather )(?:than|the size of|as (?:big|small|large|tall|long) as)"
+    r"(?= an? )",
+)
+# "unclear whether the object is a suitcase": the rest of the clause is hedged.
+_HEDGE_CLAUSE = re.compile(
+    r"\b(?:(?:unclear|uncertain|unsure|not sure|hard to tell|wonder) (?:whether|if)|whether)\b"
+)
+_NUMBERS = "one|two|three|four|five|six|seven|eight|nine|ten"
+
+
 def _prepare(text: str) -> str:
+    # Brand names: "an Apple keyboard", "Apple's store" name no fruit.
+    products = "store|inc|watch|tv|logo|pencil|music|keyboard|mouse|laptop|computer|device|product"
+    text = re.sub(rf"\bApple(?=['\u2019]s\b| (?:{products}))", "brand", text)
     text = text.lower().replace("\u2019", "'").replace("\u2018", "'")
+    # "Cars: 0", "0 trucks", "balls x0": a zero count is a cue.
+    text = re.sub(r"(?<![\d.,])\bx? ?0\b(?![.,]\d)", " zero ", text)
+    # Product and possessive descriptors name no one: "men's necktie", "kids' teddy bear", "its
+    # mother" (an animal's).
+    text = re.sub(
+        r"\b(?:men|women|kids|children|boys|girls|ladies|unisex)(?:'s|')(?= [a-z])", " ", text
+    )
+    text = re.sub(r"\bits (?:mother|father|mom|mum|parent|baby|young)\b", "its", text)
+    # "a two-person tent", "a 2-bed flat", "a two-car garage": a count modifier, no object.
+    text = re.sub(rf"\b(?:{_NUMBERS}|\d+)-([a-z]+)", r"num-\1", text)
     text = re.sub(r"\bcan't\b|\bcannot\b", "can not", text)
     text = re.sub(r"\bwon't\b", "will not", text)
     text = re.sub(r"(\w)n't\b", r"\1 not", text)
+    text = re.sub(r"\b(it|there|that|what|where|here|he|she)'s\b", r"\1 is", text)
     text = re.sub(r"'s\b|'re\b|'ll\b|'ve\b|'d\b|'m\b", "", text)
     text = re.sub(r"\bw/o\b", "without", text)
+    text = re.sub(r"\bnot yet\b", "not", text)  # "yet" starts no clause here
+    text = re.sub(r"\be\.g\.,?|\bsuch as\b", "such-as", text)
+    # Discourse asides do not end the clause: "a sink, however, is not present".
+    text = re.sub(
+        r",\s*(?:however|though|of course|in fact|apparently|sadly|unfortunately|notably|"
+        r"interestingly|too|also|again|it seems|it appears)\s*,",
+        " ",
+        text,
+    )
+    # "not accompanied by any person" -> "not have any person"
+    text = re.sub(r"\b(not|never) (?:been |being )?[a-z]+ed by\b", r"\1 have", text)
+    text = re.sub(r"\bused to have\b", "not have", text)  # "the room used to have a TV"
     text = re.sub(r"\bnary an?\b", "no", text)
     text = re.sub(r"\bw/", "with ", text)
     text = re.sub(rf"\bfails? to ({_SHOW_VERBS})\b", r"does not \1", text)
@@ -183,14 +268,20 @@ def _prepare(text: str) -> str:
         rf"\bno longer ((?:has|have|had|holds?|contains?|{_SHOW_VERBS})\b)", r"not \1", text
     )
     text = re.sub(r"\bno longer (?=visible|there|present|here|in (?:view|sight)\b)", "not ", text)
-    text = re.sub(r"\bno longer (?:hangs?|sits?|stands?|lies|lie|rests?|stays?)\b", "is gone", text)
+    text = re.sub(
+        r"\bno longer (?:hangs?|sits?|stands?|lies|lie|rests?|stays?|sleeps?|lives?|grazes?|"
+        r"waits?|parks?|roams?|swims?|flies|fly|perch(?:es)?|stops?|comes?)\b",
+        "is gone",
+        text,
+    )
+    text = re.sub(r"\b(?:no|not) (?:[a-z]+er|more|less|fewer) than\b", f" {STOP} than", text)
     for phrase in FALSE_FRIENDS:
         text = re.sub(rf"\b{phrase}\b", f" {STOP} ", text)
     for phrase in PERSON_NEGATIONS:
         text = re.sub(rf"\b{phrase}\b", "no person", text)
     # "nobody brought forks": what nobody has is not there either.
     text = re.sub(
-        rf"\bno person ((?:is |was )?(?:{_POSSESS_VERBS}))"
+        rf"\bno person ((?:is |was |has |have |had )?(?:{_POSSESS_VERBS}))"
         r"(?= (?:a|an|any|one|single)\b| [a-z]+s\b)",
         r"no person \1 no",
         text,
@@ -204,16 +295,23 @@ def _prepare(text: str) -> str:
     text = re.sub(r"\b([a-z]+)-free\b", rf"no \1 {STOP}", text)
     # "double-decker", "flat-screen" (but "absent-minded" and "no-nonsense" stay one word)
     text = re.sub(
-        r"\b(?!(?:no|not|non|never|absent|missing|zero)-)([a-z]+)-(?=[a-z])", r"\1 ", text
+        r"\b(?!(?:no|not|non|never|absent|missing|zero|num|such|void)-)([a-z]+)-(?=[a-z])",
+        r"\1 ",
+        text,
     )
     # Inventory phrasing: "Cars? None.", "Toilet: absent", "Kite: not visualized".
-    text = re.sub(r"\s*[:?]\s*(?=(?:none|no|absent|missing|not|zero)\b)", " ", text)
+    text = re.sub(r"\s*:\s*(?=(?:none|no|nope|absent|missing|not|zero)\b)", " ", text)
     for phrase in (
         "free of", "devoid of", "empty of", "emptied of", "clear of", "cleared of", "instead of",
-        "rather than",
+        "rather than", "void of",
     ):  # fmt: skip
         text = re.sub(rf"\b{phrase}\b", phrase.replace(" ", "-"), text)
-    text = re.sub(r"\bnot (pictured|present)(?: here)?\s*:", r"not-\1", text)
+    text = re.sub(
+        r"\bnot (pictured|present|found|shown|visible|seen|included|featured|detected|observed)"
+        r"(?: here)?\s*:",
+        "not-present",
+        text,
+    )
     text = re.sub(r"\bnowhere (?:is|are|was|were) there\b", "no", text)
     frame = "|".join(FRAME_WORDS)
     text = re.sub(
@@ -225,6 +323,9 @@ def _prepare(text: str) -> str:
     text = re.sub(r"\b(absent|missing)\s*:", r"\1", text)
     # Report phrasing: "negative for X", "no evidence / sign / trace of X", "absence of X".
     text = re.sub(CLINICAL_PRE, "no", text)
+    for hedge in _HEDGES:
+        text = re.sub(hedge, f" {HEDGE} ", text)
+    text = re.sub(_HEDGE_CLAUSE, f" {HEDGE} {HEDGE} ", text)
     text = re.sub(r"\s-\s|[.;:!?()\"\[\]{}]", f" {BREAK} ", text)
     return text
 
@@ -233,7 +334,8 @@ def tokenize(text: str) -> list[list[str]]:
     """Clauses of tokens (words, commas and scope stops)."""
     clauses: list[list[str]] = [[]]
     for token in _TOKEN.findall(_prepare(text)):
-        if token == BREAK or (token in CLAUSE_WORDS and clauses[-1]):
+        after_preposition = clauses[-1] and clauses[-1][-1] in PREPOSITIONS | {"of"}
+        if token == BREAK or (token in CLAUSE_WORDS and clauses[-1] and not after_preposition):
             clauses.append([])
         if token != BREAK:
             clauses[-1].append(token)
@@ -262,15 +364,16 @@ def _is_modifier(tokens: list[str], start: int, end: int, term_starts: set[int])
     plural = singular(word) != word  # "guests stand": a plural noun is no modifier
     if (after in COMPOUND_HEADS and not plural) or after.endswith("-shaped"):
         return True
-    if end - start == 1 and start and tokens[start - 1] == "to" and after in VERB_OBJECTS:
-        return True  # "to tie his shoes", "to book a table": a verb
+    if end - start == 1 and start and tokens[start - 1] in SUBJECTS and after in VERB_OBJECTS:
+        return True  # "to tie his shoes", "she ties a ribbon", "to book a table": a verb
     if word in PREFIX_MODIFIERS and end in term_starts:
         return True  # "a baby elephant"
     if word in AMBIGUOUS_ADJECTIVES and end - start == 1:
         before = tokens[start - 1] if start else ""
         if before in INTENSIFIERS or end in term_starts:
             return True
-        function_words = PREPOSITIONS | VERBS | DETERMINERS | {",", "and", "or", "s", STOP}
+        function_words = PREPOSITIONS | VERBS | DETERMINERS | _NOUN_PREDICATES
+        function_words |= {",", "and", "or", "s", STOP, HEDGE}
         return bool(after) and after not in function_words and after != "control"
     return False
 
@@ -355,7 +458,7 @@ def _scope_end(
     while j < len(tokens):
         tok = tokens[j]
         nxt = tokens[j + 1] if j + 1 < len(tokens) else ""
-        if tok == STOP or (tok in PREPOSITIONS and j not in mention_starts):
+        if tok in {STOP, HEDGE} or (tok in PREPOSITIONS and j not in mention_starts):
             break
         if tok == "of" and j not in mention_starts and tokens[j - 1] not in PARTITIVES:
             break  # "no fear of the horse"; but "not a slice of pizza"
@@ -364,6 +467,9 @@ def _scope_end(
         if tok == ",":
             if not item_found and not {"or", "nor"} & set(tokens[j:]):
                 break  # "no umbrellas, turquoise water, boats": a list of scenery, not objects
+            after = tokens[j + 2] if j + 2 < len(tokens) else ""
+            if j + 1 not in mention_starts and after in {"a", "an", "the"}:
+                break  # "with no clocks, lived a girl": a verb and its object, no list item
             item_found = False
         if tok in {",", "and", "or"} and (nxt in DETERMINERS or nxt in {"with", "and"}):
             parallel = nxt == det and tok != "," and _mention_near(j + 2, mention_starts)
@@ -377,6 +483,11 @@ def _scope_end(
             item_found = True
             negated.update(range(j, end))
             j = end
+            if j in mention_ends:
+                continue  # "no electronic devices": a compound of two names
+            if j < len(tokens) and tokens[j] in EXAMPLE_WORDS:
+                j += 1  # "no devices such as phones or laptops": the examples are negated too
+                continue
             if j < len(tokens) and tokens[j] not in {",", "and", "or", "nor"}:
                 break
             continue
@@ -395,6 +506,8 @@ def _is_post_use(tokens: list[str], i: int) -> bool:
     nxt = tokens[i + 1] if i + 1 < len(tokens) else BREAK
     if token in {"missing", "absent"}:
         return i > 0 and nxt in _POST_MISSING_OK
+    if token == "zero":
+        return i > 0 and nxt in {",", BREAK}  # "balls zero, frisbee x"
     if token == "nowhere":
         return i > 0 and nxt in {"to", "in", "near", ",", BREAK}
     return False
@@ -420,7 +533,27 @@ def _post_negated(tokens: list[str], mentions: list[Mention]) -> set[int]:
             if tokens[k] in PREPOSITIONS - SOFT_PREPOSITIONS or tokens[k] in {"and", "or"}:
                 break
             k += 1
+        if k < len(tokens) and tokens[k] == "," and _comma_negates(tokens, k, ends):
+            result.add(m.start)
     return result
+
+
+_BARE_NO = frozenset({"no", "none", "zero", "nope", "absent", "missing", "none at all"})
+
+
+def _comma_negates(tokens: list[str], k: int, ends: Mapping[int, int]) -> bool:
+    """After a comma at ``k``: a bare cue ("Cars, yes; buses, no", "sheep, none"), or an aside
+    and then a post-nominal cue ("The couch, usually present in such rooms, is absent here")."""
+    if " ".join(tokens[k + 1 :]) in _BARE_NO:
+        return True
+    close = next((c for c in range(k + 1, len(tokens)) if tokens[c] == ","), None)
+    if close is None or any(k < s < close for s in ends):
+        return False
+    match = _POST.match(" ".join(tokens[close + 1 :]))
+    if not match:
+        return False
+    cue_at = close + len(match.group(0).split())
+    return tokens[cue_at] not in {"missing", "absent"} or _is_post_use(tokens, cue_at)
 
 
 def _none_of(tokens: list[str], mentions: list[Mention]) -> tuple[set[int], set[int]]:
@@ -464,21 +597,99 @@ def _never_subject(tokens: list[str], mentions: list[Mention]) -> set[int]:
     return result
 
 
+def _hedged(tokens: list[str], mentions: list[Mention]) -> set[int]:
+    """Starts of mentions only supposed or asked about: in the scope of a hedge ("there could be
+    a cat", "want a phone?"), before one ("zebra not excluded"), or in a hedged clause ("unclear
+    whether it is a suitcase")."""
+    starts = {m.start for m in mentions}
+    ends = {m.start: m.end for m in mentions}
+    span: set[int] = set()
+    for i, token in enumerate(tokens):
+        if token != HEDGE or (i and tokens[i - 1] == HEDGE):
+            continue
+        if i + 1 < len(tokens) and tokens[i + 1] == HEDGE:
+            span.update(range(i, len(tokens)))
+        else:
+            _scope_end(tokens, i + 1, starts, ends, span)
+    result = {m.start for m in mentions if m.start in span}
+    for m in mentions:
+        k = m.end
+        while k < len(tokens) and tokens[k] in {"is", "are", "was", "were"}:
+            k += 1
+        if k < len(tokens) and tokens[k] == HEDGE:
+            result.add(m.start)
+    return result
+
+
+_ANSWER_FILLERS = frozenset(
+    {"a", "q", "answer", ",", "and", "but", "yet", "so", "well", "sadly", "apparently", "today",
+     "now", "though", "unfortunately", "actually", "alas", "sorry", "oh"}
+)  # fmt: skip
+_NO_ANSWER = re.compile(
+    r"^(?:(?:no|nope|nah|none|zero)(?: at all| whatsoever)?(?: ,|$)|"
+    r"not (?:here|one|really|at all|that i can see)(?: ,|$)|"
+    r"none (?:does|do|did|is|are|here|that i can see|to be seen)\b|"
+    r"(?:i|we) (?:do|did|can|could) not(?: see (?:one|any|it|them))?(?: ,|$)|"
+    r"(?:it|they) (?:does|do|did) not(?: ,|$)|"
+    r"there (?:is|are|was|were) (?:not (?:one|any)|none|no such)\b)"
+)
+
+
+_YES_ANSWER = re.compile(
+    r"^(?:but |and )?(?:yes|yep|yeah|there (?:is|are|was|were) (?:one|some|two|three|several))\b"
+)
+
+
+def _answer_end(tokens: list[str]) -> int | None:
+    """Where a clause that opens by denying the object before ends its denial: "A dog? Not
+    here.", "Any phone? No.", "..., but there isn't one", "I looked for a clock. There wasn't
+    one.", "..., but it was removed"; None if it does not."""
+    k = 0
+    while k < len(tokens) and tokens[k] in _ANSWER_FILLERS:
+        k += 1
+    match = _NO_ANSWER.match(" ".join(tokens[k:]))
+    if match:
+        return k + len(match.group(0).split())
+    if k < len(tokens) and tokens[k] in {"it", "they"}:
+        k += 1
+    elif k >= len(tokens) or tokens[k] != "not":
+        return None  # "(toaster, microwave) are not included in the sale" answers nothing
+    match = _POST.match(" ".join(tokens[k:]))
+    return k + len(match.group(0).split()) if match else None
+
+
 def analyze_index(text: str, index: Mapping[tuple[str, ...], str]) -> dict[str, Polarity]:
     """The polarity of every name of ``index`` that the caption mentions."""
-    found: dict[str, Polarity] = {}
+    clauses: list[tuple[list[Mention], dict[int, Polarity]]] = []
     for tokens in tokenize(text):
         mentions = find_mentions(tokens, index)
         scoped = _negated_spans(tokens, mentions)
         post = _post_negated(tokens, mentions)
         none_neg, none_aff = _none_of(tokens, mentions)
         never = _never_subject(tokens, mentions)
+        hedged = _hedged(tokens, mentions)
+        answer = _answer_end(tokens)
+        if answer is not None and clauses and all(m.start > answer for m in mentions):
+            earlier, polarities = clauses[-1]
+            polarities[earlier[0].start] = "negated"  # the object asked or supposed about
+        elif clauses and not mentions and _YES_ANSWER.match(" ".join(tokens)):
+            earlier, polarities = clauses[-1]  # "Wasn't expecting a toaster, but there's one"
+            if polarities[earlier[0].start] == "unmentioned":
+                polarities[earlier[0].start] = "affirmed"
+        polarities = {}
         for m in mentions:
             negated = m.start in scoped or m.start in post or m.start in none_neg
             negated = (negated or m.start in never) and m.start not in none_aff
             polarity: Polarity = "negated" if negated else "affirmed"
-            if found.get(m.name) != "affirmed":
-                found[m.name] = "affirmed" if polarity == "affirmed" else "negated"
+            polarities[m.start] = "unmentioned" if m.start in hedged else polarity
+        if mentions:
+            clauses.append((mentions, polarities))
+    found: dict[str, Polarity] = {}
+    for mentions, polarities in clauses:
+        for m in mentions:
+            polarity = polarities[m.start]
+            if polarity != "unmentioned" and found.get(m.name) != "affirmed":
+                found[m.name] = polarity
     return found
 
 

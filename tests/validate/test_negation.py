@@ -37,6 +37,19 @@ CASES = [
     ("A zebra crossing with pedestrians", ["zebra"], "unmentioned"),
     ("A father teaching his son to tie his shoes", ["tie"], "unmentioned"),
     ("A pizza box with no pizza inside", ["pizza"], "negated"),
+    ("Any phone? No.", ["phone"], "negated"),
+    ("You might expect a dog on this farm, but there isn't one.", ["dog"], "negated"),
+    ("There could be a cat under the bed.", ["cat"], "unmentioned"),
+    ("There could be a cat under the bed.", ["bed"], "affirmed"),
+    ("Zebra not excluded.", ["zebra"], "unmentioned"),
+    ("Cars, yes; buses, no.", ["bus"], "negated"),
+    ("Bikes: 3. Cars: 0.", ["car"], "negated"),
+    ("The last bus left an hour ago.", ["bus"], "negated"),
+    ("Bats and gloves are left on the bench.", ["bench"], "affirmed"),
+    ("No fewer than ten sheep graze on the hill.", ["sheep"], "affirmed"),
+    ("A two-person tent with no one inside.", ["person"], "negated"),
+    ("She ties a ribbon around the box.", ["tie"], "unmentioned"),
+    ("Don't look for the cat; it's not in this photo.", ["cat"], "negated"),
 ]
 
 
