@@ -36,11 +36,15 @@ The checker is a small rule system over tokens, no parser:
    removed / excluded / ruled out", departures and consumption ("X has left / has flown away /
    left an hour ago / has not arrived / was eaten / was sold"), "X does not" (ellipsis), "X:
    none", "X, no" ("Cars, yes; buses, no"), also past an aside ("The couch, usually present,
-   is absent").
+   is absent"); "absent / missing from the scene (:) X" and "nothing resembling a X" are
+   pre-nominal.
 6. "none of the X" presupposes X ("none of the chairs are occupied": chairs exist) unless X is
    "the usual X" or "none" is an object ("holds none of the books"); "none of the X is a Y",
-   "none of the X has / holds a Y" negate Y.
+   "none of the X has / holds a Y" negate Y; "none of the X are visible / have arrived" negates X.
 7. A mention in the scope of a hedge, or just before one, is neither affirmed nor negated.
+   ``analyze`` adds what the caption's topic decides: "bat" / "glove" / "mitt" are baseball's
+   in a dugout, "board" a surfer's or a skater's; "he" / "she" with no animal about is a
+   person; a mouse that scurries in a barn is no computer mouse.
 8. A clause that names no object and opens with a denial ("No.", "Nope", "Not here", "I
    don't", "there isn't one", "there's none", "it was removed", "it's not in this photo")
    negates the first mention of the clause before: the object asked or supposed about ("Any
@@ -168,7 +172,8 @@ PARTITIVES = frozenset(
      "plate", "plates", "stack", "stacks", "pile", "piles", "set", "sets", "loaf", "carton",
      "crate", "crates", "herd", "herds", "flock", "flocks", "pack", "packs", "group", "groups",
      "couple", "lot", "lots", "row", "rows", "basket", "baskets", "tray", "jar", "kind", "kinds",
-     "sort", "sorts", "type", "types", "number", "crowd", "line", "team", "family", "swarm"}
+     "sort", "sorts", "type", "types", "form", "forms", "number", "crowd", "line", "team",
+     "family", "swarm"}
 )  # fmt: skip
 EXAMPLE_WORDS = frozenset({"such-as", "including", "like", "especially"})
 SOFT_PREPOSITIONS = frozenset({"here", "today", "tonight", "yet", "again", "anywhere"})
@@ -221,7 +226,8 @@ _HEDGES = (
 )
 # "unclear whether the object is a suitcase": the rest of the clause is hedged.
 _HEDGE_CLAUSE = re.compile(
-    r"\b(?:(?:unclear|uncertain|unsure|not sure|hard to tell|wonder) (?:whether|if)|whether)\b"
+    r"\b(?:(?:unclear|uncertain|unsure|not sure|hard to tell|wonder) (?:whether|if)|whether)"
+    r"(?: there (?:is|are|was|were))?\b"
 )
 _NUMBERS = "one|two|three|four|five|six|seven|eight|nine|ten"
 
@@ -321,6 +327,18 @@ def _prepare(text: str) -> str:
         r"\b(nor|neither|not|never) (?:is|are|was|were|has|have|had|does|do) there\b", r"\1", text
     )
     text = re.sub(r"\b(absent|missing)\s*:", r"\1", text)
+    # "Missing from the table: forks, knives" -> "on the table | missing forks, knives"
+    # and "Absent from the scene are any cars" -> "on the scene | absent any cars".
+    text = re.sub(
+        r"\b(absent|missing) from ([a-z ]+?)(?:\s*:| (?:is|are|was|were)\b)",
+        rf"on \2 {BREAK} \1",
+        text,
+    )
+    text = re.sub(
+        r"\bnothing (?:resembling|like|similar to|looking like|that (?:looks like|resembles))\b",
+        "no",
+        text,
+    )
     # Report phrasing: "negative for X", "no evidence / sign / trace of X", "absence of X".
     text = re.sub(CLINICAL_PRE, "no", text)
     for hedge in _HEDGES:
@@ -485,6 +503,9 @@ def _scope_end(
             j = end
             if j in mention_ends:
                 continue  # "no electronic devices": a compound of two names
+            if j + 1 < len(tokens) and tokens[j] == "of" and tokens[j - 1] in PARTITIVES:
+                j += 1  # "no crowd of tourists"
+                continue
             if j < len(tokens) and tokens[j] in EXAMPLE_WORDS:
                 j += 1  # "no devices such as phones or laptops": the examples are negated too
                 continue
@@ -556,6 +577,14 @@ def _comma_negates(tokens: list[str], k: int, ends: Mapping[int, int]) -> bool:
     return tokens[cue_at] not in {"missing", "absent"} or _is_post_use(tokens, cue_at)
 
 
+_PRESENT = re.compile(
+    r"^(?:(?:is|are|was|were|can be|could be|can|could|has|have|had) )?(?:(?:been|be) )?"
+    r"(?:visible|present|here|there|around|seen|shown|pictured|depicted|left|to be seen|"
+    r"in (?:view|sight)|(?:in|within) (?:the |this )?(?:" + "|".join(FRAME_WORDS) + r")|"
+    r"appears?|appeared|remains?|show up|shows up|arrived|come|came)\b"
+)
+
+
 def _none_of(tokens: list[str], mentions: list[Mention]) -> tuple[set[int], set[int]]:
     """(negated, affirmed) mention starts decided by "none of" / "neither of" constructions."""
     negated: set[int] = set()
@@ -574,7 +603,9 @@ def _none_of(tokens: list[str], mentions: list[Mention]) -> tuple[set[int], set[
             head_end = head.end
             usual = "usual" in tokens[i + 2 : head.start]
             object_position = i > 0 and tokens[i - 1] not in {",", STOP}
-            (negated if usual or object_position else affirmed).add(head.start)
+            # "none of the cats are visible": what none of is there is not there.
+            present = bool(_PRESENT.match(" ".join(tokens[head_end:])))
+            (negated if usual or object_position or present else affirmed).add(head.start)
         for m in after:
             between = tokens[head_end : m.start]
             if between and between[-1] in QUANTIFIERS:
@@ -693,12 +724,54 @@ def analyze_index(text: str, index: Mapping[tuple[str, ...], str]) -> dict[str, 
     return found
 
 
+_BASEBALL = re.compile(r"\b(?:baseball|softball|dugout|batter|catcher|pitcher|inning|home plate)")
+# Words that name a label only in a caption on its topic: (label, word, topic).
+TOPIC_TERMS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+    ("baseball bat", "bat", _BASEBALL),
+    ("baseball glove", "glove", _BASEBALL),
+    ("baseball glove", "mitt", _BASEBALL),
+    ("surfboard", "board", re.compile(r"\bsurf(?:er|ers|ing)?\b")),
+    ("skateboard", "board", re.compile(r"\bskat(?:e|er|ers|ing|epark)\b")),
+    ("snowboard", "board", re.compile(r"\bsnowboard(?:er|ers|ing)\b")),
+)
+# A mouse that is an animal: "a mouse scurries across the barn", unless computers are about.
+_ANIMAL_MOUSE = re.compile(r"\b(?:mice|mouse) (?:who|scurr|squeak|nibbl)|\b(?:rodent|cheese|barn)")
+_COMPUTING = re.compile(r"\b(?:computer|keyboard|laptop|desk|click|cursor|wireless|pad|usb|pc)")
+_PRONOUN = re.compile(r"\b(?:he|she)\b", re.IGNORECASE)
+
+
+def _topic_terms(text: str, lexicon: Lexicon) -> dict[str, tuple[str, ...]]:
+    """Extra terms the caption's topic gives labels ("bats and gloves" in a dugout); a word two
+    topics claim ("board" by a surfer and a skater) is left out."""
+    lower = text.lower()
+    claims: dict[str, list[str]] = {}
+    for label, word, topic in TOPIC_TERMS:
+        if label in lexicon.vocabulary and topic.search(lower) and re.search(rf"\b{word}", lower):
+            claims.setdefault(word, []).append(label)
+    extra: dict[str, tuple[str, ...]] = {}
+    for word, labels in claims.items():
+        if len(set(labels)) == 1:
+            extra[labels[0]] = (*extra.get(labels[0], ()), word)
+    return extra
+
+
 def analyze(text: str, lexicon: Lexicon) -> dict[str, Polarity]:
     """Polarity of every label or hypernym of ``lexicon`` that ``text`` mentions."""
-    names = lexicon.mentioned(text)
-    if "person" in lexicon.vocabulary and _PERSON_NEGATION.search(text):
-        names = sorted({*names, "person"})
-    return analyze_index(text, _index({name: lexicon.terms(name) for name in names}))
+    names = set(lexicon.mentioned(text))
+    terms = {name: lexicon.terms(name) for name in names}
+    for label, words in _topic_terms(text, lexicon).items():
+        terms[label] = (*terms.get(label, lexicon.terms(label)), *words)
+    lower = text.lower()
+    if "mouse" in terms and _ANIMAL_MOUSE.search(lower) and not _COMPUTING.search(lower):
+        del terms["mouse"]
+    if "person" in lexicon.vocabulary:
+        if _PERSON_NEGATION.search(text) and "person" not in terms:
+            terms["person"] = lexicon.terms("person")
+        animals = lexicon.members("animal")
+        if _PRONOUN.search(text) and not any(lexicon.members(n) & animals for n in terms):
+            # "She waits at a bus stop": a he or she with no animal about is a person.
+            terms["person"] = (*terms.get("person", lexicon.terms("person")), "he", "she")
+    return analyze_index(text, _index(terms))
 
 
 def polarity(text: str, terms: Iterable[str]) -> Polarity:

@@ -50,6 +50,12 @@ CASES = [
     ("A two-person tent with no one inside.", ["person"], "negated"),
     ("She ties a ribbon around the box.", ["tie"], "unmentioned"),
     ("Don't look for the cat; it's not in this photo.", ["cat"], "negated"),
+    ("None of the cats are visible.", ["cat"], "negated"),
+    ("None of the chairs are occupied.", ["chair"], "affirmed"),
+    ("Absent from the scene are any cars.", ["car"], "negated"),
+    ("Missing from the table: forks, knives.", ["knife"], "negated"),
+    ("The image lacks any form of seating such as chairs or couches.", ["couch"], "negated"),
+    ("The photo does not show whether there is a dog.", ["dog"], "unmentioned"),
 ]
 
 
