@@ -87,7 +87,9 @@ def template_caption(
 def mcq_options(
     template: McqTemplate, positives: list[str], negative: str
 ) -> tuple[str, list[str]]:
-    """NegBench's correct sentence for ``template`` and its three wrong ones."""
+    """NegBench's correct sentence for ``template`` and its three wrong ones, in the slots of
+    NegBench's evaluation layout (1, 2, 3: a hybrid, a positive, a negative), which
+    ``negdata.export`` relies on."""
     if not positives or not negative.strip():
         raise ValueError("an MCQ needs at least one present object and one absent object")
     a = with_article(positives[0])
