@@ -75,6 +75,14 @@ def _summary(args: argparse.Namespace) -> None:
     print_summary(cfg, {**summarize(cfg, write=False), "done_markers": done_markers(cfg)})
 
 
+def _export_negbench(args: argparse.Namespace) -> None:
+    from upath import UPath
+
+    from negdata.export import export_negbench
+
+    export_negbench(UPath(args.run), Path(args.out), image_root=args.image_root)
+
+
 def parser() -> argparse.ArgumentParser:
     root = Parser(prog="negdata", description=__doc__)
     add_common_options(root)
@@ -113,6 +121,25 @@ def parser() -> argparse.ArgumentParser:
     )
     summary.add_argument("--config", default="configs/sample.yaml")
     summary.set_defaults(func=_summary)
+    export = sub.add_parser(
+        "export", help="write a finished run in another tool's format"
+    ).add_subparsers(dest="export", required=True)
+    negbench = export.add_parser(
+        "negbench",
+        help="CSVs and image files that NegBench's training and evaluation code reads",
+        description="Write negcap.csv and mcq_train.csv (train split), mcq_eval.csv and "
+        "negated_retrieval.csv (test split; without splits every record goes to both) and the "
+        "images they name, once each, under OUT/images. Rerunning writes the same bytes.",
+    )
+    negbench.add_argument("run", help="the run folder (run.output_dir): a path or a URL")
+    negbench.add_argument("out", help="the folder to write the CSVs and images/ to")
+    negbench.add_argument(
+        "--image-root",
+        metavar="DIR",
+        help="the folder the CSVs name images under (default: OUT/images, absolute); give "
+        "it when NegBench will read the images from another place, such as another mount",
+    )
+    negbench.set_defaults(func=_export_negbench)
     return root
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast
 import io
 import logging
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -312,8 +314,20 @@ def test_a_missing_or_unfinished_run_is_one_clear_error(tmp_path: Path) -> None:
     for marker in (made["run"] / "negcap").glob("*_stats.json"):
         marker.unlink()
 
-    with pytest.raises(RunError, match="no shard has finished the publish stage"):
-        export_negbench(made["run"], tmp_path / "out")
+    command = [sys.executable, "-c", "from negdata.cli import main; main()", "export"]
+    result = subprocess.run(
+        [*command, "negbench", str(made["run"]), str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.strip().splitlines() == [
+        f"negdata: {made['run']}: no shard has finished the publish stage "
+        "(no negcap/NNNNN_stats.json): run the pipeline to the end first"
+    ]
     assert not (tmp_path / "out").exists()
 
 
