@@ -89,13 +89,12 @@ def _csv_writers(out: Path) -> Iterator[dict[str, Any]]:
         yield writers
 
 
-def _write_image(path: Path, data: bytes) -> bool:
-    """Write ``data`` to ``path`` unless it already holds exactly that; True if written."""
+def _write_image(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` unless it already holds exactly that (a rerun rewrites none)."""
     if path.is_file() and path.read_bytes() == data:
-        return False
+        return
     with atomic_path(path) as tmp:
         tmp.write_bytes(data)
-    return True
 
 
 @dataclass
