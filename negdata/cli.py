@@ -75,6 +75,23 @@ def _summary(args: argparse.Namespace) -> None:
     print_summary(cfg, {**summarize(cfg, write=False), "done_markers": done_markers(cfg)})
 
 
+def _report(args: argparse.Namespace) -> None:
+    import json
+
+    from negdata.config import RunConfig
+    from negdata.pipeline import write_docs
+
+    cfg = load_config(args.config)
+    run = RunConfig.model_validate({**cfg.run.model_dump(), "output_dir": args.run})
+    cfg = cfg.model_copy(update={"run": run})
+    try:
+        summary = json.loads((run.output_dir / "stats.json").read_text())
+    except FileNotFoundError:
+        raise ValueError(f"{args.run} has no stats.json: not a finished run's folder") from None
+    write_docs(cfg, summary)
+    print(f"{run.output_dir / 'README.md'}\n{run.output_dir / 'report.html'}")
+
+
 def parser() -> argparse.ArgumentParser:
     root = Parser(prog="negdata", description=__doc__)
     add_common_options(root)
@@ -113,6 +130,16 @@ def parser() -> argparse.ArgumentParser:
     )
     summary.add_argument("--config", default="configs/sample.yaml")
     summary.set_defaults(func=_summary)
+    report = sub.add_parser(
+        "report", help="write the data card (README.md) and report.html of a finished run"
+    )
+    report.add_argument("run", help="the run's output folder")
+    report.add_argument(
+        "--config",
+        default="configs/sample.yaml",
+        help="the config the run was made with (its detectors and prompts are the provenance)",
+    )
+    report.set_defaults(func=_report)
     return root
 
 
