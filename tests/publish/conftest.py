@@ -23,6 +23,12 @@ def finished_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Config, dict
     return cfg, summarize(cfg)
 
 
+@pytest.fixture(scope="session")
+def screenshots() -> list[Path]:
+    """Where a test puts the path of each screenshot it keeps (listed at the end)."""
+    return SCREENSHOTS
+
+
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     if SCREENSHOTS:
         terminalreporter.section("report screenshots")

@@ -17,7 +17,6 @@ from PIL import Image
 from playwright.sync_api import Page, sync_playwright
 
 from negdata.config import Config
-from tests.publish.conftest import SCREENSHOTS
 
 CHROMIUM_FLAGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -27,7 +26,9 @@ CHROMIUM_FLAGS = [
 
 @pytest.fixture(scope="module")
 def page(
-    finished_run: tuple[Config, Any], tmp_path_factory: pytest.TempPathFactory
+    finished_run: tuple[Config, Any],
+    tmp_path_factory: pytest.TempPathFactory,
+    screenshots: list[Path],
 ) -> Iterator[tuple[Page, list[str], Path]]:
     """The report open in chromium with every request it made, and its screenshot."""
     chromium = shutil.which("chromium")
@@ -49,7 +50,7 @@ def page(
         tab.goto(report.as_uri(), wait_until="load")
         screenshot = folder / "report.png"
         tab.screenshot(path=str(screenshot), full_page=True)
-        SCREENSHOTS.append(screenshot)
+        screenshots.append(screenshot)
         yield tab, requests, screenshot
         context.close()
 
