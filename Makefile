@@ -22,8 +22,8 @@ export PREFECT_HOME ?= $(NEGDATA_CACHE)/prefect
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export PREFECT_LOGGING_LEVEL ?= WARNING
 
-.PHONY: install llm-env img2dataset-env sample generate server deploy worker test lint format \
-	eval-negation bench bench-llm bench-ingest bench-cluster clean
+.PHONY: install llm-env img2dataset-env browser sample generate server deploy worker test lint \
+	format eval-negation bench bench-llm bench-ingest bench-cluster clean
 
 install: $(VENV)/.installed
 
@@ -94,8 +94,17 @@ format: install
 	$(VENV)/bin/ruff check --fix negdata flows bench tests
 	$(VENV)/bin/ruff format negdata flows bench tests
 
-test: install llm-env sample lint
+test: install llm-env sample lint browser
 	$(PY) -m pytest
+
+# The report's browser test drives Debian's chromium (Playwright never downloads one here);
+# installed once, as root (CI runs as root).
+CHROMIUM := /usr/bin/chromium
+browser: $(CHROMIUM)
+
+$(CHROMIUM):
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
 
 # Precision and recall of the negation-scope checker on the labelled captions: development,
 # held-out, and unseen (written without reading the rules; never tune on it).

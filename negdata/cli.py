@@ -83,6 +83,23 @@ def _export_negbench(args: argparse.Namespace) -> None:
     export_negbench(UPath(args.run), Path(args.out), image_root=args.image_root)
 
 
+def _report(args: argparse.Namespace) -> None:
+    import json
+
+    from negdata.config import RunConfig
+    from negdata.pipeline import write_docs
+
+    cfg = load_config(args.config)
+    run = RunConfig.model_validate({**cfg.run.model_dump(), "output_dir": args.run})
+    cfg = cfg.model_copy(update={"run": run})
+    try:
+        summary = json.loads((run.output_dir / "stats.json").read_text())
+    except FileNotFoundError:
+        raise ValueError(f"{args.run} has no stats.json: not a finished run's folder") from None
+    write_docs(cfg, summary)
+    print(f"{run.output_dir / 'README.md'}\n{run.output_dir / 'report.html'}")
+
+
 def parser() -> argparse.ArgumentParser:
     root = Parser(prog="negdata", description=__doc__)
     add_common_options(root)
@@ -140,6 +157,16 @@ def parser() -> argparse.ArgumentParser:
         "it when NegBench will read the images from another place, such as another mount",
     )
     negbench.set_defaults(func=_export_negbench)
+    report = sub.add_parser(
+        "report", help="write the data card (README.md) and report.html of a finished run"
+    )
+    report.add_argument("run", help="the run's output folder")
+    report.add_argument(
+        "--config",
+        default="configs/sample.yaml",
+        help="the config the run was made with (its detectors and prompts are the provenance)",
+    )
+    report.set_defaults(func=_report)
     return root
 
 

@@ -350,6 +350,12 @@ class ValidationConfig(Section):
     judge: bool = False  # ask the LLM which objects each accepted caption affirms and negates
 
 
+class ReportConfig(Section):
+    # Images in report.html's gallery (the first ones published): each adds a thumbnail of
+    # about 10 kB, so the page stays small on a 10,000-image shard.
+    gallery_images: Annotated[int, Field(ge=0)] = 24
+
+
 class Config(Section):
     run: RunConfig = RunConfig()
     input: InputConfig
@@ -359,6 +365,7 @@ class Config(Section):
     plan: PlanConfig = PlanConfig()
     compose: ComposeConfig = ComposeConfig()
     validation: ValidationConfig = ValidationConfig()
+    report: ReportConfig = ReportConfig()
 
     @model_validator(mode="after")
     def _file_input_is_confined(self) -> Config:

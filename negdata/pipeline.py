@@ -306,7 +306,8 @@ def done_markers(cfg: Config) -> dict[str, int]:
 
 def summarize(cfg: Config, *, write: bool = True) -> dict[str, Any]:
     """Merge the per-shard stats of every published shard; with ``write``, into stats.json
-    and sizes.json too (the end of a run; ``negdata summary`` only reads)."""
+    and sizes.json too, then the data card and report (the end of a run; ``negdata summary``
+    only reads)."""
     out = cfg.run.output_dir
     shards = published_shards(cfg)
     per_stage: dict[str, dict[str, Any]] = {}
@@ -347,4 +348,12 @@ def summarize(cfg: Config, *, write: bool = True) -> dict[str, Any]:
     }
     _write_if_changed(out / "negcap" / "sizes.json", sizes)
     _write_if_changed(out / "stats.json", summary)
+    write_docs(cfg, summary)
     return summary
+
+
+def write_docs(cfg: Config, summary: dict[str, Any]) -> None:
+    """The data card (README.md) and report.html of the output folder, from its summary."""
+    from negdata.publish.run_docs import write_run_docs
+
+    write_run_docs(cfg, summary, DIVERSITY_SAMPLE)

@@ -226,6 +226,28 @@ def test_rerun_of_a_finished_run_does_no_work_and_changes_no_file(run: dict[str,
     assert run["after"] == run["before"]
 
 
+def test_the_run_ends_with_its_data_card_and_report(run: dict[str, Any]) -> None:
+    """Written after stats.json (and left as they are by the rerun, above)."""
+    out = run["cfg"].run.output_dir
+    publish = run["summary"]["stages"]["publish"]
+    card = (out / "README.md").read_text()
+    assert card.startswith("---\n")
+    assert f"| captions published | {publish['captions']} |" in card
+    assert f"| MCQs published | {publish['mcq']} |" in card
+    report = (out / "report.html").read_text()
+    assert "<title>negdata report: out</title>" in report
+    assert report.count('<div class="item"') == len(_shown_images(out))  # 14 images: all shown
+
+
+def _shown_images(out: Path) -> set[str]:
+    """Images with a published caption or question: those the gallery shows, up to its cap."""
+    return {
+        row["image_key"]
+        for folder in ("negcap", "negmcq")
+        for row in pq.read_table(sorted((out / folder).glob("*.parquet"))).to_pylist()
+    }
+
+
 def test_server_counters_match_the_requests_the_stages_counted(run: dict[str, Any]) -> None:
     server = run["summary"]["this_run"]["llm_server"]
     stages = run["summary"]["stages"]

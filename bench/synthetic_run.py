@@ -1,0 +1,180 @@
+"""A finished run made without a detector or an LLM: every stage's files and done markers written
+with negdata's own writers, from the bundled sample's photos, captions and labels, cycled to any
+number of images. What the run-level files (stats.json, the data card, report.html) are made
+from, at any size, in seconds: ``tests/publish`` and ``bench/report.py`` build on it.
+
+Image ``i`` is sample photo ``i % 14``, with a box per labelled object, three template captions
+negating objects it lacks, a question when it shows an object, and a reject. The image of index
+1 in each shard gets a caption holding markup, as untrusted input can.
+"""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import yaml
+from PIL import Image
+
+from negdata.cli import PERSON_WEIGHTS
+from negdata.config import Config, load_config
+from negdata.detect.vocab import vocabulary
+from negdata.pipeline import STAGES, stage_hash
+from negdata.records import (
+    Box,
+    CaptionRecord,
+    Evidence,
+    IngestRow,
+    LabelScore,
+    McqRecord,
+    Reject,
+    Style,
+    count_by,
+    write_parquet,
+)
+from negdata.sample import SampleImage, build_sample, load_manifest, package_file
+from negdata.shards import sample_key, shard_name, write_stats
+from negdata.wds import write_tar
+
+MARKUP_CAPTION = '<script>alert("caption")</script> a <b>bold</b> cat & "friends"'
+STYLES: tuple[Style, ...] = ("affirmation_first", "negation_first")
+
+
+def synthetic_config(root: Path, samples_per_shard: int) -> Path:
+    """configs/sample.yaml writing to ``root/out``, with the sample's labels and the real person
+    weights as its evidence sources (the card hashes both)."""
+    files = build_sample(root / "sample")
+    raw = yaml.safe_load(Path("configs/sample.yaml").read_text())
+    raw["run"]["output_dir"] = str(root / "out")
+    raw["input"].update(
+        path=str(files.tsv), files_root=str(root), samples_per_shard=samples_per_shard
+    )
+    raw["detect"]["sources"][0]["path"] = str(files.labels)
+    raw["detect"]["sources"][1]["weights"] = str(package_file(*PERSON_WEIGHTS))
+    raw["compose"]["prompts_dir"] = str(Path("prompts").resolve())
+    config = root / "config.yaml"
+    config.write_text(yaml.safe_dump(raw))
+    return config
+
+
+def build_run(root: Path, images: int, samples_per_shard: int = 10_000) -> Config:
+    """Write a finished run of ``images`` images under ``root/out``; returns its config. The
+    run-level files are left to ``negdata.pipeline.summarize``."""
+    cfg = load_config(synthetic_config(root, samples_per_shard))
+    photos = [(entry, _jpeg(entry)) for entry in load_manifest()]
+    for shard, start in enumerate(range(0, images, samples_per_shard)):
+        count = min(samples_per_shard, images - start)
+        _write_shard(cfg, shard, [photos[(start + i) % len(photos)] for i in range(count)])
+    return cfg
+
+
+def _jpeg(entry: SampleImage) -> bytes:
+    image = Image.open(package_file(entry.package, entry.path)).convert("RGB")
+    image.thumbnail((512, 512))
+    buffer = io.BytesIO()
+    image.save(buffer, "JPEG", quality=90)
+    return buffer.getvalue()
+
+
+def _write_shard(cfg: Config, shard: int, photos: list[tuple[SampleImage, bytes]]) -> None:
+    out, name = cfg.run.output_dir, shard_name(shard)
+    hashes = {stage.name: stage_hash(cfg, stage) for stage in STAGES}
+    labels = vocabulary(cfg.detect.vocabulary)
+    rows, evidence, captions, questions, rejects, samples = [], [], [], [], [], []
+    for index, (entry, jpeg) in enumerate(photos):
+        key = sample_key(shard, index)
+        caption = MARKUP_CAPTION if index == 1 else entry.caption
+        width, height = Image.open(io.BytesIO(jpeg)).size
+        samples.append({"__key__": key, "jpg": jpeg, "txt": caption})
+        rows.append(
+            IngestRow(
+                key=key,
+                url=f"file:///{entry.id}",
+                caption=caption,
+                status="success",
+                width=width,
+                height=height,
+                original_width=width,
+                original_height=height,
+            )
+        )
+        present = list(entry.labels)
+        absent = [label for label in labels if label not in present][index % 7 :][:3]
+        evidence.append(_evidence(key, present, width, height))
+        for i, negated in enumerate(absent):
+            captions.append(
+                CaptionRecord(
+                    key=f"{key}_{i}",
+                    image_key=key,
+                    negated=negated,
+                    negated_label=negated,
+                    caption=f"A photo of a {present[0]}, but no {negated}."
+                    if present
+                    else f"There is no {negated} in this photo.",
+                    style=STYLES[i % 2],
+                    generator="template",
+                    original_caption=caption,
+                    affirmed=present[:1],
+                    prompt=None,
+                    model=None,
+                    config_hash=hashes["publish"],
+                )
+            )
+        if present:
+            questions.append(_question(key, present[0], absent[0], index % 4, hashes["publish"]))
+        else:
+            rejects.append(Reject(stage="validate", key=key, reason="mcq_no_present_object"))
+        rejects.append(Reject(stage="validate", key=f"{key}_9", reason="not_negated"))
+    write_tar(out / "shards" / f"{name}.tar", samples)
+    write_parquet(out / "shards" / f"{name}.parquet", IngestRow, rows)
+    write_parquet(out / "evidence" / f"{name}.parquet", Evidence, evidence)
+    write_parquet(out / "negcap" / f"{name}.parquet", CaptionRecord, captions)
+    write_parquet(out / "negmcq" / f"{name}.parquet", McqRecord, questions)
+    write_parquet(out / "rejects" / f"{name}.parquet", Reject, rejects)
+    n = len(photos)
+    stats: dict[str, dict[str, Any]] = {
+        "ingest": {"count": n, "successes": n, "failed": 0},
+        "detect": {"count": n, "boxes": sum(len(e.boxes) for e in evidence)},
+        "plan": {"count": n, "planned": n},
+        "compose": {"count": n, "images_composed": n, "mcq": len(questions)},
+        "publish": {
+            "images": n,
+            "captions": len(captions),
+            "captions_by_generator": {"template": len(captions)},
+            "captions_by_style": {s: sum(c.style == s for c in captions) for s in STYLES},
+            "mcq": len(questions),
+            "mcq_templates": {"affirmation": len(questions)},
+            "mcq_correct_positions": dict(Counter(str(q.correct_answer) for q in questions)),
+            "rejects": count_by(rejects),
+        },
+    }
+    for stage in STAGES:
+        write_stats(out / stage.directory, shard, hashes[stage.name], stats[stage.name])
+
+
+def _evidence(key: str, present: list[str], width: int, height: int) -> Evidence:
+    boxes = [
+        Box(label=label, score=0.9, x0=width * (0.1 + 0.1 * i), y0=height * (0.1 + 0.1 * i),
+            x1=width * (0.6 + 0.1 * i), y1=height * (0.9 - 0.1 * i), source="synthetic")
+        for i, label in enumerate(present[:3])
+    ]  # fmt: skip
+    scores = [LabelScore(label=label, score=0.9, lowest=0.9) for label in present]
+    return Evidence(key=key, boxes=boxes, scores=scores, sources=["synthetic"])
+
+
+def _question(key: str, positive: str, negative: str, correct: int, config_hash: str) -> McqRecord:
+    right = f"This image features a {positive}, but not a {negative}."
+    wrong = [
+        f"This image features a {negative}.",
+        f"This image does not feature a {positive}.",
+        f"This image features a {negative}, but not a {positive}.",
+    ]
+    options = [*wrong[:correct], right, *wrong[correct:]]
+    return McqRecord(
+        key=key, image_key=key, caption_0=options[0], caption_1=options[1],
+        caption_2=options[2], caption_3=options[3], correct_answer=correct,
+        correct_answer_template="affirmation", positives=[positive], negative=negative,
+        config_hash=config_hash,
+    )  # fmt: skip
