@@ -16,8 +16,9 @@ The checker is a small rule system over tokens, no parser:
    descriptors that name no one ("men's necktie", "its mother"), and drop the false friends that
    contain a cue word but negate no object ("not only", "no doubt", "nothing but", "no longer",
    "not far from", "not enough", "no bigger than", ...). Hedges ("there could be", "maybe",
-   "rule out", "not excluded", "expect", "want", "room for", "unclear whether", the standard of
-   a comparison: "than a teacup") become a ``HEDGE`` mark.
+   "rule out", "not excluded", "expect", "want", "room for", "unclear whether", "waiting for", a
+   likeness: "shaped like a dog", "dressed as a bear", the standard of a comparison: "than a
+   teacup") become a ``HEDGE`` mark.
 2. Split into clauses at sentence punctuation and at contrast and relative words ("but",
    "while", "only", "except", "which", ...; not "this" / "it" after a preposition: "in this
    photo").
@@ -248,6 +249,13 @@ _HEDGES = (
     r"(?<![-\w])(?<!other )(?<!rather )(?:than|the size of|as (?:big|small|large|tall|long) as)"
     r"(?= an? )",
 )
+# Hedges of what follows only ("a man waiting for a bus": the man is there): waiting and
+# hoping for, and likeness ("a cloud shaped like a dog", "a boy dressed as a bear").
+_HEDGE_AFTER = re.compile(
+    r"\b(?:in search of|hoping for|hopes? for|waits? for|waiting for|waited for|"
+    r"(?:looks?|looking|looked|shaped|dressed(?: up)?|disguised) (?:like|as)|"
+    r"resembles|resembling|resembled)\b(?= (?:an?|the|some) )"
+)
 # "unclear whether the object is a suitcase": the rest of the clause is hedged.
 _HEDGE_CLAUSE = re.compile(
     r"\b(?:(?:unclear|uncertain|unsure|not sure|hard to tell|wonder) (?:whether|if)|whether)"
@@ -419,6 +427,7 @@ def _prepare(text: str) -> str:
     text = re.sub(CLINICAL_PRE, "no", text)
     for hedge in _HEDGES:
         text = re.sub(hedge, f" {HEDGE} ", text)
+    text = re.sub(_HEDGE_AFTER, rf"\g<0> {HEDGE}", text)
     text = re.sub(_HEDGE_CLAUSE, f" {HEDGE} {HEDGE} ", text)
     text = re.sub(r"\s-\s|[.;:!?()\"\[\]{}]", f" {BREAK} ", text)
     return text
@@ -507,6 +516,12 @@ def find_mentions(tokens: list[str], index: Mapping[tuple[str, ...], str]) -> li
             name = index.get(tuple(tokens[i : i + n])) if name is None else name
             if name is not None:
                 candidates.append(Mention(name, i, i + n))
+        for i in range(len(tokens) - n):  # "a catcher's mitt": a term with a possessive inside
+            window = singles[i : i + n + 1]
+            if POSSESSIVE in window[1:-1]:
+                name = index.get(tuple(w for w in window if w != POSSESSIVE))
+                if name is not None:
+                    candidates.append(Mention(name, i, i + n + 1))
     taken: set[int] = set()
     chosen = []
     for m in candidates:
