@@ -2,27 +2,34 @@
 
 The checker is a small rule system over tokens, no parser:
 
-1. Normalise: contractions ("isn't" -> "is not", "it's" -> "it is"), "w/o" -> "without",
-   "nobody" / "no one" / "not a soul" / "deserted" -> "no person" (and "nobody brought forks"
-   -> "no person brought no forks"), "X-free" -> "no X", "fails to show" -> "does not show",
-   "no longer has / is visible / hangs / sleeps" and "used to have" -> a negation, "not V-ed by
-   any X" -> "not have any X", "nothing (here) suggests a X" -> "no X", counts of zero ("Cars:
-   0", "0 trucks", "balls x0") -> "zero", report phrasing ("negative for", "no / without
-   evidence of", "resolution of", "Toilet: absent", "Not found: X") -> a cue; split hyphenated
-   words ("double-decker") but keep counts whole ("a two-person tent"), drop descriptors that
-   name no one ("men's necktie", "its mother"), and drop the false friends that contain a cue
-   word but negate no object ("not only", "no doubt", "nothing but", "no longer", "not far
-   from", "not enough", "no bigger than", ...). Hedges ("there could be", "maybe", "rule out",
-   "not excluded", "expect", "want", "room for", "unclear whether", the standard of a
-   comparison: "than a teacup") become a ``HEDGE`` mark.
+1. Normalise: contractions ("isn't" -> "is not", "it's" -> "it is", also typed without the
+   apostrophe: "isnt", "doesnt", "aint", "theres"), dotted initialisms ("T.V." -> "TV"), a
+   possessive "'s" -> a mark ("the child's bike"), "not one of" and "neither dog has" -> "none
+   of", a rule ("no dogs allowed", "phones are not permitted") -> a hedge, "w/o" -> "without",
+   "nobody" / "no one" / "not a soul" / "deserted" / "uninhabited" -> "no person" (and "nobody
+   brought forks" -> "no person brought no forks"), "X-free" -> "no X", "fails to show" -> "does
+   not show", "no longer has / is visible / hangs / sleeps" and "used to have" -> a negation,
+   "not V-ed by any X" -> "not have any X", "nothing (here) suggests a X" -> "no X", counts of
+   zero ("Cars: 0", "0 trucks", "balls x0") -> "zero", report phrasing ("negative for", "no /
+   without evidence of", "resolution of", "Toilet: absent", "Not found: X") -> a cue; split
+   hyphenated words ("double-decker") but keep counts whole ("a two-person tent"), drop
+   descriptors that name no one ("men's necktie", "its mother"), and drop the false friends that
+   contain a cue word but negate no object ("not only", "no doubt", "nothing but", "no longer",
+   "not far from", "not enough", "no bigger than", ...). Hedges ("there could be", "maybe",
+   "rule out", "not excluded", "expect", "want", "room for", "unclear whether", "waiting for", a
+   likeness: "shaped like a dog", "dressed as a bear", the standard of a comparison: "than a
+   teacup") become a ``HEDGE`` mark.
 2. Split into clauses at sentence punctuation and at contrast and relative words ("but",
    "while", "only", "except", "which", ...; not "this" / "it" after a preposition: "in this
    photo").
 3. Find object mentions, longest term first, so "hot dog" is not a dog and "teddy bear" not a
    bear; a term used as a modifier ("bus stop", "train station", "an orange bus", "a baby
    elephant", "a keyboard player") or as a verb ("to tie his shoes", "she ties a ribbon") is no
-   mention, and neither is a phrase of ``NOT_OBJECTS`` ("zebra crossing", "field mouse",
-   "coffee table", "Super Bowl", "piece of cake").
+   mention, and neither is a phrase of ``NOT_OBJECTS`` ("zebra crossing", "field mouse", "coffee
+   table", "Super Bowl", "piece of cake", "ski lift", "a couple of dogs"), nor a person noun
+   right before another name ("a family dog", "the team bus"), nor an owner before a named thing
+   ("Mum's handbag", "the residents' bikes"); an owner before anything else ("the goalkeeper's
+   gloves") is affirmed only if the caption does not deny it elsewhere.
 4. A pre-nominal cue ("no", "without", "lacking", "free of", "instead of", "neither"/"nor",
    "sans", "minus", "zero", "excluding", "not a", "does not have", "never had", ...) negates the
    noun phrases that follow it, through coordination ("no cats, dogs, or birds", "minus the
@@ -31,25 +38,30 @@ The checker is a small rule system over tokens, no parser:
    pizza"), a verb, a new determiner after "and" or a comma, a list item that names no object
    ("no umbrellas, turquoise water, boats"), a verb and its object after a comma ("no clocks,
    lived a girl"), or the end of the clause.
-5. A post-nominal cue negates the noun phrase before it: "X is missing / absent / gone /
-   nowhere to be seen / not in the picture / not visible / can not be seen / not depicted /
-   removed / excluded / ruled out", departures and consumption ("X has left / has flown away /
-   left an hour ago / has not arrived / was eaten / was sold"), "X does not" (ellipsis), "X:
-   none", "X, no" ("Cars, yes; buses, no"), also past an aside ("The couch, usually present,
-   is absent"); "absent / missing from the scene (:) X" and "nothing resembling a X" are
-   pre-nominal.
+5. A post-nominal cue negates the noun phrase before it: "X is missing / absent / gone / nowhere
+   to be seen / not in the picture / not visible / can not be seen / not depicted / removed /
+   excluded / ruled out", departures and consumption ("X has left / has flown away / left an
+   hour ago / has not arrived / was eaten / was sold"), "X does not" (ellipsis), "X: none", "X,
+   no" ("Cars, yes; buses, no"), "X: none visible / nil / negative / undetected", "X is cropped
+   out", also past an aside ("The couch, usually present, is absent") and over a list ("a table,
+   a bed, and a fridge are absent"); "absent / missing from the scene (:) X" and "nothing
+   resembling a X" are pre-nominal.
 6. "none of the X" presupposes X ("none of the chairs are occupied": chairs exist) unless X is
    "the usual X" or "none" is an object ("holds none of the books"); "none of the X is a Y",
-   "none of the X has / holds a Y" negate Y; "none of the X are visible / have arrived" negates X.
+   "none of the X has / holds a Y" negate Y; "none of the X are visible / have arrived" negates
+   X.
 7. A mention in the scope of a hedge, or just before one, is neither affirmed nor negated.
-   ``analyze`` adds what the caption's topic decides: "bat" / "glove" / "mitt" are baseball's
-   in a dugout, "board" a surfer's or a skater's; "he" / "she" with no animal about is a
-   person; a mouse that scurries in a barn is no computer mouse.
-8. A clause that names no object and opens with a denial ("No.", "Nope", "Not here", "I
-   don't", "there isn't one", "there's none", "it was removed", "it's not in this photo")
-   negates the first mention of the clause before: the object asked or supposed about ("Any
-   phone? No.", "You might expect a dog, but there isn't one"); "there's one" / "yes" affirms
-   a hedged one.
+   ``analyze`` adds what the caption's topic decides: "bat" / "glove" / "mitt" are baseball's in
+   a dugout, a "batter" or "pitcher" by a mound is a player, "board" a surfer's or a skater's;
+   "he" / "she" with no animal about is a person; a mouse that scurries in a barn is no computer
+   mouse.
+8. A clause that names no object and opens with a denial ("No.", "Nope", "Not here", "I don't",
+   "there isn't one", "there's none", "it was removed", "it's not in this photo", "Absent.",
+   "Gone.", "Sold out") negates the objects of the clause before that were only supposed about
+   ("No phones allowed, and none are visible"), else the one "it" / "they" stands for (the last
+   named), else the first named: the object asked about ("Any phone? No.", "You might expect a
+   dog, but there isn't one"); "there's one" / "yes" affirms a hedged one, and "a black one" /
+   "the dirty ones" affirms the last one just denied ("No white cars, only a black one").
 
 Everything mentioned and neither negated nor hedged is affirmed.
 """
@@ -71,12 +83,13 @@ FALSE_FRIENDS = (
     "not to mention", "none other than", "no longer", "not far from", "not far", "not bad",
     "not surprisingly", "no big deal", "none the worse", "no denying", "nothing but",
     "never a dull moment", "middle of nowhere", "to nowhere", "feel free", "never have i",
-    "never seen without", "not least", "no problem", "no way", "no filter", "nobody perfect",
+    "never seen without", "not least", "no problem", "no way", "no filter", "nobody xposs perfect",
     "nowhere near", "nobody is perfect", "no one is perfect", "not enough", "no fewer than",
-    "no less than", "no more than", "not more than", "not less than",
+    "no less than", "no more than", "not more than", "not less than", "not a lot", "not lots",
 )  # fmt: skip
 PERSON_NEGATIONS = (
     "not a single soul", "not a soul", "nobody", "no one", "no-one", "noone", "deserted",
+    "uninhabited", "unpopulated",
 )  # fmt: skip
 _PERSON_NEGATION = re.compile("|".join(rf"\b{p}\b" for p in PERSON_NEGATIONS), re.IGNORECASE)
 BREAK = "|"  # ends a clause
@@ -103,7 +116,7 @@ VERBS = frozenset(
 )  # fmt: skip
 DETERMINERS = frozenset(
     {"a", "an", "the", "this", "that", "these", "those", "its", "his", "her", "their", "our",
-     "my", "your", "some", "one", "two", "three", "several", "many", "few", "every", "each",
+     "my", "your", "some", "one", "two", "three", "several", "many", "few", "every", "each", "num",
      "all", "another", "i", "we", "you", "he", "she", "they", "it"}
 )  # fmt: skip
 QUANTIFIERS = frozenset({"a", "an", "any", "one", "single", "even", "more", "the", "enough"})
@@ -118,7 +131,7 @@ PRE_CUES = frozenset(
     {"no", "without", "lacking", "lacks", "lack", "free-of", "devoid-of", "empty-of",
      "emptied-of", "clear-of", "cleared-of", "neither", "nor", "instead-of", "rather-than",
      "absent", "missing", "not-pictured", "not-present", "nowhere", "sans", "minus", "zero",
-     "excluding", "excludes", "exclude", "void-of"}
+     "excluding", "excludes", "exclude", "void-of", "bereft-of", "barren-of", "stripped-of"}
 )  # fmt: skip
 NONE_OF_VERBS = frozenset(
     {"is", "are", "has", "have", "hold", "holds", "contain", "contains", "carry", "carries",
@@ -131,13 +144,16 @@ _POST = re.compile(
     r"noticeably|conspicuously|usually|today|sadly|currently|can|could|will|would|may|might|"
     r"just|since|recently|apparently|clearly|all) )*"
     r"(?:missing|absent|nowhere|gone|disappeared|vanished|ruled out|"
-    r"(?:has|have|had) (?:already |just |long )?(?:left|departed|flown|driven|sailed|"
+    r"(?:has|have|had) (?:already |just |long |all )?(?:left|departed|flown|driven|sailed|"
     r"moved on|gone away|run off|run away)|(?:not|yet to) (?:arrived?|come|shown up|turned up)|"
     r"(?:left|departed)(?= (?:an? |some |many |several |a few )?[a-z]+s? ago| early| already)|"
     r"(?:flew|drove|sailed|ran) (?:away|off)|"
     r"(?:been |was |were )(?:eaten|sold|towed|demolished|taken away|put away|cleared away)|"
     r"out of (?:the )?(?:frame|picture|shot|view|sight)|off (?:camera|screen)|"
-    r"(?:(?:none(?: at all| whatsoever)?|no|nope|zero|removed|excluded)(?= ,|$))|"
+    r"(?:(?:none(?: at all| whatsoever)?|no|nope|zero|nil|negative|undetected|unseen|sold out|"
+    r"removed|excluded)(?= ,|$))|(?:removed|excluded)(?= from\b)|"
+    r"none (?:visible|seen|present|observed|found|detected|noted|identified|pictured|shown)|"
+    r"(?:cropped|cut|edited) out(?! of)|"
     r"(?:(?:does |do |did )?not|never) (?:appears?|show up)\b|"
     r"(?:(?:is|are|was|were|been|being) (?:removed|excluded|taken (?:away|down|out)))|"
     r"(?:does |do |did )?not$|"
@@ -149,8 +165,9 @@ _POST = re.compile(
 CLINICAL_PRE = re.compile(
     r"\b(?:negative for|(?:the |a )?(?:absence|removal|lack|resolution) of|no presence of|"
     r"no (?:interval |new )?(?:development|appearance) of|"
-    r"(?:no|without|lacking|lacks?) (?:any )?"
-    r"(?:visible |obvious |clear )?(?:evidence|signs?|traces?|indications?|hints?) (?:of|that))"
+    r"(?:no|not an?|not a single|not one|without|lacking|lacks?) (?:any )?"
+    r"(?:visible |obvious |clear )?(?:evidence|signs?|traces?|indications?|hints?)"
+    r"(?: whatsoever| at all)? (?:of|that))"
     r"(?: (?:a|an|any))?\b"
 )
 _POST_MISSING_OK = frozenset(
@@ -165,7 +182,7 @@ COMPOUND_HEADS = frozenset(
      "signs", "wheel", "wheels", "club", "team", "court", "field", "racket", "bag", "shaped",
      "box", "boxes", "cutter", "slicer", "crate", "carrier", "leash", "collar", "food", "kennel",
      "cage", "bowl", "bowls", "dish", "bed", "beds", "toy", "toys", "house", "feeder", "player",
-     "players", "charger", "chargers", "cable", "cord", "holder"}
+     "players", "charger", "chargers", "cable", "cord", "holder", "flap", "tray", "net", "hoop"}
 )  # fmt: skip
 PARTITIVES = frozenset(
     {"slice", "slices", "piece", "pieces", "pair", "pairs", "bunch", "bunches", "box", "boxes",
@@ -186,6 +203,13 @@ NOT_OBJECTS = (
     "end table", "pool table", "changing table", "table tennis", "apple pie", "chocolate orange",
     "bear hug", "cat walk", "hot tub", "super bowl", "rose bowl", "dust bowl", "piece of cake",
     "train of thought", "ball of yarn", "ball of wool", "ball of string", "ball of twine",
+    # a group of animals or things, not people: "a couple of dogs", "a family of ducks"
+    "couple of", "family of", "team of", "crew of", "family room",
+    # what skiers use or where they go, not skis
+    "ski lift", "ski slope", "ski resort", "ski pole", "ski instructor", "ski lodge",
+    "ski jacket", "ski boot", "ski goggle", "ski mask", "ski trip", "ski run", "ski area",
+    "ski chalet", "ski patrol", "ski jump", "ski school", "ski pass", "ski hill", "ski season",
+    "ski town", "ski suit", "ski trail",
 )  # fmt: skip
 PREFIX_MODIFIERS = frozenset({"baby", "toy"})
 VERB_OBJECTS = frozenset(
@@ -213,7 +237,8 @@ HEDGE = "hedge"  # an object only supposed, expected or asked about: neither aff
 _HEDGES = (
     r"\bthere (?:could|might|may|should|would|must)(?: or (?:may|might) not)? (?:be|have been)\b",
     r"\bthere (?:is|are|was|were) supposed to be\b",
-    r"\b(?:could|might|may) (?:or (?:may|might) not )?be (?=hidden|lurking|somewhere|tucked)",
+    r"\b(?:could|might|may) (?:or (?:may|might) not )?be (?=hidden|lurking|somewhere|tucked|"
+    r"behind|inside|under|beneath|underneath|nearby|around|out of|there\b|present|visible)",
     r"\b(?:perhaps|maybe|possibly)(?: there (?:is|are|was|were))?\b",
     r"\bif there (?:is|are|was|were)\b",
     r"\b(?:rule out|ruling out|question of|possible|suspected|concerning for|"
@@ -224,12 +249,32 @@ _HEDGES = (
     r"(?<![-\w])(?<!other )(?<!rather )(?:than|the size of|as (?:big|small|large|tall|long) as)"
     r"(?= an? )",
 )
+# Hedges of what follows only ("a man waiting for a bus": the man is there): waiting and
+# hoping for, and likeness ("a cloud shaped like a dog", "a boy dressed as a bear").
+_HEDGE_AFTER = re.compile(
+    r"\b(?:in search of|hoping for|hopes? for|waits? for|waiting for|waited for|"
+    r"(?:looks?|looking|looked|shaped|dressed(?: up)?|disguised) (?:like|as)|"
+    r"resembles|resembling|resembled)\b(?= (?:an?|the|some) )"
+)
 # "unclear whether the object is a suitcase": the rest of the clause is hedged.
 _HEDGE_CLAUSE = re.compile(
     r"\b(?:(?:unclear|uncertain|unsure|not sure|hard to tell|wonder) (?:whether|if)|whether)"
     r"(?: there (?:is|are|was|were))?\b"
 )
 _NUMBERS = "one|two|three|four|five|six|seven|eight|nine|ten"
+_NT_BASES = "is|are|was|were|does|do|did|has|have|had|could|would|should|must|need"
+POSSESSIVE = "xposs"  # stands for "'s": "the child's bike" -> "the child xposs bike"
+_INITIALISM = re.compile(r"\b([a-z])\.([a-z])\.(?:([a-z])\.)?", re.IGNORECASE)
+
+
+def _initialisms(text: str) -> str:
+    """Dotted initialisms become words: "T.V." -> "TV"."""
+
+    def join(m: re.Match[str]) -> str:
+        letters = "".join(g for g in m.groups() if g)
+        return m.group(0) if letters.lower() in {"eg", "ie"} else letters
+
+    return _INITIALISM.sub(join, text)
 
 
 def _prepare(text: str) -> str:
@@ -237,8 +282,10 @@ def _prepare(text: str) -> str:
     products = "store|inc|watch|tv|logo|pencil|music|keyboard|mouse|laptop|computer|device|product"
     text = re.sub(rf"\bApple(?=['\u2019]s\b| (?:{products}))", "brand", text)
     text = text.lower().replace("\u2019", "'").replace("\u2018", "'")
+    text = re.sub(rf"\b(zero|{_NUMBERS}) \(\d+\)", r"\1", text)  # "zero (0) laptops"
     # "Cars: 0", "0 trucks", "balls x0": a zero count is a cue.
     text = re.sub(r"(?<![\d.,])\bx? ?0\b(?![.,]\d)", " zero ", text)
+    text = re.sub(r"(?<![\d.,-])\b[1-9]\d*\b(?![.,:]\d|-)", " num ", text)  # "and 2 cups"
     # Product and possessive descriptors name no one: "men's necktie", "kids' teddy bear", "its
     # mother" (an animal's).
     text = re.sub(
@@ -247,13 +294,40 @@ def _prepare(text: str) -> str:
     text = re.sub(r"\bits (?:mother|father|mom|mum|parent|baby|young)\b", "its", text)
     # "a two-person tent", "a 2-bed flat", "a two-car garage": a count modifier, no object.
     text = re.sub(rf"\b(?:{_NUMBERS}|\d+)-([a-z]+)", r"num-\1", text)
+    text = _initialisms(text)
+    # Contractions typed without the apostrophe: "isnt", "doesnt", "there aint", "theres".
+    text = re.sub(rf"\b({_NT_BASES})nt\b", r"\1 not", text)
+    text = re.sub(r"\bcant\b", "can not", text)
+    text = re.sub(r"\bwont\b", "will not", text)
+    text = re.sub(r"\baint\b|\bain't\b", "is not", text)
+    text = re.sub(r"\btheres\b", "there is", text)
     text = re.sub(r"\bcan't\b|\bcannot\b", "can not", text)
     text = re.sub(r"\bwon't\b", "will not", text)
     text = re.sub(r"(\w)n't\b", r"\1 not", text)
     text = re.sub(r"\b(it|there|that|what|where|here|he|she)'s\b", r"\1 is", text)
+    # A possessive is marked: "Mum's handbag" names a handbag, not Mum (see ``_is_modifier``).
+    text = re.sub(r"(?<=[a-z])(?:'s|(?<=s)')(?= [a-z])", f" {POSSESSIVE}", text)
     text = re.sub(r"'s\b|'re\b|'ll\b|'ve\b|'d\b|'m\b", "", text)
     text = re.sub(r"\bw/o\b", "without", text)
     text = re.sub(r"\bnot yet\b", "not", text)  # "yet" starts no clause here
+    text = re.sub(r"\b(is|are|was|were) just\b", r"\1", text)  # "is just out of frame"
+    # "not one of the chairs", "neither dog has a ball": like "none of".
+    text = re.sub(r"\bnot (?:a single |even )?one of\b", "none of", text)
+    text = re.sub(
+        r"\bneither (?!of\b)(?=[a-z]+ (?:has|is|was|wears|holds|carries|owns|contains)\b)",
+        "neither of the ",
+        text,
+    )
+    # "..., and none are there": a denial of its own
+    text = re.sub(
+        r"(?:,|\band)\s+(?:(?:indeed|yet|so|still)\s+)?(?=none\b(?! of))", f" {BREAK} ", text
+    )
+    # "no dogs allowed": a rule, not a scene
+    text = re.sub(
+        r"\b((?:no|not) [a-z ]{1,40}?|(?:is|are) not|not) (?:allowed|permitted)\b",
+        rf"\1 {HEDGE}",
+        text,
+    )
     text = re.sub(r"\be\.g\.,?|\bsuch as\b", "such-as", text)
     # Discourse asides do not end the clause: "a sink, however, is not present".
     text = re.sub(
@@ -284,7 +358,9 @@ def _prepare(text: str) -> str:
     for phrase in FALSE_FRIENDS:
         text = re.sub(rf"\b{phrase}\b", f" {STOP} ", text)
     for phrase in PERSON_NEGATIONS:
-        text = re.sub(rf"\b{phrase}\b", "no person", text)
+        # an adjective ("a deserted street", "an uninhabited island") qualifies no noun after it
+        stop = f" {STOP}" if phrase.endswith("ed") else ""
+        text = re.sub(rf"\b{phrase}\b", f"no person{stop}", text)
     # "nobody brought forks": what nobody has is not there either.
     text = re.sub(
         rf"\bno person ((?:is |was |has |have |had )?(?:{_POSSESS_VERBS}))"
@@ -306,10 +382,15 @@ def _prepare(text: str) -> str:
         text,
     )
     # Inventory phrasing: "Cars? None.", "Toilet: absent", "Kite: not visualized".
-    text = re.sub(r"\s*:\s*(?=(?:none|no|nope|absent|missing|not|zero)\b)", " ", text)
+    text = re.sub(
+        r"\s*:\s*(?=(?:none|no|nope|absent|missing|not|zero|nil|negative|excluded|undetected|"
+        r"unseen|ruled out|gone|sold out)\b)",
+        " ",
+        text,
+    )
     for phrase in (
         "free of", "devoid of", "empty of", "emptied of", "clear of", "cleared of", "instead of",
-        "rather than", "void of",
+        "rather than", "void of", "bereft of", "barren of", "stripped of",
     ):  # fmt: skip
         text = re.sub(rf"\b{phrase}\b", phrase.replace(" ", "-"), text)
     text = re.sub(
@@ -319,9 +400,12 @@ def _prepare(text: str) -> str:
         text,
     )
     text = re.sub(r"\bnowhere (?:is|are|was|were) there\b", "no", text)
-    frame = "|".join(FRAME_WORDS)
+    # "Nowhere in the kitchen is there a knife"
     text = re.sub(
-        rf"\bnowhere (?:in|within) (?:the |this )?(?:{frame}) (?:is|are) there\b", "no", text
+        r"\bnowhere (?:in|on|at|within|inside|around|near) (?:[a-z]+ ){1,4}?(?:is|are|was|were) "
+        r"there\b",
+        "no",
+        text,
     )
     text = re.sub(
         r"\b(nor|neither|not|never) (?:is|are|was|were|has|have|had|does|do) there\b", r"\1", text
@@ -343,6 +427,7 @@ def _prepare(text: str) -> str:
     text = re.sub(CLINICAL_PRE, "no", text)
     for hedge in _HEDGES:
         text = re.sub(hedge, f" {HEDGE} ", text)
+    text = re.sub(_HEDGE_AFTER, rf"\g<0> {HEDGE}", text)
     text = re.sub(_HEDGE_CLAUSE, f" {HEDGE} {HEDGE} ", text)
     text = re.sub(r"\s-\s|[.;:!?()\"\[\]{}]", f" {BREAK} ", text)
     return text
@@ -352,7 +437,7 @@ def tokenize(text: str) -> list[list[str]]:
     """Clauses of tokens (words, commas and scope stops)."""
     clauses: list[list[str]] = [[]]
     for token in _TOKEN.findall(_prepare(text)):
-        after_preposition = clauses[-1] and clauses[-1][-1] in PREPOSITIONS | {"of"}
+        after_preposition = clauses[-1] and clauses[-1][-1] in PREPOSITIONS | {"of", HEDGE}
         if token == BREAK or (token in CLAUSE_WORDS and clauses[-1] and not after_preposition):
             clauses.append([])
         if token != BREAK:
@@ -365,6 +450,7 @@ class Mention:
     name: str
     start: int
     end: int
+    possessor: bool = False  # "the goalkeeper's gloves": an owner, perhaps not in the picture
 
 
 def _index(terms_by_name: Mapping[str, Iterable[str]]) -> dict[tuple[str, ...], str]:
@@ -376,8 +462,30 @@ def _index(terms_by_name: Mapping[str, Iterable[str]]) -> dict[tuple[str, ...], 
     return index
 
 
+def _possessor(tokens: list[str], end: int, term_starts: set[int]) -> bool:
+    """ "the child's (new) bike", "the dog's bowl": the owner of a thing is no mention."""
+    at = end + 1
+    if at < len(tokens) and at not in term_starts and not _function_word(tokens[at]):
+        at += 1  # one adjective: "Mum's red handbag"
+    following = tokens[at] if at < len(tokens) else ""
+    return at in term_starts or following in COMPOUND_HEADS
+
+
+def _function_word(token: str) -> bool:
+    return token in PREPOSITIONS | VERBS | DETERMINERS | {
+        ",",
+        "and",
+        "or",
+        "not",
+        STOP,
+        HEDGE,
+    } or token.endswith(("ing", "ed"))
+
+
 def _is_modifier(tokens: list[str], start: int, end: int, term_starts: set[int]) -> bool:
     after = tokens[end] if end < len(tokens) else ""
+    if after == POSSESSIVE:
+        return _possessor(tokens, end, term_starts)
     word = tokens[end - 1]
     plural = singular(word) != word  # "guests stand": a plural noun is no modifier
     if (after in COMPOUND_HEADS and not plural) or after.endswith("-shaped"):
@@ -391,7 +499,7 @@ def _is_modifier(tokens: list[str], start: int, end: int, term_starts: set[int])
         if before in INTENSIFIERS or end in term_starts:
             return True
         function_words = PREPOSITIONS | VERBS | DETERMINERS | _NOUN_PREDICATES
-        function_words |= {",", "and", "or", "s", STOP, HEDGE}
+        function_words |= {",", "and", "or", "s", STOP, HEDGE, POSSESSIVE}
         return bool(after) and after not in function_words and after != "control"
     return False
 
@@ -404,9 +512,16 @@ def find_mentions(tokens: list[str], index: Mapping[tuple[str, ...], str]) -> li
     for n in lengths:
         for i in range(len(tokens) - n + 1):
             key = tuple(singles[i : i + n])
-            name = index.get(key) or index.get(tuple(tokens[i : i + n]))
+            name = index.get(key)
+            name = index.get(tuple(tokens[i : i + n])) if name is None else name
             if name is not None:
                 candidates.append(Mention(name, i, i + n))
+        for i in range(len(tokens) - n):  # "a catcher's mitt": a term with a possessive inside
+            window = singles[i : i + n + 1]
+            if POSSESSIVE in window[1:-1]:
+                name = index.get(tuple(w for w in window if w != POSSESSIVE))
+                if name is not None:
+                    candidates.append(Mention(name, i, i + n + 1))
     taken: set[int] = set()
     chosen = []
     for m in candidates:
@@ -417,7 +532,14 @@ def find_mentions(tokens: list[str], index: Mapping[tuple[str, ...], str]) -> li
         chosen.append(m)
     chosen = [m for m in chosen if m.name]  # a NOT_OBJECTS phrase hides the term inside it
     starts = {m.start for m in chosen}
-    return [m for m in chosen if not _is_modifier(tokens, m.start, m.end, starts)]
+    chosen = [m for m in chosen if not _is_modifier(tokens, m.start, m.end, starts)]
+    # A person noun right before another name qualifies it: "a family dog", "the team bus".
+    starts = {m.start for m in chosen}
+    return [
+        Mention(m.name, m.start, m.end, m.end < len(tokens) and tokens[m.end] == POSSESSIVE)
+        for m in chosen
+        if not (m.name == "person" and m.end in starts and tokens[m.start] not in SUBJECTS)
+    ]
 
 
 def _scope_starts(tokens: list[str], at: int) -> int:
@@ -490,7 +612,8 @@ def _scope_end(
                 break  # "with no clocks, lived a girl": a verb and its object, no list item
             item_found = False
         if tok in {",", "and", "or"} and (nxt in DETERMINERS or nxt in {"with", "and"}):
-            parallel = nxt == det and tok != "," and _mention_near(j + 2, mention_starts)
+            same_det = nxt == det or {nxt, det} == {"a", "an"}
+            parallel = same_det and tok != "," and _mention_near(j + 2, mention_starts)
             oxford = tok == "," and nxt in {"and", "or"} and found >= 2 and j + 2 in mention_starts
             if not (parallel or oxford):
                 break
@@ -526,9 +649,10 @@ def _is_post_use(tokens: list[str], i: int) -> bool:
     token = tokens[i]
     nxt = tokens[i + 1] if i + 1 < len(tokens) else BREAK
     if token in {"missing", "absent"}:
-        return i > 0 and nxt in _POST_MISSING_OK
-    if token == "zero":
-        return i > 0 and nxt in {",", BREAK}  # "balls zero, frisbee x"
+        # "the cat is missing", "Frisbee: absent bilaterally"
+        return i > 0 and (nxt in _POST_MISSING_OK or nxt.endswith("ly"))
+    if token in {"zero", "no"}:
+        return i > 0 and nxt in {",", BREAK}  # "balls zero, frisbee x", "toaster no, sink yes"
     if token == "nowhere":
         return i > 0 and nxt in {"to", "in", "near", ",", BREAK}
     return False
@@ -541,10 +665,13 @@ def _post_negated(tokens: list[str], mentions: list[Mention]) -> set[int]:
     ends = {m.start: m.end for m in mentions}
     for m in mentions:
         k = m.end
-        while k < len(tokens) and tokens[k] not in {",", STOP} and k not in ends:
-            if tokens[k] in {"and", "or"} and k + 1 in ends:
-                k = ends[k + 1]  # "forks and knives absent": the cue covers the whole list
+        while k < len(tokens) and tokens[k] != STOP and k not in ends:
+            item = _next_item(tokens, k, ends)
+            if item is not None:
+                k = ends[item]  # "forks and knives absent": the cue covers the whole list
                 continue
+            if tokens[k] == ",":
+                break
             match = _POST.match(" ".join(tokens[k:]))
             if match:
                 cue_at = k + len(match.group(0).split()) - 1
@@ -557,6 +684,31 @@ def _post_negated(tokens: list[str], mentions: list[Mention]) -> set[int]:
         if k < len(tokens) and tokens[k] == "," and _comma_negates(tokens, k, ends):
             result.add(m.start)
     return result
+
+
+def _next_item(tokens: list[str], k: int, ends: Mapping[int, int]) -> int | None:
+    """The next mention of a list, when ``k`` is "and" / "or" before it, or a comma of a list
+    that ends in "and" / "or" ("a dining table, a bed, and a fridge are absent")."""
+    j = k
+    while j < len(tokens) and tokens[j] in {",", "and", "or", "a", "an", "the", "any"}:
+        j += 1
+    if j not in ends or j == k or tokens[k] not in {",", "and", "or"}:
+        return None
+    if tokens[k] == ",":
+        rest = tokens[k:]
+        closing = next((i for i, t in enumerate(rest) if t in {"and", "or"}), None)
+        if closing is None or any(
+            t not in {",", "and", "or", "a", "an", "the", "any"}
+            and k + i not in ends
+            and not _inside(k + i, ends)
+            for i, t in enumerate(rest[:closing])
+        ):
+            return None
+    return j
+
+
+def _inside(at: int, ends: Mapping[int, int]) -> bool:
+    return any(s < at < e for s, e in ends.items())
 
 
 _BARE_NO = frozenset({"no", "none", "zero", "nope", "absent", "missing", "none at all"})
@@ -657,7 +809,8 @@ _ANSWER_FILLERS = frozenset(
      "now", "though", "unfortunately", "actually", "alas", "sorry", "oh"}
 )  # fmt: skip
 _NO_ANSWER = re.compile(
-    r"^(?:(?:no|nope|nah|none|zero)(?: at all| whatsoever)?(?: ,|$)|"
+    r"^(?:(?:no|nope|nah|none|zero|nil|absent|missing|gone|all gone|sold out|negative)"
+    r"(?: at all| whatsoever)?(?: ,|$)|none (?!of\b)|"
     r"not (?:here|one|really|at all|that i can see)(?: ,|$)|"
     r"none (?:does|do|did|is|are|here|that i can see|to be seen)\b|"
     r"(?:i|we) (?:do|did|can|could) not(?: see (?:one|any|it|them))?(?: ,|$)|"
@@ -689,6 +842,29 @@ def _answer_end(tokens: list[str]) -> int | None:
     return k + len(match.group(0).split()) if match else None
 
 
+def _other_one(tokens: list[str]) -> bool:
+    """ "(only) a black one", "the dirty ones": another of the kind just denied is there."""
+    for i, token in enumerate(tokens):
+        if token in {"one", "ones"} and i >= 2 and tokens[i - 2] in {"a", "an", "the"}:
+            return not {"no", "not", "never", "without", "none"} & set(tokens[:i])
+    return False
+
+
+def _denied(
+    answer: list[str], earlier: list[Mention], polarities: Mapping[int, Polarity]
+) -> list[int]:
+    """What a denial answers: every object only supposed about ("No laptops or phones allowed.
+    None are visible."), else the thing "it" / "they" stands for (the last one named: "He lost
+    his skateboard; it is nowhere to be seen"), else the first one named ("Any phone? No.")."""
+    supposed = [m.start for m in earlier if polarities[m.start] == "unmentioned"]
+    if supposed:
+        return supposed
+    head = next((t for t in answer if t not in _ANSWER_FILLERS), "")
+    if head in {"it", "they"}:
+        return [earlier[-1].start]
+    return [earlier[0].start]
+
+
 def analyze_index(text: str, index: Mapping[tuple[str, ...], str]) -> dict[str, Polarity]:
     """The polarity of every name of ``index`` that the caption mentions."""
     clauses: list[tuple[list[Mention], dict[int, Polarity]]] = []
@@ -702,11 +878,17 @@ def analyze_index(text: str, index: Mapping[tuple[str, ...], str]) -> dict[str, 
         answer = _answer_end(tokens)
         if answer is not None and clauses and all(m.start > answer for m in mentions):
             earlier, polarities = clauses[-1]
-            polarities[earlier[0].start] = "negated"  # the object asked or supposed about
+            for start in _denied(tokens, earlier, polarities):
+                polarities[start] = "negated"  # the object asked or supposed about
         elif clauses and not mentions and _YES_ANSWER.match(" ".join(tokens)):
             earlier, polarities = clauses[-1]  # "Wasn't expecting a toaster, but there's one"
             if polarities[earlier[0].start] == "unmentioned":
                 polarities[earlier[0].start] = "affirmed"
+        elif clauses and _other_one(tokens):
+            earlier, polarities = clauses[-1]  # "No white cars, only a black one"
+            denied = [m.start for m in earlier if polarities[m.start] == "negated"]
+            if denied:
+                polarities[denied[-1]] = "affirmed"
         polarities = {}
         for m in mentions:
             negated = m.start in scoped or m.start in post or m.start in none_neg
@@ -716,14 +898,21 @@ def analyze_index(text: str, index: Mapping[tuple[str, ...], str]) -> dict[str, 
         if mentions:
             clauses.append((mentions, polarities))
     found: dict[str, Polarity] = {}
+    owners: set[str] = set()  # names affirmed only as the owner of something
     for mentions, polarities in clauses:
         for m in mentions:
             polarity = polarities[m.start]
-            if polarity != "unmentioned" and found.get(m.name) != "affirmed":
+            if polarity == "affirmed" and m.possessor:
+                owners.add(m.name)
+            elif polarity != "unmentioned" and found.get(m.name) != "affirmed":
                 found[m.name] = polarity
+    # "The goalkeeper's gloves are on the grass; the goalkeeper is not."
+    for name in owners - set(found):
+        found[name] = "affirmed"
     return found
 
 
+_BASEBALL_PLAY = r"\b(?:baseball|softball|dugout|inning|home plate|umpire|catcher|mound|bats?)\b"
 _BASEBALL = re.compile(r"\b(?:baseball|softball|dugout|batter|catcher|pitcher|inning|home plate)")
 # Words that name a label only in a caption on its topic: (label, word, topic).
 TOPIC_TERMS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
@@ -733,6 +922,9 @@ TOPIC_TERMS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("surfboard", "board", re.compile(r"\bsurf(?:er|ers|ing)?\b")),
     ("skateboard", "board", re.compile(r"\bskat(?:e|er|ers|ing|epark)\b")),
     ("snowboard", "board", re.compile(r"\bsnowboard(?:er|ers|ing)\b")),
+    # "the batter waits", "a pitcher winds up": players, not cake batter or a jug
+    ("person", "batter", re.compile(rf"{_BASEBALL_PLAY}|\bpitchers?\b")),
+    ("person", "pitcher", re.compile(rf"{_BASEBALL_PLAY}|\bbatters?\b")),
 )
 # A mouse that is an animal: "a mouse scurries across the barn", unless computers are about.
 _ANIMAL_MOUSE = re.compile(r"\b(?:mice|mouse) (?:who|scurr|squeak|nibbl)|\b(?:rodent|cheese|barn)")
@@ -757,6 +949,7 @@ def _topic_terms(text: str, lexicon: Lexicon) -> dict[str, tuple[str, ...]]:
 
 def analyze(text: str, lexicon: Lexicon) -> dict[str, Polarity]:
     """Polarity of every label or hypernym of ``lexicon`` that ``text`` mentions."""
+    text = _initialisms(text)
     names = set(lexicon.mentioned(text))
     terms = {name: lexicon.terms(name) for name in names}
     for label, words in _topic_terms(text, lexicon).items():
