@@ -52,6 +52,26 @@ HYPERNYMS: dict[str, tuple[str, ...]] = {
     "tableware": ("bowl", "cup", "wine glass", "fork", "knife", "spoon"),
     "luggage": ("backpack", "handbag", "suitcase"),
     "toy": ("teddy bear", "kite", "frisbee"),
+    # a stuffed animal need not be a bear: "no plush toys" denies teddy bears, "a plush toy"
+    # affirms none
+    "stuffed animal": ("teddy bear",),
+    "stuffed toy": ("teddy bear",),
+    "plush toy": ("teddy bear",),
+    "soft toy": ("teddy bear",),
+    "plushie": ("teddy bear",),
+    "seating": ("chair", "couch", "bench"),
+    "poultry": ("bird",),
+    "fowl": ("bird",),
+    "pastry": ("donut", "cake"),
+    "baked goods": ("donut", "cake"),
+    "produce": ("banana", "apple", "orange", "broccoli", "carrot"),
+    "glassware": ("wine glass",),
+    "crockery": ("bowl", "cup"),
+    "gadget": ("tv", "laptop", "mouse", "remote", "keyboard", "cell phone"),
+    "sports gear": ("frisbee", "skis", "snowboard", "sports ball", "kite", "baseball bat",
+                    "baseball glove", "skateboard", "surfboard", "tennis racket"),
+    # road traffic: "a street devoid of traffic" has no cars ("traffic light" is longer)
+    "traffic": ("car", "bus", "truck", "motorcycle"),
     "sports equipment": ("frisbee", "skis", "snowboard", "sports ball", "kite", "baseball bat",
                          "baseball glove", "skateboard", "surfboard", "tennis racket"),
 }  # fmt: skip

@@ -7,8 +7,11 @@ The checker is a small rule system over tokens, no parser:
    possessive "'s" -> a mark ("the child's bike"), "not one of" and "neither dog has" -> "none
    of", a rule ("no dogs allowed", "phones are not permitted") -> a hedge, "w/o" -> "without",
    "nobody" / "no one" / "not a soul" / "deserted" / "uninhabited" -> "no person" (and "nobody
-   brought forks" -> "no person brought no forks"), "X-free" -> "no X", "fails to show" -> "does
-   not show", "no longer has / is visible / hangs / sleeps" and "used to have" -> a negation,
+   brought forks" -> "no person brought no forks"), "X-free" / "X-less" / "Xless" -> "no X",
+   "fails to show" -> "does not show", "failed to arrive" -> "did not arrive", "forgot to bring"
+   -> "did not have", "ran out of" -> "no", "not any of" / "no one of" / "nothing of" -> "none
+   of", "of X there is no sign" -> "no X", "X's gone / not" -> "X is ...", file-name slugs
+   ("beach-no-people.jpg") -> words, "no longer has / is visible / hangs / sleeps" and "used to have" -> a negation,
    "not V-ed by any X" -> "not have any X", "nothing (here) suggests a X" -> "no X", counts of
    zero ("Cars: 0", "0 trucks", "balls x0") -> "zero", report phrasing ("negative for", "no /
    without evidence of", "resolution of", "Toilet: absent", "Not found: X") -> a cue; split
@@ -41,15 +44,19 @@ The checker is a small rule system over tokens, no parser:
 5. A post-nominal cue negates the noun phrase before it: "X is missing / absent / gone / nowhere
    to be seen / not in the picture / not visible / can not be seen / not depicted / removed /
    excluded / ruled out", departures and consumption ("X has left / has flown away / left an
-   hour ago / has not arrived / was eaten / was sold"), "X does not" (ellipsis), "X: none", "X,
+   hour ago / has not arrived / was eaten / was sold / stolen / replaced / put or packed away"),
+   being elsewhere ("X is away / elsewhere / out / not home / in the other room / beyond the
+   frame", "X stayed home", "X is no longer on the wall"), "X does not" (ellipsis), "X: none", "X,
    no" ("Cars, yes; buses, no"), "X: none visible / nil / negative / undetected", "X is cropped
    out", also past an aside ("The couch, usually present, is absent") and over a list ("a table,
    a bed, and a fridge are absent"); "absent / missing from the scene (:) X" and "nothing
    resembling a X" are pre-nominal.
 6. "none of the X" presupposes X ("none of the chairs are occupied": chairs exist) unless X is
    "the usual X" or "none" is an object ("holds none of the books"); "none of the X is a Y",
-   "none of the X has / holds a Y" negate Y; "none of the X are visible / have arrived" negates
-   X.
+   "none of the X has / holds / with a Y" negate Y; "none of the X are visible / have arrived /
+   are in the paddock / made it into the photo" negates X, and "none of them are in the room"
+   answers the clause before (8). Inside a cue's scope an unknown verb with an object ends it
+   ("without a helmet rides a bicycle").
 7. A mention in the scope of a hedge, or just before one, is neither affirmed nor negated.
    ``analyze`` adds what the caption's topic decides: "bat" / "glove" / "mitt" are baseball's in
    a dugout, a "batter" or "pitcher" by a mound is a player, "board" a surfer's or a skater's;
@@ -148,19 +155,28 @@ _POST = re.compile(
     r"moved on|gone away|run off|run away)|(?:not|yet to) (?:arrived?|come|shown up|turned up)|"
     r"(?:left|departed)(?= (?:an? |some |many |several |a few )?[a-z]+s? ago| early| already)|"
     r"(?:flew|drove|sailed|ran) (?:away|off)|"
-    r"(?:been |was |were )(?:eaten|sold|towed|demolished|taken away|put away|cleared away)|"
+    r"(?:been |was |were )(?:eaten|sold|towed|demolished|taken away|put away|cleared away|stolen|"
+    r"left behind|picked|replaced|thrown (?:away|out)|given away)|"
+    r"(?:is |are )?(?:put|packed|cleared|tucked|stored) away|"
+    # elsewhere: "the cows are away", "the cat is out", "the laptop is in the other room"
+    r"(?:is|are|was|were) (?:all |now |still |currently |today )?(?:away|elsewhere|"
+    r"out(?= ,|$| and\b)|not (?:at )?home|(?:in|at) (?:the |an )?(?:other|another|next) room)|"
+    r"stayed (?:at )?home|stayed behind|(?:beyond|outside) (?:the |this )?(?:frame|picture|shot)|"
     r"out of (?:the )?(?:frame|picture|shot|view|sight)|off (?:camera|screen)|"
+    r"none(?: at all| whatsoever)?(?= (?:in|on|at|here|there|today|anywhere|around)\b)|"
     r"(?:(?:none(?: at all| whatsoever)?|no|nope|zero|nil|negative|undetected|unseen|sold out|"
     r"removed|excluded)(?= ,|$))|(?:removed|excluded)(?= from\b)|"
-    r"none (?:visible|seen|present|observed|found|detected|noted|identified|pictured|shown)|"
+    r"none (?:visible|seen|present|observed|found|detected|noted|identified|pictured|shown|"
+    r"to be (?:seen|found)|in (?:sight|view))|"
     r"(?:cropped|cut|edited) out(?! of)|"
-    r"(?:(?:does |do |did )?not|never) (?:appears?|show up)\b|"
+    r"(?:(?:does |do |did )?not|never) (?:appears?|appeared|show(?:s|ed)? up|turn(?:s|ed)? up|"
+    r"arrived?|came)\b|"
     r"(?:(?:is|are|was|were|been|being) (?:removed|excluded|taken (?:away|down|out)))|"
     r"(?:does |do |did )?not$|"
     r"not (?:be )?(?:present|visible|pictured|here|there|around|anywhere|seen|identified|"
     r"detected|noted|observed|found|shown|spotted|evident|visualized|visualised|appreciated|"
     r"demonstrated|depicted|included|featured|captured|in (?:view|sight)|"
-    r"(?:in|within) (?:the |this )?(?:" + "|".join(FRAME_WORDS) + r")))\b"
+    r"(?:in|within) (?:the |this )?(?:[a-z]+ )?(?:" + "|".join(FRAME_WORDS) + r")))\b"
 )
 CLINICAL_PRE = re.compile(
     r"\b(?:negative for|(?:the |a )?(?:absence|removal|lack|resolution) of|no presence of|"
@@ -182,7 +198,10 @@ COMPOUND_HEADS = frozenset(
      "signs", "wheel", "wheels", "club", "team", "court", "field", "racket", "bag", "shaped",
      "box", "boxes", "cutter", "slicer", "crate", "carrier", "leash", "collar", "food", "kennel",
      "cage", "bowl", "bowls", "dish", "bed", "beds", "toy", "toys", "house", "feeder", "player",
-     "players", "charger", "chargers", "cable", "cord", "holder", "flap", "tray", "net", "hoop"}
+     "players", "charger", "chargers", "cable", "cord", "holder", "flap", "tray", "net", "hoop",
+     # accessories sold or shown for a thing: "a bike helmet", "oven mitts", "a cake topper"
+     "helmet", "helmets", "lock", "locks", "pump", "topper", "toppers", "mitt", "mitts",
+     "sleeve", "sleeves", "mount", "mounts", "carousel", "claim", "allowance", "tag", "tags"}
 )  # fmt: skip
 PARTITIVES = frozenset(
     {"slice", "slices", "piece", "pieces", "pair", "pairs", "bunch", "bunches", "box", "boxes",
@@ -204,7 +223,7 @@ NOT_OBJECTS = (
     "bear hug", "cat walk", "hot tub", "super bowl", "rose bowl", "dust bowl", "piece of cake",
     "train of thought", "ball of yarn", "ball of wool", "ball of string", "ball of twine",
     # a group of animals or things, not people: "a couple of dogs", "a family of ducks"
-    "couple of", "family of", "team of", "crew of", "family room",
+    "couple of", "family of", "team of", "crew of", "family room", "traffic cone",
     # what skiers use or where they go, not skis
     "ski lift", "ski slope", "ski resort", "ski pole", "ski instructor", "ski lodge",
     "ski jacket", "ski boot", "ski goggle", "ski mask", "ski trip", "ski run", "ski area",
@@ -220,7 +239,7 @@ AMBIGUOUS_ADJECTIVES = frozenset({"orange", "remote"})
 # Predicates after an ambiguous word show it is the noun: "remote present", "orange: none".
 _NOUN_PREDICATES = frozenset(
     {"present", "visible", "shown", "pictured", "missing", "absent", "gone", "yes", "no", "none",
-     "zero", "nope", "included", "removed"}
+     "zero", "nope", "included", "removed", "either", "anymore"}
 )  # fmt: skip
 INTENSIFIERS = frozenset({"so", "too", "very", "quite", "rather", "more", "most", "less"})
 _SHOW_VERBS = (
@@ -235,7 +254,8 @@ _TOKEN = re.compile(r"[a-z]+(?:-[a-z]+)*|[,|#]")
 
 HEDGE = "hedge"  # an object only supposed, expected or asked about: neither affirmed nor negated
 _HEDGES = (
-    r"\bthere (?:could|might|may|should|would|must)(?: or (?:may|might) not)? (?:be|have been)\b",
+    r"\bthere (?:could|might|may|should|would|must)(?: not| or (?:may|might) not)? "
+    r"(?:be|have been)\b",
     r"\bthere (?:is|are|was|were) supposed to be\b",
     r"\b(?:could|might|may) (?:or (?:may|might) not )?be (?=hidden|lurking|somewhere|tucked|"
     r"behind|inside|under|beneath|underneath|nearby|around|out of|there\b|present|visible)",
@@ -280,8 +300,13 @@ def _initialisms(text: str) -> str:
 def _prepare(text: str) -> str:
     # Brand names: "an Apple keyboard", "Apple's store" name no fruit.
     products = "store|inc|watch|tv|logo|pencil|music|keyboard|mouse|laptop|computer|device|product"
-    text = re.sub(rf"\bApple(?=['\u2019]s\b| (?:{products}))", "brand", text)
+    products += "|ipad|iphone|ipod|mac|macbook|imac|airpods|pay"
+    text = re.sub(rf"\b(?:Apple|APPLE)(?=['\u2019]s\b| (?i:{products})\b)", "brand", text)
     text = text.lower().replace("\u2019", "'").replace("\u2018", "'")
+    # A file-name slug is words: "sunset-beach-no-people-1920x1080.jpg".
+    text = re.sub(
+        r"\b[a-z0-9]+(?:[-_][a-z0-9]+){2,}\b", lambda m: re.sub("[-_]", " ", m.group(0)), text
+    )
     text = re.sub(rf"\b(zero|{_NUMBERS}) \(\d+\)", r"\1", text)  # "zero (0) laptops"
     # "Cars: 0", "0 trucks", "balls x0": a zero count is a cue.
     text = re.sub(r"(?<![\d.,])\bx? ?0\b(?![.,]\d)", " zero ", text)
@@ -305,6 +330,12 @@ def _prepare(text: str) -> str:
     text = re.sub(r"\bwon't\b", "will not", text)
     text = re.sub(r"(\w)n't\b", r"\1 not", text)
     text = re.sub(r"\b(it|there|that|what|where|here|he|she)'s\b", r"\1 is", text)
+    # "the oven's gone", "the owner's not home": "'s" is "is" before a predicate of absence.
+    text = re.sub(
+        r"(?<=[a-z])'s (?=(?:not|gone|missing|absent|away|nowhere|never|been|no longer)\b)",
+        " is ",
+        text,
+    )
     # A possessive is marked: "Mum's handbag" names a handbag, not Mum (see ``_is_modifier``).
     text = re.sub(r"(?<=[a-z])(?:'s|(?<=s)')(?= [a-z])", f" {POSSESSIVE}", text)
     text = re.sub(r"'s\b|'re\b|'ll\b|'ve\b|'d\b|'m\b", "", text)
@@ -312,7 +343,13 @@ def _prepare(text: str) -> str:
     text = re.sub(r"\bnot yet\b", "not", text)  # "yet" starts no clause here
     text = re.sub(r"\b(is|are|was|were) just\b", r"\1", text)  # "is just out of frame"
     # "not one of the chairs", "neither dog has a ball": like "none of".
-    text = re.sub(r"\bnot (?:a single |even )?one of\b", "none of", text)
+    text = re.sub(r"\b(?:not (?:a single |even )?one|not any|no one|nothing) of\b", "none of", text)
+    # "of the horses there is no sign" -> "no horses"
+    text = re.sub(
+        r"\bof (?:the |any )?([a-z]+(?: [a-z]+)?) there (?:is|are|was|were) no (?:sign|trace)s?\b",
+        r"no \1",
+        text,
+    )
     text = re.sub(
         r"\bneither (?!of\b)(?=[a-z]+ (?:has|is|was|wears|holds|carries|owns|contains)\b)",
         "neither of the ",
@@ -332,7 +369,8 @@ def _prepare(text: str) -> str:
     # Discourse asides do not end the clause: "a sink, however, is not present".
     text = re.sub(
         r",\s*(?:however|though|of course|in fact|apparently|sadly|unfortunately|notably|"
-        r"interestingly|too|also|again|it seems|it appears)\s*,",
+        r"interestingly|too|also|again|it seems|it appears|thankfully|luckily|fortunately|"
+        r"alas)\s*,",
         " ",
         text,
     )
@@ -342,8 +380,17 @@ def _prepare(text: str) -> str:
     text = re.sub(r"\bnary an?\b", "no", text)
     text = re.sub(r"\bw/", "with ", text)
     text = re.sub(rf"\bfails? to ({_SHOW_VERBS})\b", r"does not \1", text)
+    text = re.sub(r"\bfail(?:s|ed)? to\b", "did not", text)  # "the bus failed to arrive"
+    # "forgot to bring the frisbee", "ran out of carrots": what was not brought is not there
+    text = re.sub(r"\bforg[eo]t (?:to )?(?:bring|pack|take)\b", "did not have", text)
+    text = re.sub(r"\b(?:ran|run|runs|running|sold) out of\b", "no", text)
     text = re.sub(r"\b(not|never) (?:appears?|seems?) to\b", r"\1", text)
     # "no longer" negates what is no longer had or seen, not what no longer works.
+    text = re.sub(
+        r"\b(is|are|was|were) no longer (?=(?:on|in|at|by|inside|under|near|beside|behind)\b)",
+        r"\1 gone ",
+        text,
+    )
     text = re.sub(
         rf"\bno longer ((?:has|have|had|holds?|contains?|{_SHOW_VERBS})\b)", r"not \1", text
     )
@@ -375,6 +422,8 @@ def _prepare(text: str) -> str:
         text,
     )
     text = re.sub(r"\b([a-z]+)-free\b", rf"no \1 {STOP}", text)
+    # "a dog-less yard", "a carless street"; "wireless" or "countless" name nothing that is there
+    text = re.sub(r"\b([a-z]{3,})-?less\b", rf"no \1 {STOP}", text)
     # "double-decker", "flat-screen" (but "absent-minded" and "no-nonsense" stay one word)
     text = re.sub(
         r"\b(?!(?:no|not|non|never|absent|missing|zero|num|such|void)-)([a-z]+)-(?=[a-z])",
@@ -429,7 +478,7 @@ def _prepare(text: str) -> str:
         text = re.sub(hedge, f" {HEDGE} ", text)
     text = re.sub(_HEDGE_AFTER, rf"\g<0> {HEDGE}", text)
     text = re.sub(_HEDGE_CLAUSE, f" {HEDGE} {HEDGE} ", text)
-    text = re.sub(r"\s-\s|[.;:!?()\"\[\]{}]", f" {BREAK} ", text)
+    text = re.sub(r"\s-\s|\s*[\u2013\u2014]\s*|[.;:!?()\"\[\]{}]", f" {BREAK} ", text)
     return text
 
 
@@ -604,6 +653,14 @@ def _scope_end(
             break  # "no fear of the horse"; but "not a slice of pizza"
         if tok in VERBS and j > start and j not in mention_starts:
             break
+        if (
+            j > start
+            and j not in mention_starts
+            and nxt in {"a", "an", "the"}
+            and tok not in DETERMINERS | QUANTIFIERS | EXAMPLE_WORDS | {",", "and", "or", "nor"}
+            and tokens[j - 1] not in DETERMINERS | QUANTIFIERS
+        ):
+            break  # "without a helmet rides a bicycle": an unknown verb and its object
         if tok == ",":
             if not item_found and not {"or", "nor"} & set(tokens[j:]):
                 break  # "no umbrellas, turquoise water, boats": a list of scenery, not objects
@@ -729,12 +786,23 @@ def _comma_negates(tokens: list[str], k: int, ends: Mapping[int, int]) -> bool:
     return tokens[cue_at] not in {"missing", "absent"} or _is_post_use(tokens, cue_at)
 
 
+_PREDICATE = frozenset({"is", "are", "was", "were", "has", "have", "had", "made", "came", "come"})
 _PRESENT = re.compile(
     r"^(?:(?:is|are|was|were|can be|could be|can|could|has|have|had) )?(?:(?:been|be) )?"
     r"(?:visible|present|here|there|around|seen|shown|pictured|depicted|left|to be seen|"
     r"in (?:view|sight)|(?:in|within) (?:the |this )?(?:" + "|".join(FRAME_WORDS) + r")|"
     r"appears?|appeared|remains?|show up|shows up|arrived|come|came)\b"
 )
+
+
+# After the verb of "none of the X": X is where the picture is not ("none of the horses is in
+# the paddock", "none of the dogs made it into the photo").
+_ELSEWHERE = re.compile(
+    r"^(?:(?:is|are|was|were|has|have|had) )?(?:been )?(?:(?:in|on|at|inside|within|into) "
+    r"(?:the|this|that|its|their|our|my|his|her)\b|made it (?:in)?to\b|(?:came|come) back\b|"
+    r"returned\b|there\b|here\b)"
+)
+_NONE_OF_PRONOUNS = frozenset({"them", "these", "those"})
 
 
 def _none_of(tokens: list[str], mentions: list[Mention]) -> tuple[set[int], set[int]]:
@@ -750,19 +818,23 @@ def _none_of(tokens: list[str], mentions: list[Mention]) -> tuple[set[int], set[
         # The head noun: "none of the (old) chairs"; it need not be an object ("the shelves").
         verb = next((k for k in range(i + 2, len(tokens)) if tokens[k] in NONE_OF_VERBS), None)
         head_end = verb if verb is not None else len(tokens)
-        if verb is None or after[0].start < verb:
+        if i + 2 < len(tokens) and tokens[i + 2] in _NONE_OF_PRONOUNS:
+            head_end = i + 3  # "pizzas, none of them with broccoli": no head to decide here
+        elif verb is None or after[0].start < verb:
             head = after.pop(0)
             head_end = head.end
             usual = "usual" in tokens[i + 2 : head.start]
             object_position = i > 0 and tokens[i - 1] not in {",", STOP}
             # "none of the cats are visible": what none of is there is not there.
             present = bool(_PRESENT.match(" ".join(tokens[head_end:])))
+            at = next((k for k in range(head_end, len(tokens)) if tokens[k] in _PREDICATE), None)
+            present |= at is not None and bool(_ELSEWHERE.match(" ".join(tokens[at:])))
             (negated if usual or object_position or present else affirmed).add(head.start)
         for m in after:
             between = tokens[head_end : m.start]
             if between and between[-1] in QUANTIFIERS:
                 between = between[:-1]
-            if between and between[-1] in NONE_OF_VERBS:
+            if between and between[-1] in NONE_OF_VERBS | {"with"}:
                 negated.add(m.start)  # "none of the X has / holds a Y"
     return negated, affirmed
 
@@ -815,7 +887,11 @@ _NO_ANSWER = re.compile(
     r"none (?:does|do|did|is|are|here|that i can see|to be seen)\b|"
     r"(?:i|we) (?:do|did|can|could) not(?: see (?:one|any|it|them))?(?: ,|$)|"
     r"(?:it|they) (?:does|do|did) not(?: ,|$)|"
-    r"there (?:is|are|was|were) (?:not (?:one|any)|none|no such)\b)"
+    r"there (?:is|are|was|were) (?:not (?:one|any)|none|no such)\b|"
+    # "Where are the giraffes? None of them are in the enclosure."
+    r"(?:none|neither) of (?:them|these|those) (?:is|are|was|were|made it|came back|have come)"
+    r"(?: back)? (?:visible|present|here|there|around|in (?:view|sight)|"
+    r"(?:in|on|at|inside|within|into|to) (?:the|this|that|its|their|our|my|his|her)\b))"
 )
 
 
@@ -844,6 +920,8 @@ def _answer_end(tokens: list[str]) -> int | None:
 
 def _other_one(tokens: list[str]) -> bool:
     """ "(only) a black one", "the dirty ones": another of the kind just denied is there."""
+    if len(tokens) > 1 and tokens[0] == "except" and tokens[1] in {"one", "num", "two", "some"}:
+        return True  # "All chairs are gone except one"
     for i, token in enumerate(tokens):
         if token in {"one", "ones"} and i >= 2 and tokens[i - 2] in {"a", "an", "the"}:
             return not {"no", "not", "never", "without", "none"} & set(tokens[:i])
