@@ -11,7 +11,8 @@ The checker is a small rule system over tokens, no parser:
    "fails to show" -> "does not show", "failed to arrive" -> "did not arrive", "forgot to bring"
    -> "did not have", "ran out of" -> "no", "not any of" / "no one of" / "nothing of" -> "none
    of", "of X there is no sign" -> "no X", "X's gone / not" -> "X is ...", file-name slugs
-   ("beach-no-people.jpg") -> words, "no longer has / is visible / hangs / sleeps" and "used to have" -> a negation,
+   ("beach-no-people.jpg") -> words, "no longer has / is visible / hangs / sleeps" and "used to
+   have" -> a negation,
    "not V-ed by any X" -> "not have any X", "nothing (here) suggests a X" -> "no X", counts of
    zero ("Cars: 0", "0 trucks", "balls x0") -> "zero", report phrasing ("negative for", "no /
    without evidence of", "resolution of", "Toilet: absent", "Not found: X") -> a cue; split
@@ -200,7 +201,7 @@ COMPOUND_HEADS = frozenset(
      "cage", "bowl", "bowls", "dish", "bed", "beds", "toy", "toys", "house", "feeder", "player",
      "players", "charger", "chargers", "cable", "cord", "holder", "flap", "tray", "net", "hoop",
      # accessories sold or shown for a thing: "a bike helmet", "oven mitts", "a cake topper"
-     "helmet", "helmets", "lock", "locks", "pump", "topper", "toppers", "mitt", "mitts",
+     "trees", "helmet", "helmets", "lock", "locks", "pump", "topper", "toppers", "mitt", "mitts",
      "sleeve", "sleeves", "mount", "mounts", "carousel", "claim", "allowance", "tag", "tags"}
 )  # fmt: skip
 PARTITIVES = frozenset(
@@ -383,7 +384,10 @@ def _prepare(text: str) -> str:
     text = re.sub(r"\bfail(?:s|ed)? to\b", "did not", text)  # "the bus failed to arrive"
     # "forgot to bring the frisbee", "ran out of carrots": what was not brought is not there
     text = re.sub(r"\bforg[eo]t (?:to )?(?:bring|pack|take)\b", "did not have", text)
-    text = re.sub(r"\b(?:ran|run|runs|running|sold) out of\b", "no", text)
+    text = re.sub(
+        r"\b(?:ran|run|runs|running|sold) out of\b(?! (?:the )?(?:sight|view)\b)", "no", text
+    )
+    text = re.sub(r"\bmade it (?:in)?to\b", "reached", text)  # "none of the dogs made it into"
     text = re.sub(r"\b(not|never) (?:appears?|seems?) to\b", r"\1", text)
     # "no longer" negates what is no longer had or seen, not what no longer works.
     text = re.sub(
@@ -486,7 +490,10 @@ def tokenize(text: str) -> list[list[str]]:
     """Clauses of tokens (words, commas and scope stops)."""
     clauses: list[list[str]] = [[]]
     for token in _TOKEN.findall(_prepare(text)):
-        after_preposition = clauses[-1] and clauses[-1][-1] in PREPOSITIONS | {"of", HEDGE}
+        last = clauses[-1][-1] if clauses[-1] else ""
+        after_preposition = last in PREPOSITIONS | {"of", HEDGE}
+        # "none of the giraffes were there when we came": "there" is no new subject
+        after_preposition = after_preposition or (token == "there" and last in {"was", "were"})
         if token == BREAK or (token in CLAUSE_WORDS and clauses[-1] and not after_preposition):
             clauses.append([])
         if token != BREAK:
@@ -786,7 +793,9 @@ def _comma_negates(tokens: list[str], k: int, ends: Mapping[int, int]) -> bool:
     return tokens[cue_at] not in {"missing", "absent"} or _is_post_use(tokens, cue_at)
 
 
-_PREDICATE = frozenset({"is", "are", "was", "were", "has", "have", "had", "made", "came", "come"})
+_PREDICATE = frozenset(
+    {"is", "are", "was", "were", "has", "have", "had", "reached", "came", "come", "returned"}
+)
 _PRESENT = re.compile(
     r"^(?:(?:is|are|was|were|can be|could be|can|could|has|have|had) )?(?:(?:been|be) )?"
     r"(?:visible|present|here|there|around|seen|shown|pictured|depicted|left|to be seen|"
@@ -800,7 +809,7 @@ _PRESENT = re.compile(
 _ELSEWHERE = re.compile(
     r"^(?:(?:is|are|was|were|has|have|had) )?(?:been )?(?:(?:in|on|at|inside|within|into) "
     r"(?:the|this|that|its|their|our|my|his|her)\b|made it (?:in)?to\b|(?:came|come) back\b|"
-    r"returned\b|there\b|here\b)"
+    r"returned\b|reached\b|there\b|here\b|out$)"
 )
 _NONE_OF_PRONOUNS = frozenset({"them", "these", "those"})
 
@@ -824,7 +833,7 @@ def _none_of(tokens: list[str], mentions: list[Mention]) -> tuple[set[int], set[
             head = after.pop(0)
             head_end = head.end
             usual = "usual" in tokens[i + 2 : head.start]
-            object_position = i > 0 and tokens[i - 1] not in {",", STOP}
+            object_position = i > 0 and tokens[i - 1] not in {",", STOP} | _ANSWER_FILLERS
             # "none of the cats are visible": what none of is there is not there.
             present = bool(_PRESENT.match(" ".join(tokens[head_end:])))
             at = next((k for k in range(head_end, len(tokens)) if tokens[k] in _PREDICATE), None)
@@ -1025,10 +1034,13 @@ def _topic_terms(text: str, lexicon: Lexicon) -> dict[str, tuple[str, ...]]:
     return extra
 
 
+_LESS = re.compile(r"\b([a-z]{3,})-?less\b", re.IGNORECASE)
+
+
 def analyze(text: str, lexicon: Lexicon) -> dict[str, Polarity]:
     """Polarity of every label or hypernym of ``lexicon`` that ``text`` mentions."""
     text = _initialisms(text)
-    names = set(lexicon.mentioned(text))
+    names = set(lexicon.mentioned(_LESS.sub(r"\1 less", text)))  # "a carless street"
     terms = {name: lexicon.terms(name) for name in names}
     for label, words in _topic_terms(text, lexicon).items():
         terms[label] = (*terms.get(label, lexicon.terms(label)), *words)
