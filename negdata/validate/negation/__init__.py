@@ -1,0 +1,183 @@
+"""Negation cues and their scope: does a caption affirm, negate, or not mention an object?
+
+The checker is a small rule system over tokens, no parser:
+
+1. Normalise: contractions ("isn't" -> "is not", "it's" -> "it is", also typed without the
+   apostrophe: "isnt", "doesnt", "aint", "theres"), dotted initialisms ("T.V." -> "TV"), a
+   possessive "'s" -> a mark ("the child's bike"), "not one of" and "neither dog has" -> "none
+   of", a rule ("no dogs allowed", "phones are not permitted") -> a hedge, "w/o" -> "without",
+   "nobody" / "no one" / "not a soul" / "deserted" / "uninhabited" -> "no person" (and "nobody
+   brought forks" -> "no person brought no forks"), "X-free" / "X-less" / "Xless" -> "no X",
+   "fails to show" -> "does not show", "failed to arrive" -> "did not arrive", "forgot to bring"
+   -> "did not have", "ran out of" -> "no", "not any of" / "no one of" / "nothing of" -> "none
+   of", "of X there is no sign" -> "no X", "X's gone / not" -> "X is ...", file-name slugs
+   ("beach-no-people.jpg") -> words, "no longer has / is visible / hangs / sleeps" and "used to
+   have" -> a negation,
+   "not V-ed by any X" -> "not have any X", "nothing (here) suggests a X" -> "no X", counts of
+   zero ("Cars: 0", "0 trucks", "balls x0") -> "zero", report phrasing ("negative for", "no /
+   without evidence of", "resolution of", "Toilet: absent", "Not found: X") -> a cue; split
+   hyphenated words ("double-decker") but keep counts whole ("a two-person tent"), drop
+   descriptors that name no one ("men's necktie", "its mother"), and drop the false friends that
+   contain a cue word but negate no object ("not only", "no doubt", "nothing but", "no longer",
+   "not far from", "not enough", "no bigger than", ...). Hedges ("there could be", "maybe",
+   "rule out", "not excluded", "expect", "want", "room for", "unclear whether", "waiting for", a
+   likeness: "shaped like a dog", "dressed as a bear", the standard of a comparison: "than a
+   teacup") become a ``HEDGE`` mark.
+2. Split into clauses at sentence punctuation and at contrast and relative words ("but",
+   "while", "only", "except", "which", ...; not "this" / "it" after a preposition: "in this
+   photo").
+3. Find object mentions, longest term first, so "hot dog" is not a dog and "teddy bear" not a
+   bear; a term used as a modifier ("bus stop", "train station", "an orange bus", "a baby
+   elephant", "a keyboard player") or as a verb ("to tie his shoes", "she ties a ribbon") is no
+   mention, and neither is a phrase of ``NOT_OBJECTS`` ("zebra crossing", "field mouse", "coffee
+   table", "Super Bowl", "piece of cake", "ski lift", "a couple of dogs"), nor a person noun
+   right before another name ("a family dog", "the team bus"), nor an owner before a named thing
+   ("Mum's handbag", "the residents' bikes"); an owner before anything else ("the goalkeeper's
+   gloves") is affirmed only if the caption does not deny it elsewhere.
+4. A pre-nominal cue ("no", "without", "lacking", "free of", "instead of", "neither"/"nor",
+   "sans", "minus", "zero", "excluding", "not a", "does not have", "never had", ...) negates the
+   noun phrases that follow it, through coordination ("no cats, dogs, or birds", "minus the
+   toast and the cup"), compounds of names ("no electronic devices") and examples ("such as
+   phones or laptops"), until a preposition, "of" (except after a partitive: "not a slice of
+   pizza"), a verb, a new determiner after "and" or a comma, a list item that names no object
+   ("no umbrellas, turquoise water, boats"), a verb and its object after a comma ("no clocks,
+   lived a girl"), or the end of the clause.
+5. A post-nominal cue negates the noun phrase before it: "X is missing / absent / gone / nowhere
+   to be seen / not in the picture / not visible / can not be seen / not depicted / removed /
+   excluded / ruled out", departures and consumption ("X has left / has flown away / left an
+   hour ago / has not arrived / was eaten / was sold / stolen / replaced / put or packed away"),
+   being elsewhere ("X is away / elsewhere / out / not home / in the other room / beyond the
+   frame", "X stayed home", "X is no longer on the wall"), "X does not" (ellipsis), "X: none", "X,
+   no" ("Cars, yes; buses, no"), "X: none visible / nil / negative / undetected", "X is cropped
+   out", also past an aside ("The couch, usually present, is absent") and over a list ("a table,
+   a bed, and a fridge are absent"); "absent / missing from the scene (:) X" and "nothing
+   resembling a X" are pre-nominal.
+6. "none of the X" presupposes X ("none of the chairs are occupied": chairs exist) unless X is
+   "the usual X" or "none" is an object ("holds none of the books"); "none of the X is a Y",
+   "none of the X has / holds / with a Y" negate Y; "none of the X are visible / have arrived /
+   are in the paddock / made it into the photo" negates X, and "none of them are in the room"
+   answers the clause before (8). Inside a cue's scope an unknown verb with an object ends it
+   ("without a helmet rides a bicycle").
+7. A mention in the scope of a hedge, or just before one, is neither affirmed nor negated.
+   ``analyze`` adds what the caption's topic decides: "bat" / "glove" / "mitt" are baseball's in
+   a dugout, a "batter" or "pitcher" by a mound is a player, "board" a surfer's or a skater's;
+   "he" / "she" with no animal about is a person; a mouse that scurries in a barn is no computer
+   mouse.
+8. A clause that names no object and opens with a denial ("No.", "Nope", "Not here", "I don't",
+   "there isn't one", "there's none", "it was removed", "it's not in this photo", "Absent.",
+   "Gone.", "Sold out") negates the objects of the clause before that were only supposed about
+   ("No phones allowed, and none are visible"), else the one "it" / "they" stands for (the last
+   named), else the first named: the object asked about ("Any phone? No.", "You might expect a
+   dog, but there isn't one"); "there's one" / "yes" affirms a hedged one, and "a black one" /
+   "the dirty ones" affirms the last one just denied ("No white cars, only a black one").
+
+Everything mentioned and neither negated nor hedged is affirmed.
+
+Modules: ``words`` (cue, false-friend and function-word lists), ``cues`` (post-nominal and report
+cue patterns), ``normalize`` (step 1 and 2), ``mentions`` (3), ``scope`` (4), ``post`` (5),
+``none_of`` (6), ``hedges`` (7), ``answers`` (8), ``topics`` (the caption's topic in 7).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+from negdata.detect.lexicon import Lexicon
+from negdata.validate.negation.answers import YES_ANSWER, answer_end, denied_starts, other_one
+from negdata.validate.negation.hedges import hedged_starts
+from negdata.validate.negation.mentions import Mention, build_index, find_mentions
+from negdata.validate.negation.none_of import decide_none_of, never_subjects
+from negdata.validate.negation.normalize import initialisms, tokenize
+from negdata.validate.negation.post import post_negated
+from negdata.validate.negation.scope import negated_spans
+from negdata.validate.negation.topics import ANIMAL_MOUSE, COMPUTING, PRONOUN, topic_terms
+from negdata.validate.negation.words import PERSON_NEGATIONS, Polarity
+
+__all__ = [
+    "Mention",
+    "Polarity",
+    "analyze",
+    "analyze_index",
+    "find_mentions",
+    "polarity",
+    "tokenize",
+]
+
+_PERSON_NEGATION = re.compile("|".join(rf"\b{p}\b" for p in PERSON_NEGATIONS), re.IGNORECASE)
+
+
+def analyze_index(text: str, index: Mapping[tuple[str, ...], str]) -> dict[str, Polarity]:
+    """The polarity of every name of ``index`` that the caption mentions."""
+    clauses: list[tuple[list[Mention], dict[int, Polarity]]] = []
+    for tokens in tokenize(text):
+        mentions = find_mentions(tokens, index)
+        scoped = negated_spans(tokens, mentions)
+        post = post_negated(tokens, mentions)
+        none_neg, none_aff = decide_none_of(tokens, mentions)
+        never = never_subjects(tokens, mentions)
+        hedged = hedged_starts(tokens, mentions)
+        answer = answer_end(tokens)
+        if answer is not None and clauses and all(m.start > answer for m in mentions):
+            earlier, polarities = clauses[-1]
+            for start in denied_starts(tokens, earlier, polarities):
+                polarities[start] = "negated"  # the object asked or supposed about
+        elif clauses and not mentions and YES_ANSWER.match(" ".join(tokens)):
+            earlier, polarities = clauses[-1]  # "Wasn't expecting a toaster, but there's one"
+            if polarities[earlier[0].start] == "unmentioned":
+                polarities[earlier[0].start] = "affirmed"
+        elif clauses and other_one(tokens):
+            earlier, polarities = clauses[-1]  # "No white cars, only a black one"
+            denied = [m.start for m in earlier if polarities[m.start] == "negated"]
+            if denied:
+                polarities[denied[-1]] = "affirmed"
+        polarities = {}
+        for m in mentions:
+            negated = m.start in scoped or m.start in post or m.start in none_neg
+            negated = (negated or m.start in never) and m.start not in none_aff
+            polarity: Polarity = "negated" if negated else "affirmed"
+            polarities[m.start] = "unmentioned" if m.start in hedged else polarity
+        if mentions:
+            clauses.append((mentions, polarities))
+    found: dict[str, Polarity] = {}
+    owners: set[str] = set()  # names affirmed only as the owner of something
+    for mentions, polarities in clauses:
+        for m in mentions:
+            polarity = polarities[m.start]
+            if polarity == "affirmed" and m.possessor:
+                owners.add(m.name)
+            elif polarity != "unmentioned" and found.get(m.name) != "affirmed":
+                found[m.name] = polarity
+    # "The goalkeeper's gloves are on the grass; the goalkeeper is not."
+    for name in owners - set(found):
+        found[name] = "affirmed"
+    return found
+
+
+_LESS = re.compile(r"\b([a-z]{3,})-?less\b", re.IGNORECASE)
+
+
+def analyze(text: str, lexicon: Lexicon) -> dict[str, Polarity]:
+    """Polarity of every label or hypernym of ``lexicon`` that ``text`` mentions."""
+    text = initialisms(text)
+    names = set(lexicon.mentioned(_LESS.sub(r"\1 less", text)))  # "a carless street"
+    terms = {name: lexicon.terms(name) for name in names}
+    for label, words in topic_terms(text, lexicon).items():
+        terms[label] = (*terms.get(label, lexicon.terms(label)), *words)
+    lower = text.lower()
+    if "mouse" in terms and ANIMAL_MOUSE.search(lower) and not COMPUTING.search(lower):
+        del terms["mouse"]
+    if "person" in lexicon.vocabulary:
+        if _PERSON_NEGATION.search(text) and "person" not in terms:
+            terms["person"] = lexicon.terms("person")
+        animals = lexicon.members("animal")
+        if PRONOUN.search(text) and not any(lexicon.members(n) & animals for n in terms):
+            # "She waits at a bus stop": a he or she with no animal about is a person.
+            terms["person"] = (*terms.get("person", lexicon.terms("person")), "he", "she")
+    return analyze_index(text, build_index(terms))
+
+
+def polarity(text: str, terms: Iterable[str]) -> Polarity:
+    """``affirmed`` if any mention affirms the object named by ``terms``, else ``negated`` if one
+    negates it, else ``unmentioned``."""
+    return analyze_index(text, build_index({"object": terms})).get("object", "unmentioned")

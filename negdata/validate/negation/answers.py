@@ -1,0 +1,73 @@
+"""Clauses that answer the one before: a denial ("Any phone? No."), a yes, or "a black one"
+after "no white cars"."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from negdata.validate.negation.cues import POST
+from negdata.validate.negation.mentions import Mention
+from negdata.validate.negation.words import ANSWER_FILLERS, Polarity
+
+_NO_ANSWER = re.compile(
+    r"^(?:(?:no|nope|nah|none|zero|nil|absent|missing|gone|all gone|sold out|negative)"
+    r"(?: at all| whatsoever)?(?: ,|$)|none (?!of\b)|"
+    r"not (?:here|one|really|at all|that i can see)(?: ,|$)|"
+    r"none (?:does|do|did|is|are|here|that i can see|to be seen)\b|"
+    r"(?:i|we) (?:do|did|can|could) not(?: see (?:one|any|it|them))?(?: ,|$)|"
+    r"(?:it|they) (?:does|do|did) not(?: ,|$)|"
+    r"there (?:is|are|was|were) (?:not (?:one|any)|none|no such)\b|"
+    # "Where are the giraffes? None of them are in the enclosure."
+    r"(?:none|neither) of (?:them|these|those) (?:is|are|was|were|made it|came back|have come)"
+    r"(?: back)? (?:visible|present|here|there|around|in (?:view|sight)|"
+    r"(?:in|on|at|inside|within|into|to) (?:the|this|that|its|their|our|my|his|her)\b))"
+)
+
+
+YES_ANSWER = re.compile(
+    r"^(?:but |and )?(?:yes|yep|yeah|there (?:is|are|was|were) (?:one|some|two|three|several))\b"
+)
+
+
+def answer_end(tokens: list[str]) -> int | None:
+    """Where a clause that opens by denying the object before ends its denial: "A dog? Not
+    here.", "Any phone? No.", "..., but there isn't one", "I looked for a clock. There wasn't
+    one.", "..., but it was removed"; None if it does not."""
+    k = 0
+    while k < len(tokens) and tokens[k] in ANSWER_FILLERS:
+        k += 1
+    match = _NO_ANSWER.match(" ".join(tokens[k:]))
+    if match:
+        return k + len(match.group(0).split())
+    if k < len(tokens) and tokens[k] in {"it", "they"}:
+        k += 1
+    elif k >= len(tokens) or tokens[k] != "not":
+        return None  # "(toaster, microwave) are not included in the sale" answers nothing
+    match = POST.match(" ".join(tokens[k:]))
+    return k + len(match.group(0).split()) if match else None
+
+
+def other_one(tokens: list[str]) -> bool:
+    """ "(only) a black one", "the dirty ones": another of the kind just denied is there."""
+    if len(tokens) > 1 and tokens[0] == "except" and tokens[1] in {"one", "num", "two", "some"}:
+        return True  # "All chairs are gone except one"
+    for i, token in enumerate(tokens):
+        if token in {"one", "ones"} and i >= 2 and tokens[i - 2] in {"a", "an", "the"}:
+            return not {"no", "not", "never", "without", "none"} & set(tokens[:i])
+    return False
+
+
+def denied_starts(
+    answer: list[str], earlier: list[Mention], polarities: Mapping[int, Polarity]
+) -> list[int]:
+    """What a denial answers: every object only supposed about ("No laptops or phones allowed.
+    None are visible."), else the thing "it" / "they" stands for (the last one named: "He lost
+    his skateboard; it is nowhere to be seen"), else the first one named ("Any phone? No.")."""
+    supposed = [m.start for m in earlier if polarities[m.start] == "unmentioned"]
+    if supposed:
+        return supposed
+    head = next((t for t in answer if t not in ANSWER_FILLERS), "")
+    if head in {"it", "they"}:
+        return [earlier[-1].start]
+    return [earlier[0].start]

@@ -1,0 +1,63 @@
+"""Hedges: objects only supposed, expected, compared with or asked about are neither affirmed
+nor negated."""
+
+from __future__ import annotations
+
+import re
+
+from negdata.validate.negation.mentions import Mention
+from negdata.validate.negation.scope import scope_end
+from negdata.validate.negation.words import HEDGE
+
+HEDGES = (
+    r"\bthere (?:could|might|may|should|would|must)(?: not| or (?:may|might) not)? "
+    r"(?:be|have been)\b",
+    r"\bthere (?:is|are|was|were) supposed to be\b",
+    r"\b(?:could|might|may) (?:or (?:may|might) not )?be (?=hidden|lurking|somewhere|tucked|"
+    r"behind|inside|under|beneath|underneath|nearby|around|out of|there\b|present|visible)",
+    r"\b(?:perhaps|maybe|possibly)(?: there (?:is|are|was|were))?\b",
+    r"\bif there (?:is|are|was|were)\b",
+    r"\b(?:rule out|ruling out|question of|possible|suspected|concerning for|"
+    r"(?:can not|could not|not) be (?:excluded|ruled out)|not (?:excluded|ruled out)|"
+    r"expects?|expected|expecting|imagine|looking for|looked for|look for|searching for|"
+    r"search for|room for|space for|wants?|wanted|wish for)\b",
+    # A comparison's standard: "no bigger than a teacup", "the size of a football".
+    r"(?<![-\w])(?<!other )(?<!rather )(?:than|the size of|as (?:big|small|large|tall|long) as)"
+    r"(?= an? )",
+)
+# Hedges of what follows only ("a man waiting for a bus": the man is there): waiting and
+# hoping for, and likeness ("a cloud shaped like a dog", "a boy dressed as a bear").
+HEDGE_AFTER = re.compile(
+    r"\b(?:in search of|hoping for|hopes? for|waits? for|waiting for|waited for|"
+    r"(?:looks?|looking|looked|shaped|dressed(?: up)?|disguised) (?:like|as)|"
+    r"resembles|resembling|resembled)\b(?= (?:an?|the|some) )"
+)
+# "unclear whether the object is a suitcase": the rest of the clause is hedged.
+HEDGE_CLAUSE = re.compile(
+    r"\b(?:(?:unclear|uncertain|unsure|not sure|hard to tell|wonder) (?:whether|if)|whether)"
+    r"(?: there (?:is|are|was|were))?\b"
+)
+
+
+def hedged_starts(tokens: list[str], mentions: list[Mention]) -> set[int]:
+    """Starts of mentions only supposed or asked about: in the scope of a hedge ("there could be
+    a cat", "want a phone?"), before one ("zebra not excluded"), or in a hedged clause ("unclear
+    whether it is a suitcase")."""
+    starts = {m.start for m in mentions}
+    ends = {m.start: m.end for m in mentions}
+    span: set[int] = set()
+    for i, token in enumerate(tokens):
+        if token != HEDGE or (i and tokens[i - 1] == HEDGE):
+            continue
+        if i + 1 < len(tokens) and tokens[i + 1] == HEDGE:
+            span.update(range(i, len(tokens)))
+        else:
+            scope_end(tokens, i + 1, starts, ends, span)
+    result = {m.start for m in mentions if m.start in span}
+    for m in mentions:
+        k = m.end
+        while k < len(tokens) and tokens[k] in {"is", "are", "was", "were"}:
+            k += 1
+        if k < len(tokens) and tokens[k] == HEDGE:
+            result.add(m.start)
+    return result

@@ -1,0 +1,122 @@
+"""Finding object mentions: longest term first, skipping modifiers, verbs, possessors and
+phrases that name something else."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from negdata.detect.vocab import singular
+from negdata.validate.negation.words import (
+    AMBIGUOUS_ADJECTIVES,
+    COMPOUND_HEADS,
+    DETERMINERS,
+    HEDGE,
+    INTENSIFIERS,
+    NOT_OBJECTS,
+    NOUN_PREDICATES,
+    POSSESSIVE,
+    PREFIX_MODIFIERS,
+    PREPOSITIONS,
+    STOP,
+    SUBJECTS,
+    VERB_OBJECTS,
+    VERBS,
+)
+
+
+@dataclass(frozen=True)
+class Mention:
+    name: str
+    start: int
+    end: int
+    possessor: bool = False  # "the goalkeeper's gloves": an owner, perhaps not in the picture
+
+
+def build_index(terms_by_name: Mapping[str, Iterable[str]]) -> dict[tuple[str, ...], str]:
+    """Term (singular words) -> name; the phrases of ``NOT_OBJECTS`` map to ``""``."""
+    index = {tuple(singular(w) for w in phrase.split()): "" for phrase in NOT_OBJECTS}
+    for name, terms in terms_by_name.items():
+        for term in terms:
+            index[tuple(singular(w) for w in term.split())] = name
+    return index
+
+
+def _possessor(tokens: list[str], end: int, term_starts: set[int]) -> bool:
+    """ "the child's (new) bike", "the dog's bowl": the owner of a thing is no mention."""
+    at = end + 1
+    if at < len(tokens) and at not in term_starts and not _function_word(tokens[at]):
+        at += 1  # one adjective: "Mum's red handbag"
+    following = tokens[at] if at < len(tokens) else ""
+    return at in term_starts or following in COMPOUND_HEADS
+
+
+def _function_word(token: str) -> bool:
+    return token in PREPOSITIONS | VERBS | DETERMINERS | {
+        ",",
+        "and",
+        "or",
+        "not",
+        STOP,
+        HEDGE,
+    } or token.endswith(("ing", "ed"))
+
+
+def _is_modifier(tokens: list[str], start: int, end: int, term_starts: set[int]) -> bool:
+    after = tokens[end] if end < len(tokens) else ""
+    if after == POSSESSIVE:
+        return _possessor(tokens, end, term_starts)
+    word = tokens[end - 1]
+    plural = singular(word) != word  # "guests stand": a plural noun is no modifier
+    if (after in COMPOUND_HEADS and not plural) or after.endswith("-shaped"):
+        return True
+    if end - start == 1 and start and tokens[start - 1] in SUBJECTS and after in VERB_OBJECTS:
+        return True  # "to tie his shoes", "she ties a ribbon", "to book a table": a verb
+    if word in PREFIX_MODIFIERS and end in term_starts:
+        return True  # "a baby elephant"
+    if word in AMBIGUOUS_ADJECTIVES and end - start == 1:
+        before = tokens[start - 1] if start else ""
+        if before in INTENSIFIERS or end in term_starts:
+            return True
+        function_words = PREPOSITIONS | VERBS | DETERMINERS | NOUN_PREDICATES
+        function_words |= {",", "and", "or", "s", STOP, HEDGE, POSSESSIVE}
+        return bool(after) and after not in function_words and after != "control"
+    return False
+
+
+def find_mentions(tokens: list[str], index: Mapping[tuple[str, ...], str]) -> list[Mention]:
+    """Longest-first, non-overlapping term matches that are not modifiers of another noun."""
+    singles = [singular(t) for t in tokens]
+    lengths = sorted({len(k) for k in index}, reverse=True)
+    candidates: list[Mention] = []
+    for n in lengths:
+        for i in range(len(tokens) - n + 1):
+            key = tuple(singles[i : i + n])
+            name = index.get(key)
+            name = index.get(tuple(tokens[i : i + n])) if name is None else name
+            if name is not None:
+                candidates.append(Mention(name, i, i + n))
+        for i in range(len(tokens) - n):  # "a catcher's mitt": a term with a possessive inside
+            window = singles[i : i + n + 1]
+            if POSSESSIVE in window[1:-1]:
+                name = index.get(tuple(w for w in window if w != POSSESSIVE))
+                if name is not None:
+                    candidates.append(Mention(name, i, i + n + 1))
+    taken: set[int] = set()
+    chosen = []
+    for m in candidates:
+        span = set(range(m.start, m.end))
+        if span & taken:
+            continue
+        taken |= span
+        chosen.append(m)
+    chosen = [m for m in chosen if m.name]  # a NOT_OBJECTS phrase hides the term inside it
+    starts = {m.start for m in chosen}
+    chosen = [m for m in chosen if not _is_modifier(tokens, m.start, m.end, starts)]
+    # A person noun right before another name qualifies it: "a family dog", "the team bus".
+    starts = {m.start for m in chosen}
+    return [
+        Mention(m.name, m.start, m.end, m.end < len(tokens) and tokens[m.end] == POSSESSIVE)
+        for m in chosen
+        if not (m.name == "person" and m.end in starts and tokens[m.start] not in SUBJECTS)
+    ]

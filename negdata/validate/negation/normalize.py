@@ -1,0 +1,239 @@
+"""Text preparation: contractions, counts, possessives, false friends, cue phrases and hedges
+become marks and plain words; then clauses of tokens."""
+
+from __future__ import annotations
+
+import re
+
+from negdata.validate.negation.cues import CLINICAL_PRE
+from negdata.validate.negation.hedges import HEDGE_AFTER, HEDGE_CLAUSE, HEDGES
+from negdata.validate.negation.words import (
+    BREAK,
+    CLAUSE_WORDS,
+    FALSE_FRIENDS,
+    HEDGE,
+    NT_BASES,
+    NUMBERS,
+    PERSON_NEGATIONS,
+    POSSESS_VERBS,
+    POSSESSIVE,
+    PREPOSITIONS,
+    SHOW_VERBS,
+    STOP,
+)
+
+_TOKEN = re.compile(r"[a-z]+(?:-[a-z]+)*|[,|#]")
+_INITIALISM = re.compile(r"\b([a-z])\.([a-z])\.(?:([a-z])\.)?", re.IGNORECASE)
+
+
+def initialisms(text: str) -> str:
+    """Dotted initialisms become words: "T.V." -> "TV"."""
+
+    def join(m: re.Match[str]) -> str:
+        letters = "".join(g for g in m.groups() if g)
+        return m.group(0) if letters.lower() in {"eg", "ie"} else letters
+
+    return _INITIALISM.sub(join, text)
+
+
+def _prepare(text: str) -> str:
+    # Brand names: "an Apple keyboard", "Apple's store" name no fruit.
+    products = "store|inc|watch|tv|logo|pencil|music|keyboard|mouse|laptop|computer|device|product"
+    products += "|ipad|iphone|ipod|mac|macbook|imac|airpods|pay"
+    text = re.sub(rf"\b(?:Apple|APPLE)(?=['\u2019]s\b| (?i:{products})\b)", "brand", text)
+    text = text.lower().replace("\u2019", "'").replace("\u2018", "'")
+    # A file-name slug is words: "sunset-beach-no-people-1920x1080.jpg".
+    text = re.sub(
+        r"\b[a-z0-9]+(?:[-_][a-z0-9]+){2,}\b", lambda m: re.sub("[-_]", " ", m.group(0)), text
+    )
+    text = re.sub(rf"\b(zero|{NUMBERS}) \(\d+\)", r"\1", text)  # "zero (0) laptops"
+    # "Cars: 0", "0 trucks", "balls x0": a zero count is a cue.
+    text = re.sub(r"(?<![\d.,])\bx? ?0\b(?![.,]\d)", " zero ", text)
+    text = re.sub(r"(?<![\d.,-])\b[1-9]\d*\b(?![.,:]\d|-)", " num ", text)  # "and 2 cups"
+    # Product and possessive descriptors name no one: "men's necktie", "kids' teddy bear", "its
+    # mother" (an animal's).
+    text = re.sub(
+        r"\b(?:men|women|kids|children|boys|girls|ladies|unisex)(?:'s|')(?= [a-z])", " ", text
+    )
+    text = re.sub(r"\bits (?:mother|father|mom|mum|parent|baby|young)\b", "its", text)
+    # "a two-person tent", "a 2-bed flat", "a two-car garage": a count modifier, no object.
+    text = re.sub(rf"\b(?:{NUMBERS}|\d+)-([a-z]+)", r"num-\1", text)
+    text = initialisms(text)
+    # Contractions typed without the apostrophe: "isnt", "doesnt", "there aint", "theres".
+    text = re.sub(rf"\b({NT_BASES})nt\b", r"\1 not", text)
+    text = re.sub(r"\bcant\b", "can not", text)
+    text = re.sub(r"\bwont\b", "will not", text)
+    text = re.sub(r"\baint\b|\bain't\b", "is not", text)
+    text = re.sub(r"\btheres\b", "there is", text)
+    text = re.sub(r"\bcan't\b|\bcannot\b", "can not", text)
+    text = re.sub(r"\bwon't\b", "will not", text)
+    text = re.sub(r"(\w)n't\b", r"\1 not", text)
+    text = re.sub(r"\b(it|there|that|what|where|here|he|she)'s\b", r"\1 is", text)
+    # "the oven's gone", "the owner's not home": "'s" is "is" before a predicate of absence.
+    text = re.sub(
+        r"(?<=[a-z])'s (?=(?:not|gone|missing|absent|away|nowhere|never|been|no longer)\b)",
+        " is ",
+        text,
+    )
+    # A possessive is marked: "Mum's handbag" names a handbag, not Mum (see ``_is_modifier``).
+    text = re.sub(r"(?<=[a-z])(?:'s|(?<=s)')(?= [a-z])", f" {POSSESSIVE}", text)
+    text = re.sub(r"'s\b|'re\b|'ll\b|'ve\b|'d\b|'m\b", "", text)
+    text = re.sub(r"\bw/o\b", "without", text)
+    text = re.sub(r"\bnot yet\b", "not", text)  # "yet" starts no clause here
+    text = re.sub(r"\b(is|are|was|were) just\b", r"\1", text)  # "is just out of frame"
+    # "not one of the chairs", "neither dog has a ball": like "none of".
+    text = re.sub(r"\b(?:not (?:a single |even )?one|not any|no one|nothing) of\b", "none of", text)
+    # "of the horses there is no sign" -> "no horses"
+    text = re.sub(
+        r"\bof (?:the |any )?([a-z]+(?: [a-z]+)?) there (?:is|are|was|were) no (?:sign|trace)s?\b",
+        r"no \1",
+        text,
+    )
+    text = re.sub(
+        r"\bneither (?!of\b)(?=[a-z]+ (?:has|is|was|wears|holds|carries|owns|contains)\b)",
+        "neither of the ",
+        text,
+    )
+    # "..., and none are there": a denial of its own
+    text = re.sub(
+        r"(?:,|\band)\s+(?:(?:indeed|yet|so|still)\s+)?(?=none\b(?! of))", f" {BREAK} ", text
+    )
+    # "no dogs allowed": a rule, not a scene
+    text = re.sub(
+        r"\b((?:no|not) [a-z ]{1,40}?|(?:is|are) not|not) (?:allowed|permitted)\b",
+        rf"\1 {HEDGE}",
+        text,
+    )
+    text = re.sub(r"\be\.g\.,?|\bsuch as\b", "such-as", text)
+    # Discourse asides do not end the clause: "a sink, however, is not present".
+    text = re.sub(
+        r",\s*(?:however|though|of course|in fact|apparently|sadly|unfortunately|notably|"
+        r"interestingly|too|also|again|it seems|it appears|thankfully|luckily|fortunately|"
+        r"alas)\s*,",
+        " ",
+        text,
+    )
+    # "not accompanied by any person" -> "not have any person"
+    text = re.sub(r"\b(not|never) (?:been |being )?[a-z]+ed by\b", r"\1 have", text)
+    text = re.sub(r"\bused to have\b", "not have", text)  # "the room used to have a TV"
+    text = re.sub(r"\bnary an?\b", "no", text)
+    text = re.sub(r"\bw/", "with ", text)
+    text = re.sub(rf"\bfails? to ({SHOW_VERBS})\b", r"does not \1", text)
+    text = re.sub(r"\bfail(?:s|ed)? to\b", "did not", text)  # "the bus failed to arrive"
+    # "forgot to bring the frisbee", "ran out of carrots": what was not brought is not there
+    text = re.sub(r"\bforg[eo]t (?:to )?(?:bring|pack|take)\b", "did not have", text)
+    text = re.sub(
+        r"\b(?:ran|run|runs|running|sold) out of\b(?! (?:the )?(?:sight|view)\b)", "no", text
+    )
+    text = re.sub(r"\bmade it (?:in)?to\b", "reached", text)  # "none of the dogs made it into"
+    text = re.sub(r"\b(not|never) (?:appears?|seems?) to\b", r"\1", text)
+    # "no longer" negates what is no longer had or seen, not what no longer works.
+    text = re.sub(
+        r"\b(is|are|was|were) no longer (?=(?:on|in|at|by|inside|under|near|beside|behind)\b)",
+        r"\1 gone ",
+        text,
+    )
+    text = re.sub(
+        rf"\bno longer ((?:has|have|had|holds?|contains?|{SHOW_VERBS})\b)", r"not \1", text
+    )
+    text = re.sub(r"\bno longer (?=visible|there|present|here|in (?:view|sight)\b)", "not ", text)
+    text = re.sub(
+        r"\bno longer (?:hangs?|sits?|stands?|lies|lie|rests?|stays?|sleeps?|lives?|grazes?|"
+        r"waits?|parks?|roams?|swims?|flies|fly|perch(?:es)?|stops?|comes?)\b",
+        "is gone",
+        text,
+    )
+    text = re.sub(r"\b(?:no|not) (?:[a-z]+er|more|less|fewer) than\b", f" {STOP} than", text)
+    for phrase in FALSE_FRIENDS:
+        text = re.sub(rf"\b{phrase}\b", f" {STOP} ", text)
+    for phrase in PERSON_NEGATIONS:
+        # an adjective ("a deserted street", "an uninhabited island") qualifies no noun after it
+        stop = f" {STOP}" if phrase.endswith("ed") else ""
+        text = re.sub(rf"\b{phrase}\b", f"no person{stop}", text)
+    # "nobody brought forks": what nobody has is not there either.
+    text = re.sub(
+        rf"\bno person ((?:is |was |has |have |had )?(?:{POSSESS_VERBS}))"
+        r"(?= (?:a|an|any|one|single)\b| [a-z]+s\b)",
+        r"no person \1 no",
+        text,
+    )
+    # "nothing (on the plate) suggests a cake": the verb becomes the cue.
+    text = re.sub(
+        r"\b(nothing\b[^.;:!?|]*?) (?:suggests?|indicates?|implies|hints? at|points? to)\b",
+        r"\1 no",
+        text,
+    )
+    text = re.sub(r"\b([a-z]+)-free\b", rf"no \1 {STOP}", text)
+    # "a dog-less yard", "a carless street"; "wireless" or "countless" name nothing that is there
+    text = re.sub(r"\b([a-z]{3,})-?less\b", rf"no \1 {STOP}", text)
+    # "double-decker", "flat-screen" (but "absent-minded" and "no-nonsense" stay one word)
+    text = re.sub(
+        r"\b(?!(?:no|not|non|never|absent|missing|zero|num|such|void)-)([a-z]+)-(?=[a-z])",
+        r"\1 ",
+        text,
+    )
+    # Inventory phrasing: "Cars? None.", "Toilet: absent", "Kite: not visualized".
+    text = re.sub(
+        r"\s*:\s*(?=(?:none|no|nope|absent|missing|not|zero|nil|negative|excluded|undetected|"
+        r"unseen|ruled out|gone|sold out)\b)",
+        " ",
+        text,
+    )
+    for phrase in (
+        "free of", "devoid of", "empty of", "emptied of", "clear of", "cleared of", "instead of",
+        "rather than", "void of", "bereft of", "barren of", "stripped of",
+    ):  # fmt: skip
+        text = re.sub(rf"\b{phrase}\b", phrase.replace(" ", "-"), text)
+    text = re.sub(
+        r"\bnot (pictured|present|found|shown|visible|seen|included|featured|detected|observed)"
+        r"(?: here)?\s*:",
+        "not-present",
+        text,
+    )
+    text = re.sub(r"\bnowhere (?:is|are|was|were) there\b", "no", text)
+    # "Nowhere in the kitchen is there a knife"
+    text = re.sub(
+        r"\bnowhere (?:in|on|at|within|inside|around|near) (?:[a-z]+ ){1,4}?(?:is|are|was|were) "
+        r"there\b",
+        "no",
+        text,
+    )
+    text = re.sub(
+        r"\b(nor|neither|not|never) (?:is|are|was|were|has|have|had|does|do) there\b", r"\1", text
+    )
+    text = re.sub(r"\b(absent|missing)\s*:", r"\1", text)
+    # "Missing from the table: forks, knives" -> "on the table | missing forks, knives"
+    # and "Absent from the scene are any cars" -> "on the scene | absent any cars".
+    text = re.sub(
+        r"\b(absent|missing) from ([a-z ]+?)(?:\s*:| (?:is|are|was|were)\b)",
+        rf"on \2 {BREAK} \1",
+        text,
+    )
+    text = re.sub(
+        r"\bnothing (?:resembling|like|similar to|looking like|that (?:looks like|resembles))\b",
+        "no",
+        text,
+    )
+    # Report phrasing: "negative for X", "no evidence / sign / trace of X", "absence of X".
+    text = re.sub(CLINICAL_PRE, "no", text)
+    for hedge in HEDGES:
+        text = re.sub(hedge, f" {HEDGE} ", text)
+    text = re.sub(HEDGE_AFTER, rf"\g<0> {HEDGE}", text)
+    text = re.sub(HEDGE_CLAUSE, f" {HEDGE} {HEDGE} ", text)
+    text = re.sub(r"\s-\s|\s*[\u2013\u2014]\s*|[.;:!?()\"\[\]{}]", f" {BREAK} ", text)
+    return text
+
+
+def tokenize(text: str) -> list[list[str]]:
+    """Clauses of tokens (words, commas and scope stops)."""
+    clauses: list[list[str]] = [[]]
+    for token in _TOKEN.findall(_prepare(text)):
+        last = clauses[-1][-1] if clauses[-1] else ""
+        after_preposition = last in PREPOSITIONS | {"of", HEDGE}
+        # "none of the giraffes were there when we came": "there" is no new subject
+        after_preposition = after_preposition or (token == "there" and last in {"was", "were"})
+        if token == BREAK or (token in CLAUSE_WORDS and clauses[-1] and not after_preposition):
+            clauses.append([])
+        if token != BREAK:
+            clauses[-1].append(token)
+    return [c for c in clauses if c]

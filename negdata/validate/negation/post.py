@@ -1,0 +1,81 @@
+"""Post-nominal cues: "X is missing", "X, no", "forks and knives absent"."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from negdata.validate.negation.cues import POST
+from negdata.validate.negation.mentions import Mention
+from negdata.validate.negation.scope import is_post_use
+from negdata.validate.negation.words import PREPOSITIONS, SOFT_PREPOSITIONS, STOP
+
+
+def post_negated(tokens: list[str], mentions: list[Mention]) -> set[int]:
+    """Starts of mentions negated by a following predicate ("X is missing", "X is not in the
+    picture"): the cue must come before the next comma, preposition or mention."""
+    result: set[int] = set()
+    ends = {m.start: m.end for m in mentions}
+    for m in mentions:
+        k = m.end
+        while k < len(tokens) and tokens[k] != STOP and k not in ends:
+            item = _next_item(tokens, k, ends)
+            if item is not None:
+                k = ends[item]  # "forks and knives absent": the cue covers the whole list
+                continue
+            if tokens[k] == ",":
+                break
+            match = POST.match(" ".join(tokens[k:]))
+            if match:
+                cue_at = k + len(match.group(0).split()) - 1
+                if tokens[cue_at] not in {"missing", "absent"} or is_post_use(tokens, cue_at):
+                    result.add(m.start)
+                break
+            if tokens[k] in PREPOSITIONS - SOFT_PREPOSITIONS or tokens[k] in {"and", "or"}:
+                break
+            k += 1
+        if k < len(tokens) and tokens[k] == "," and _comma_negates(tokens, k, ends):
+            result.add(m.start)
+    return result
+
+
+def _next_item(tokens: list[str], k: int, ends: Mapping[int, int]) -> int | None:
+    """The next mention of a list, when ``k`` is "and" / "or" before it, or a comma of a list
+    that ends in "and" / "or" ("a dining table, a bed, and a fridge are absent")."""
+    j = k
+    while j < len(tokens) and tokens[j] in {",", "and", "or", "a", "an", "the", "any"}:
+        j += 1
+    if j not in ends or j == k or tokens[k] not in {",", "and", "or"}:
+        return None
+    if tokens[k] == ",":
+        rest = tokens[k:]
+        closing = next((i for i, t in enumerate(rest) if t in {"and", "or"}), None)
+        if closing is None or any(
+            t not in {",", "and", "or", "a", "an", "the", "any"}
+            and k + i not in ends
+            and not _inside(k + i, ends)
+            for i, t in enumerate(rest[:closing])
+        ):
+            return None
+    return j
+
+
+def _inside(at: int, ends: Mapping[int, int]) -> bool:
+    return any(s < at < e for s, e in ends.items())
+
+
+_BARE_NO = frozenset({"no", "none", "zero", "nope", "absent", "missing", "none at all"})
+
+
+def _comma_negates(tokens: list[str], k: int, ends: Mapping[int, int]) -> bool:
+    """After a comma at ``k``: a bare cue ("Cars, yes; buses, no", "sheep, none"), or an aside
+    and then a post-nominal cue ("The couch, usually present in such rooms, is absent here")."""
+    if " ".join(tokens[k + 1 :]) in _BARE_NO:
+        return True
+    close = next((c for c in range(k + 1, len(tokens)) if tokens[c] == ","), None)
+    if close is None or any(k < s < close for s in ends):
+        return False
+    match = POST.match(" ".join(tokens[close + 1 :]))
+    if not match:
+        return False
+    cue_at = close + len(match.group(0).split())
+    return tokens[cue_at] not in {"missing", "absent"} or is_post_use(tokens, cue_at)

@@ -1,0 +1,147 @@
+"""Pre-nominal and verbal cues and the noun phrases they negate."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from negdata.validate.negation.mentions import Mention
+from negdata.validate.negation.words import (
+    ADVERBS,
+    BREAK,
+    DETERMINERS,
+    EXAMPLE_WORDS,
+    HAVE_VERBS,
+    HEDGE,
+    PARTITIVES,
+    POST_MISSING_OK,
+    PRE_CUES,
+    PREPOSITIONS,
+    QUANTIFIERS,
+    STOP,
+    VERBAL_CUES,
+    VERBS,
+)
+
+
+def _scope_starts(tokens: list[str], at: int) -> int:
+    """Where the noun phrase after a verbal cue ("not", "never") at ``at`` would begin, past
+    adverbs and have/see verbs: "not a dog", "does not have a TV", "never had a TV"."""
+    j = at + 1
+    while j < len(tokens) and tokens[j] in ADVERBS:
+        j += 1
+    while j < len(tokens) and tokens[j] in HAVE_VERBS:
+        j += 1
+    return j
+
+
+def negated_spans(tokens: list[str], mentions: list[Mention]) -> set[int]:
+    """Token positions inside the scope of a pre-nominal or verbal cue. Past a mention the
+    scope goes on only through a coordinator ("no cats, dogs or birds")."""
+    mention_starts = {m.start for m in mentions}
+    mention_ends = {m.start: m.end for m in mentions}
+    negated: set[int] = set()
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        start: int | None = None
+        if token in PRE_CUES and not is_post_use(tokens, i):
+            start = i + 1
+        elif token in VERBAL_CUES:
+            j = _scope_starts(tokens, i)
+            nxt = tokens[j] if j < len(tokens) else ""
+            opens_np = nxt in QUANTIFIERS or j in mention_starts
+            opens_np = opens_np or (j > i + 1 and tokens[j - 1] in HAVE_VERBS)
+            start = j if opens_np else None
+        if start is None:
+            i += 1
+            continue
+        j = scope_end(tokens, start, mention_starts, mention_ends, negated)
+        i = max(j, i + 1)
+    return negated
+
+
+def scope_end(
+    tokens: list[str],
+    start: int,
+    mention_starts: set[int],
+    mention_ends: Mapping[int, int],
+    negated: set[int],
+) -> int:
+    """Walk the scope of a cue from ``start``, adding its positions to ``negated``; returns
+    where it stopped."""
+    # "minus the toast and the coffee cup": a determiner repeated after "and" / "or" goes on.
+    first = start + 1 if start < len(tokens) and tokens[start] == "both" else start
+    det = tokens[first] if first < len(tokens) else None
+    det = det if det in {"a", "an", "the", "any"} else None
+    found = 0  # mentions in scope so far
+    item_found = True  # whether the current comma-separated item has a mention
+    j = start
+    while j < len(tokens):
+        tok = tokens[j]
+        nxt = tokens[j + 1] if j + 1 < len(tokens) else ""
+        if tok in {STOP, HEDGE} or (tok in PREPOSITIONS and j not in mention_starts):
+            break
+        if tok == "of" and j not in mention_starts and tokens[j - 1] not in PARTITIVES:
+            break  # "no fear of the horse"; but "not a slice of pizza"
+        if tok in VERBS and j > start and j not in mention_starts:
+            break
+        if (
+            j > start
+            and j not in mention_starts
+            and nxt in {"a", "an", "the"}
+            and tok not in DETERMINERS | QUANTIFIERS | EXAMPLE_WORDS | {",", "and", "or", "nor"}
+            and tokens[j - 1] not in DETERMINERS | QUANTIFIERS
+        ):
+            break  # "without a helmet rides a bicycle": an unknown verb and its object
+        if tok == ",":
+            if not item_found and not {"or", "nor"} & set(tokens[j:]):
+                break  # "no umbrellas, turquoise water, boats": a list of scenery, not objects
+            after = tokens[j + 2] if j + 2 < len(tokens) else ""
+            if j + 1 not in mention_starts and after in {"a", "an", "the"}:
+                break  # "with no clocks, lived a girl": a verb and its object, no list item
+            item_found = False
+        if tok in {",", "and", "or"} and (nxt in DETERMINERS or nxt in {"with", "and"}):
+            same_det = nxt == det or {nxt, det} == {"a", "an"}
+            parallel = same_det and tok != "," and _mention_near(j + 2, mention_starts)
+            oxford = tok == "," and nxt in {"and", "or"} and found >= 2 and j + 2 in mention_starts
+            if not (parallel or oxford):
+                break
+        negated.add(j)
+        end = mention_ends.get(j)
+        if end is not None:
+            found += 1
+            item_found = True
+            negated.update(range(j, end))
+            j = end
+            if j in mention_ends:
+                continue  # "no electronic devices": a compound of two names
+            if j + 1 < len(tokens) and tokens[j] == "of" and tokens[j - 1] in PARTITIVES:
+                j += 1  # "no crowd of tourists"
+                continue
+            if j < len(tokens) and tokens[j] in EXAMPLE_WORDS:
+                j += 1  # "no devices such as phones or laptops": the examples are negated too
+                continue
+            if j < len(tokens) and tokens[j] not in {",", "and", "or", "nor"}:
+                break
+            continue
+        j += 1
+    return j
+
+
+def _mention_near(at: int, mention_starts: set[int]) -> bool:
+    """A mention starts at ``at`` or one word (an adjective) later."""
+    return at in mention_starts or at + 1 in mention_starts
+
+
+def is_post_use(tokens: list[str], i: int) -> bool:
+    """ "missing" / "absent" / "nowhere" used after their noun ("the cat is missing")."""
+    token = tokens[i]
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else BREAK
+    if token in {"missing", "absent"}:
+        # "the cat is missing", "Frisbee: absent bilaterally"
+        return i > 0 and (nxt in POST_MISSING_OK or nxt.endswith("ly"))
+    if token in {"zero", "no"}:
+        return i > 0 and nxt in {",", BREAK}  # "balls zero, frisbee x", "toaster no, sink yes"
+    if token == "nowhere":
+        return i > 0 and nxt in {"to", "in", "near", ",", BREAK}
+    return False

@@ -1,0 +1,42 @@
+"""Words that name a label only in a caption on its topic ("bat" in a dugout, "board" by a
+surfer) and the animal mouse."""
+
+from __future__ import annotations
+
+import re
+
+from negdata.detect.lexicon import Lexicon
+
+_BASEBALL_PLAY = r"\b(?:baseball|softball|dugout|inning|home plate|umpire|catcher|mound|bats?)\b"
+_BASEBALL = re.compile(r"\b(?:baseball|softball|dugout|batter|catcher|pitcher|inning|home plate)")
+# Words that name a label only in a caption on its topic: (label, word, topic).
+TOPIC_TERMS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+    ("baseball bat", "bat", _BASEBALL),
+    ("baseball glove", "glove", _BASEBALL),
+    ("baseball glove", "mitt", _BASEBALL),
+    ("surfboard", "board", re.compile(r"\bsurf(?:er|ers|ing)?\b")),
+    ("skateboard", "board", re.compile(r"\bskat(?:e|er|ers|ing|epark)\b")),
+    ("snowboard", "board", re.compile(r"\bsnowboard(?:er|ers|ing)\b")),
+    # "the batter waits", "a pitcher winds up": players, not cake batter or a jug
+    ("person", "batter", re.compile(rf"{_BASEBALL_PLAY}|\bpitchers?\b")),
+    ("person", "pitcher", re.compile(rf"{_BASEBALL_PLAY}|\bbatters?\b")),
+)
+# A mouse that is an animal: "a mouse scurries across the barn", unless computers are about.
+ANIMAL_MOUSE = re.compile(r"\b(?:mice|mouse) (?:who|scurr|squeak|nibbl)|\b(?:rodent|cheese|barn)")
+COMPUTING = re.compile(r"\b(?:computer|keyboard|laptop|desk|click|cursor|wireless|pad|usb|pc)")
+PRONOUN = re.compile(r"\b(?:he|she)\b", re.IGNORECASE)
+
+
+def topic_terms(text: str, lexicon: Lexicon) -> dict[str, tuple[str, ...]]:
+    """Extra terms the caption's topic gives labels ("bats and gloves" in a dugout); a word two
+    topics claim ("board" by a surfer and a skater) is left out."""
+    lower = text.lower()
+    claims: dict[str, list[str]] = {}
+    for label, word, topic in TOPIC_TERMS:
+        if label in lexicon.vocabulary and topic.search(lower) and re.search(rf"\b{word}", lower):
+            claims.setdefault(word, []).append(label)
+    extra: dict[str, tuple[str, ...]] = {}
+    for word, labels in claims.items():
+        if len(set(labels)) == 1:
+            extra[labels[0]] = (*extra.get(labels[0], ()), word)
+    return extra

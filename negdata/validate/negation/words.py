@@ -1,0 +1,142 @@
+"""Word lists of the checker: cues, false friends, function words, compound heads and
+the marks that normalised text carries."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+Polarity = Literal["affirmed", "negated", "unmentioned"]
+
+FALSE_FRIENDS = (
+    "not only", "no doubt", "without a doubt", "no wonder", "no matter", "never mind",
+    "not to mention", "none other than", "no longer", "not far from", "not far", "not bad",
+    "not surprisingly", "no big deal", "none the worse", "no denying", "nothing but",
+    "never a dull moment", "middle of nowhere", "to nowhere", "feel free", "never have i",
+    "never seen without", "not least", "no problem", "no way", "no filter", "nobody xposs perfect",
+    "nowhere near", "nobody is perfect", "no one is perfect", "not enough", "no fewer than",
+    "no less than", "no more than", "not more than", "not less than", "not a lot", "not lots",
+)  # fmt: skip
+PERSON_NEGATIONS = (
+    "not a single soul", "not a soul", "nobody", "no one", "no-one", "noone", "deserted",
+    "uninhabited", "unpopulated",
+)  # fmt: skip
+BREAK = "|"  # ends a clause
+STOP = "#"  # ends a negation scope, not a clause
+CLAUSE_WORDS = frozenset(
+    {"but", "while", "whereas", "although", "though", "yet", "however", "instead", "except",
+     "only", "just", "so", "because", "where", "which", "who", "that", "when", "since", "as",
+     "rather", "unlike", "apart", "besides", "leaving", "it", "they", "there", "this", "these"}
+)  # fmt: skip
+PREPOSITIONS = frozenset(
+    {"on", "in", "at", "by", "near", "beside", "besides", "next", "behind", "under", "above",
+     "over", "inside", "outside", "around", "along", "across", "from", "into", "onto",
+     "against", "with", "for", "to", "toward", "towards", "through", "past", "off", "up",
+     "down", "out", "among", "between", "beneath", "below", "underneath", "within", "anywhere",
+     "here", "today", "tonight", "yet", "again", "how", "like", "after", "before", "during"}
+)  # fmt: skip
+VERBS = frozenset(
+    {"is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "does", "do",
+     "did", "will", "would", "can", "could", "may", "might", "must", "should", "sits", "sit",
+     "stands", "stand", "lies", "lie", "remains", "remain", "waits", "wait", "looks", "look",
+     "runs", "run", "parked", "seen", "left", "lying", "sitting", "standing", "waiting",
+     "pass", "passes", "fill", "fills", "hangs", "rests", "grazes", "graze", "sleeps",
+     "full", "filled", "covered", "packed", "stocked", "holding", "furnished", "home"}
+)  # fmt: skip
+DETERMINERS = frozenset(
+    {"a", "an", "the", "this", "that", "these", "those", "its", "his", "her", "their", "our",
+     "my", "your", "some", "one", "two", "three", "several", "many", "few", "every", "each", "num",
+     "all", "another", "i", "we", "you", "he", "she", "they", "it"}
+)  # fmt: skip
+QUANTIFIERS = frozenset({"a", "an", "any", "one", "single", "even", "more", "the", "enough"})
+HAVE_VERBS = frozenset(
+    {"have", "has", "had", "having", "see", "sees", "seen", "saw", "contain", "contains",
+     "hold", "holds", "holding", "include", "includes", "show", "shows", "showing", "feature",
+     "features", "find", "found", "spot", "notice", "carry", "carries", "carrying", "wear",
+     "wears", "wearing", "sell", "sells", "get", "got", "been", "be", "exist", "exists",
+     "appear", "appears", "need", "there", "is", "are", "was", "were", "own", "owns"}
+)  # fmt: skip
+PRE_CUES = frozenset(
+    {"no", "without", "lacking", "lacks", "lack", "free-of", "devoid-of", "empty-of",
+     "emptied-of", "clear-of", "cleared-of", "neither", "nor", "instead-of", "rather-than",
+     "absent", "missing", "not-pictured", "not-present", "nowhere", "sans", "minus", "zero",
+     "excluding", "excludes", "exclude", "void-of", "bereft-of", "barren-of", "stripped-of"}
+)  # fmt: skip
+NONE_OF_VERBS = frozenset(
+    {"is", "are", "has", "have", "hold", "holds", "contain", "contains", "carry", "carries",
+     "own", "owns", "wear", "wears"}
+)  # fmt: skip
+VERBAL_CUES = frozenset({"not", "never"})
+FRAME_WORDS = ("picture", "frame", "view", "sight", "shot", "photo", "image", "scene")
+POST_MISSING_OK = frozenset(
+    {",", BREAK, STOP, "from", "too", "today", "again", "now", "entirely", "at", "in", "on", "here",
+     "and"}
+)  # fmt: skip
+COMPOUND_HEADS = frozenset(
+    {"station", "stop", "stand", "track", "tracks", "ride", "window", "shelter", "lane",
+     "route", "ticket", "rack", "depot", "terminal", "conductor", "juice", "peel", "tree",
+     "control", "controls", "village", "area", "location", "island", "cover", "case", "shop",
+     "store", "stall", "vendor", "seat", "light", "lights", "driver", "drivers", "sign",
+     "signs", "wheel", "wheels", "club", "team", "court", "field", "racket", "bag", "shaped",
+     "box", "boxes", "cutter", "slicer", "crate", "carrier", "leash", "collar", "food", "kennel",
+     "cage", "bowl", "bowls", "dish", "bed", "beds", "toy", "toys", "house", "feeder", "player",
+     "players", "charger", "chargers", "cable", "cord", "holder", "flap", "tray", "net", "hoop",
+     # accessories sold or shown for a thing: "a bike helmet", "oven mitts", "a cake topper"
+     "trees", "helmet", "helmets", "lock", "locks", "pump", "topper", "toppers", "mitt", "mitts",
+     "sleeve", "sleeves", "mount", "mounts", "carousel", "claim", "allowance", "tag", "tags"}
+)  # fmt: skip
+PARTITIVES = frozenset(
+    {"slice", "slices", "piece", "pieces", "pair", "pairs", "bunch", "bunches", "box", "boxes",
+     "plate", "plates", "stack", "stacks", "pile", "piles", "set", "sets", "loaf", "carton",
+     "crate", "crates", "herd", "herds", "flock", "flocks", "pack", "packs", "group", "groups",
+     "couple", "lot", "lots", "row", "rows", "basket", "baskets", "tray", "jar", "kind", "kinds",
+     "sort", "sorts", "type", "types", "form", "forms", "number", "crowd", "line", "team",
+     "family", "swarm"}
+)  # fmt: skip
+EXAMPLE_WORDS = frozenset({"such-as", "including", "like", "especially"})
+SOFT_PREPOSITIONS = frozenset({"here", "today", "tonight", "yet", "again", "anywhere"})
+ADVERBS = frozenset({"even", "really", "exactly", "ever", "yet", "currently"})
+# Phrases that contain a term but name something else: no mention of anything.
+NOT_OBJECTS = (
+    "zebra crossing", "field mouse", "house mouse", "mouse pad", "mouse mat", "lunch bag",
+    "shopping bag", "plastic bag", "paper bag", "tea bag", "sleeping bag", "bean bag",
+    "garbage bag", "trash bag", "punching bag", "coffee table", "side table", "bedside table",
+    "end table", "pool table", "changing table", "table tennis", "apple pie", "chocolate orange",
+    "bear hug", "cat walk", "hot tub", "super bowl", "rose bowl", "dust bowl", "piece of cake",
+    "train of thought", "ball of yarn", "ball of wool", "ball of string", "ball of twine",
+    # a group of animals or things, not people: "a couple of dogs", "a family of ducks"
+    "couple of", "family of", "team of", "crew of", "family room", "traffic cone",
+    # what skiers use or where they go, not skis
+    "ski lift", "ski slope", "ski resort", "ski pole", "ski instructor", "ski lodge",
+    "ski jacket", "ski boot", "ski goggle", "ski mask", "ski trip", "ski run", "ski area",
+    "ski chalet", "ski patrol", "ski jump", "ski school", "ski pass", "ski hill", "ski season",
+    "ski town", "ski suit", "ski trail",
+)  # fmt: skip
+PREFIX_MODIFIERS = frozenset({"baby", "toy"})
+VERB_OBJECTS = frozenset(
+    {"his", "her", "their", "its", "my", "your", "our", "the", "a", "an", "up"}
+)
+SUBJECTS = frozenset({"to", "he", "she", "they", "i", "we", "you", "who"})
+AMBIGUOUS_ADJECTIVES = frozenset({"orange", "remote"})
+# Predicates after an ambiguous word show it is the noun: "remote present", "orange: none".
+NOUN_PREDICATES = frozenset(
+    {"present", "visible", "shown", "pictured", "missing", "absent", "gone", "yes", "no", "none",
+     "zero", "nope", "included", "removed", "either", "anymore"}
+)  # fmt: skip
+INTENSIFIERS = frozenset({"so", "too", "very", "quite", "rather", "more", "most", "less"})
+SHOW_VERBS = (
+    "show|shows|include|includes|depict|depicts|feature|features|capture|captures|contain|contains"
+)
+POSSESS_VERBS = (
+    "brought|brings|bring|carries|carry|carrying|has|have|holds|holding|wears|wearing|uses|using|"
+    "owns|took|takes"
+)
+
+HEDGE = "hedge"  # an object only supposed, expected or asked about: neither affirmed nor negated
+NUMBERS = "one|two|three|four|five|six|seven|eight|nine|ten"
+NT_BASES = "is|are|was|were|does|do|did|has|have|had|could|would|should|must|need"
+POSSESSIVE = "xposs"  # stands for "'s": "the child's bike" -> "the child xposs bike"
+
+ANSWER_FILLERS = frozenset(
+    {"a", "q", "answer", ",", "and", "but", "yet", "so", "well", "sadly", "apparently", "today",
+     "now", "though", "unfortunately", "actually", "alas", "sorry", "oh"}
+)  # fmt: skip
