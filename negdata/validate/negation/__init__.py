@@ -75,7 +75,8 @@ Everything mentioned and neither negated nor hedged is affirmed.
 
 Modules: ``words`` (cue, false-friend and function-word lists), ``cues`` (post-nominal and report
 cue patterns), ``normalize`` (step 1 and 2), ``mentions`` (3), ``scope`` (4), ``post`` (5),
-``none_of`` (6), ``hedges`` (7), ``answers`` (8), ``topics`` (the caption's topic in 7).
+``none_of`` (6), ``hedges`` (7), ``answers`` (8), ``topics`` (the caption's topic in 7),
+``forms`` (scene lists, yes/no questions and translated word order, before step 1).
 """
 
 from __future__ import annotations
@@ -118,11 +119,11 @@ def analyze_index(text: str, index: Mapping[tuple[str, ...], str]) -> dict[str, 
         never = never_subjects(tokens, mentions)
         hedged = hedged_starts(tokens, mentions)
         answer = answer_end(tokens)
-        if answer is not None and clauses and all(m.start > answer for m in mentions):
+        if answer is not None and clauses and all(m.start >= answer for m in mentions):
             earlier, polarities = clauses[-1]
             for start in denied_starts(tokens, earlier, polarities):
                 polarities[start] = "negated"  # the object asked or supposed about
-        elif clauses and not mentions and YES_ANSWER.match(" ".join(tokens)):
+        elif clauses and YES_ANSWER.match(" ".join(tokens)):
             earlier, polarities = clauses[-1]  # "Wasn't expecting a toaster, but there's one"
             if polarities[earlier[0].start] == "unmentioned":
                 polarities[earlier[0].start] = "affirmed"

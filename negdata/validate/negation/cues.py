@@ -33,7 +33,7 @@ POST = re.compile(
     r"(?:(?:does |do |did )?not|never) (?:appears?|appeared|show(?:s|ed)? up|turn(?:s|ed)? up|"
     r"arrived?|came)\b|"
     r"(?:(?:is|are|was|were|been|being) (?:removed|excluded|taken (?:away|down|out)))|"
-    r"(?:does |do |did )?not$|"
+    r"(?:does |do |did )?not$|no longer (?:seen|visible|available|present|there|here)|"
     r"not (?:be )?(?:present|visible|pictured|here|there|around|anywhere|seen|identified|"
     r"detected|noted|observed|found|shown|spotted|evident|visualized|visualised|appreciated|"
     r"demonstrated|depicted|included|featured|captured|in (?:view|sight)|"
@@ -45,5 +45,5 @@ CLINICAL_PRE = re.compile(
     r"(?:no|not an?|not a single|not one|without|lacking|lacks?) (?:any )?"
     r"(?:visible |obvious |clear )?(?:evidence|signs?|traces?|indications?|hints?)"
     r"(?: whatsoever| at all)? (?:of|that))"
-    r"(?: (?:a|an|any))?\b"
+    r"(?: (?:any))?\b"
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from negdata.validate.negation.cues import CLINICAL_PRE
+from negdata.validate.negation.forms import rewrite
 from negdata.validate.negation.hedges import HEDGE_AFTER, HEDGE_CLAUSE, HEDGES
 from negdata.validate.negation.words import (
     BREAK,
@@ -79,6 +80,7 @@ def _prepare(text: str) -> str:
     text = re.sub(r"(?<=[a-z])(?:'s|(?<=s)')(?= [a-z])", f" {POSSESSIVE}", text)
     text = re.sub(r"'s\b|'re\b|'ll\b|'ve\b|'d\b|'m\b", "", text)
     text = re.sub(r"\bw/o\b", "without", text)
+    text = rewrite(text)
     text = re.sub(r"\bnot yet\b", "not", text)  # "yet" starts no clause here
     text = re.sub(r"\b(is|are|was|were) just\b", r"\1", text)  # "is just out of frame"
     # "not one of the chairs", "neither dog has a ball": like "none of".

@@ -88,7 +88,7 @@ def scope_end(
         if (
             j > start
             and j not in mention_starts
-            and nxt in {"a", "an", "the"}
+            and nxt in {"a", "an", "the", "his", "her", "their", "my", "your", "our"}
             and tok not in DETERMINERS | QUANTIFIERS | EXAMPLE_WORDS | {",", "and", "or", "nor"}
             and tokens[j - 1] not in DETERMINERS | QUANTIFIERS
         ):

@@ -82,7 +82,8 @@ COMPOUND_HEADS = frozenset(
      "players", "charger", "chargers", "cable", "cord", "holder", "flap", "tray", "net", "hoop",
      # accessories sold or shown for a thing: "a bike helmet", "oven mitts", "a cake topper"
      "trees", "helmet", "helmets", "lock", "locks", "pump", "topper", "toppers", "mitt", "mitts",
-     "sleeve", "sleeves", "mount", "mounts", "carousel", "claim", "allowance", "tag", "tags"}
+     "sleeve", "sleeves", "mount", "mounts", "carousel", "claim", "allowance", "tag", "tags",
+     "holders", "trailer", "trailers", "friendly", "cake", "cakes"}
 )  # fmt: skip
 PARTITIVES = frozenset(
     {"slice", "slices", "piece", "pieces", "pair", "pairs", "bunch", "bunches", "box", "boxes",
@@ -109,7 +110,7 @@ NOT_OBJECTS = (
     "ski lift", "ski slope", "ski resort", "ski pole", "ski instructor", "ski lodge",
     "ski jacket", "ski boot", "ski goggle", "ski mask", "ski trip", "ski run", "ski area",
     "ski chalet", "ski patrol", "ski jump", "ski school", "ski pass", "ski hill", "ski season",
-    "ski town", "ski suit", "ski trail",
+    "ski town", "ski suit", "ski trail", "toilet paper", "toilet roll",
 )  # fmt: skip
 PREFIX_MODIFIERS = frozenset({"baby", "toy"})
 VERB_OBJECTS = frozenset(

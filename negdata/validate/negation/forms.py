@@ -1,0 +1,60 @@
+"""Caption forms beyond plain prose: inventories and scene lists ("absent: tv, laptop",
+"Objects not in image: bicycle", "has_dog: false"), yes/no questions and their answers ("Is
+there a cup? There is not."), and word order carried over from other languages ("In the image
+is not present any car", "a vase there is not")."""
+
+from __future__ import annotations
+
+import re
+
+from negdata.validate.negation.words import HEDGE
+
+# The header of a list of what is not there: "absent: tv, laptop", "absent=[cat]", "Missing
+# objects: suitcase", "Objects not in image: bicycle", "negatives: snowboard", "no: kite",
+# "Vehicles absent - truck, bus", "Object list (absent): clock", "Does not contain: hot dog".
+_NOUNS = r"(?:objects?|items?|tags?|labels?|classes|things|categories|vehicles|animals|nodes)"
+_ABSENT_HEADER = re.compile(
+    rf"(?:\b{_NOUNS}(?: list)? )?"
+    r"(?:\((?:absent|missing|not present)\)|absent|missing|excluded|unseen|negatives?|no|"
+    r"(?:does|do) not contain|not (?:in (?:the )?(?:image|picture|photo|scene)|present|visible|"
+    r"detected|found|seen|pictured|annotated(?: as present)?))"
+    rf"(?: {_NOUNS})?\s*(?:[:=]|\s-\s)\s*\[?(?=\s*[a-z])"
+)
+_PRESENT_HEADER = re.compile(r"\b(?:yes|positives?|present|seen|visible)\s*(?:[:=])\s*\[?")
+# A yes/no question supposes what it asks about: "Is there a cup?", "Any forks?", "Is she
+# carrying a suitcase?" (the subject of a verb, "she", "the man", is there).
+_QUESTION_END = r"(?=[^.?!;|]*\?)"
+_ASKED = re.compile(
+    r"(?:^|(?<=[.?!;:]))\s*(?:q\s*:\s*)?"
+    r"(?:(?:is|are|was|were) there|any|(?:do|does|did) (?:you see|it have|they have))\b"
+    + _QUESTION_END
+)
+_ASKED_OBJECT = re.compile(
+    r"(?:^|(?<=[.?!;:]))\s*(?:q\s*:\s*)?(?:is|are|was|were|does|do|did) "
+    r"((?:he|she|they|it|(?:the|a|an|this|that) [a-z]+) [a-z]+ing)\b" + _QUESTION_END
+)
+
+
+def rewrite(text: str) -> str:
+    """Lower-cased caption text with these forms turned into plain cues and hedges."""
+    text = re.sub(r"\b([a-z]+)_([a-z]+)\b", r"\1 \2", text)  # "has_dog", "not_holding"
+    text = re.sub(r":\s*false\b", ": no", text)
+    text = re.sub(r":\s*true\b", ": yes", text)
+    text = _ABSENT_HEADER.sub(" ; absent ", text)
+    text = _PRESENT_HEADER.sub(" ; ", text)
+    text = _ASKED.sub(f" {HEDGE} ", text)
+    text = _ASKED_OBJECT.sub(rf" \1 {HEDGE} ", text)
+    # Translated word order: "is not present any car", "are not to see persons", "not is
+    # visible the rider" -> "not have ...".
+    text = re.sub(
+        r"\b(?:(?:is|are) not|not (?:is|are)) (?:present|visible|to see|to be seen|seen)"
+        r"(?= (?:any|a|an|the|some|[a-z]+s)\b)",
+        "not have",
+        text,
+    )
+    # "free from any television", "unaccompanied by any giraffes", "not including any hot dogs"
+    text = re.sub(r"\bfree from\b", "free of", text)
+    text = re.sub(r"\bunaccompanied by\b|\bwith out\b", "without", text)
+    text = re.sub(r"\bnot including\b", "excluding", text)
+    # "forgot the bat", "forgot his umbrella": what was forgotten is not there
+    return re.sub(r"\bforg[eo]t (?=(?:the|his|her|their|my|our|its)\b)", "did not have ", text)
