@@ -6,8 +6,8 @@ Layout of a run directory (img2dataset's for ``shards/``)::
     evidence/{s:05d}.parquet _stats.json      detect
     objects/{s:05d}.parquet _stats.json       plan
     captions/{s:05d}.parquet _mcq _rejects  compose
-    negcap/{s:05d}.tar .parquet _stats.json  publish (validated NegCap)
-    negmcq/{s:05d}.parquet, rejects/{s:05d}.parquet
+    publish/{s:05d}_stats.json               publish, whose datasets have a folder per split:
+    negcap/{split}/{s:05d}.tar, negcap_parquet/, negmcq/, rejects/  (negdata.publish.layout)
 
 A stage's ``_stats.json`` is written last and names the config hash it was made with: it is
 the stage's done marker for that shard.
