@@ -17,13 +17,14 @@ export YOLO_AUTOINSTALL := False
 export YOLO_CONFIG_DIR := $(NEGDATA_CACHE)/ultralytics
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
+export HF_DATASETS_OFFLINE := 1
 export DO_NOT_TRACK := 1
 export PREFECT_HOME ?= $(NEGDATA_CACHE)/prefect
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export PREFECT_LOGGING_LEVEL ?= WARNING
 
 .PHONY: install llm-env img2dataset-env browser sample generate server deploy worker test lint \
-	format eval-negation bench bench-llm bench-ingest bench-cluster clean
+	format eval-negation bench bench-llm bench-ingest bench-cluster bench-layout clean
 
 install: $(VENV)/.installed
 
@@ -114,7 +115,7 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen.jsonl
 
 # Benchmarks print ratios against a baseline measured in the same run (numbers: README).
-bench: bench-llm bench-ingest bench-cluster
+bench: bench-llm bench-ingest bench-cluster bench-layout
 
 # LLM stages vs a bare load generator replaying the same request bodies on the local vLLM server.
 BENCH_LLM_ARGS ?=
@@ -131,6 +132,12 @@ bench-ingest: install img2dataset-env sample
 BENCH_CLUSTER_ARGS ?=
 bench-cluster: install llm-env sample
 	$(PY) -m bench.cluster $(BENCH_CLUSTER_ARGS)
+
+# NegCap one sample per image vs one per caption (bench/layout.py): bytes per caption on the
+# run `make generate` made, and images twice in a batch in open_clip's own loader.
+BENCH_LAYOUT_ARGS ?=
+bench-layout: generate
+	$(PY) -m bench.layout --config $(CONFIG) $(BENCH_LAYOUT_ARGS)
 
 clean:
 	rm -rf runs data .pytest_cache .mypy_cache .ruff_cache

@@ -22,13 +22,17 @@ from negdata.cli import PERSON_WEIGHTS
 from negdata.config import Config, load_config
 from negdata.detect.vocab import vocabulary
 from negdata.pipeline import STAGES, stage_hash
+from negdata.publish import layout
 from negdata.records import (
+    SPLITS,
     Box,
     CaptionRecord,
     Evidence,
     IngestRow,
     LabelScore,
     McqRecord,
+    PublishedCaption,
+    PublishedMcq,
     Reject,
     Style,
     count_by,
@@ -130,8 +134,22 @@ def _write_shard(cfg: Config, shard: int, photos: list[tuple[SampleImage, bytes]
     write_tar(out / "shards" / f"{name}.tar", samples)
     write_parquet(out / "shards" / f"{name}.parquet", IngestRow, rows)
     write_parquet(out / "evidence" / f"{name}.parquet", Evidence, evidence)
-    write_parquet(out / "negcap" / f"{name}.parquet", CaptionRecord, captions)
-    write_parquet(out / "negmcq" / f"{name}.parquet", McqRecord, questions)
+    split_of = {e.key: SPLITS[0 if i % 10 < 8 else i % 10 - 7] for i, e in enumerate(evidence)}
+    for split in SPLITS:
+        rows_in = [
+            PublishedCaption(**c.model_dump(), split=split)
+            for c in captions
+            if split_of[c.image_key] == split
+        ]
+        mcqs_in = [
+            PublishedMcq(**q.model_dump(), split=split)
+            for q in questions
+            if split_of[q.image_key] == split
+        ]
+        if rows_in:
+            write_parquet(layout.negcap_parquet(out, split, name), PublishedCaption, rows_in)
+        if mcqs_in:
+            write_parquet(layout.negmcq_parquet(out, split, name), PublishedMcq, mcqs_in)
     write_parquet(out / "rejects" / f"{name}.parquet", Reject, rejects)
     n = len(photos)
     stats: dict[str, dict[str, Any]] = {
@@ -148,6 +166,9 @@ def _write_shard(cfg: Config, shard: int, photos: list[tuple[SampleImage, bytes]
             "mcq_templates": {"affirmation": len(questions)},
             "mcq_correct_positions": dict(Counter(str(q.correct_answer) for q in questions)),
             "rejects": count_by(rejects),
+            "images_by_split": dict(Counter(split_of.values())),
+            "captions_by_split": dict(Counter(split_of[c.image_key] for c in captions)),
+            "mcq_by_split": dict(Counter(split_of[q.image_key] for q in questions)),
         },
     }
     for stage in STAGES:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import ipaddress
 import json
+import math
 import os
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -356,6 +357,26 @@ class ReportConfig(Section):
     gallery_images: Annotated[int, Field(ge=0)] = 24
 
 
+class SplitFractions(Section):
+    """The share of images in each split. An image's split follows from its sha256 alone
+    (``negdata.publish.splits``): the same image is in the same split in every shard and run."""
+
+    train: Annotated[float, Field(ge=0, le=1)] = 0.98
+    validation: Annotated[float, Field(ge=0, le=1)] = 0.01
+    test: Annotated[float, Field(ge=0, le=1)] = 0.01
+
+    @model_validator(mode="after")
+    def _sum_to_one(self) -> SplitFractions:
+        total = math.fsum((self.train, self.validation, self.test))
+        if abs(total - 1) > 1e-9:
+            raise ValueError(f"train, validation and test must sum to 1, not {total:g}")
+        return self
+
+
+class PublishConfig(Section):
+    splits: SplitFractions = SplitFractions()
+
+
 class Config(Section):
     run: RunConfig = RunConfig()
     input: InputConfig
@@ -366,6 +387,7 @@ class Config(Section):
     compose: ComposeConfig = ComposeConfig()
     validation: ValidationConfig = ValidationConfig()
     report: ReportConfig = ReportConfig()
+    publish: PublishConfig = PublishConfig()
 
     @model_validator(mode="after")
     def _file_input_is_confined(self) -> Config:

@@ -22,9 +22,12 @@ from negdata.ingest.sources import shard_count
 from negdata.leases import LeaseHeld, ShardLease
 from negdata.llm.client import FailureReason
 from negdata.llm.prompts import load_prompt
+from negdata.publish import layout
 from negdata.publish.diversity import diversity
-from negdata.records import CaptionRecord, read_parquet
+from negdata.records import SPLITS, PublishedCaption, read_parquet
 from negdata.shards import (
+    Location,
+    atomic_path,
     done_stats,
     is_done,
     is_remote,
@@ -33,7 +36,6 @@ from negdata.shards import (
     shard_name,
     shard_ranges,
     stats_path,
-    write_json_atomic,
 )
 
 log = logging.getLogger(__name__)
@@ -106,9 +108,9 @@ STAGES: tuple[Stage, ...] = (
     ),
     Stage(
         "publish",
-        "negcap",
+        layout.MARKERS,  # its outputs are in the dataset folders (negdata.publish.layout)
         _publish,
-        (*_UP_TO_DETECT, "plan", "compose", "validation"),
+        (*_UP_TO_DETECT, "plan", "compose", "validation", "publish"),
         _judge_prompt,
     ),
 )
@@ -234,15 +236,22 @@ def _sweep_unfinished(cfg: Config, shard: int) -> None:
     if is_remote(out):
         return
     name = shard_name(shard)
-    for folder in {st.directory for st in STAGES} | {"negmcq", "rejects"}:
-        for tmp in (out / folder).glob(f".{name}*.tmp"):
+    folders = {out / st.directory for st in STAGES} | set(layout.folders(out))
+    for folder in folders:
+        for tmp in folder.glob(f".{name}*.tmp"):
             tmp.unlink(missing_ok=True)
 
 
-def _write_if_changed(path: Any, payload: dict[str, Any]) -> None:
-    text = json.dumps(payload, indent=2, sort_keys=True) + "\n"
+def _write_if_changed(path: Location, text: str) -> None:
+    """Leave a file that already holds ``text`` alone: a rerun that finds every shard done
+    changes no file."""
     if not path.exists() or path.read_text() != text:
-        write_json_atomic(path, payload)
+        with atomic_path(path) as tmp:
+            tmp.write_text(text)
+
+
+def _json(payload: dict[str, Any]) -> str:
+    return json.dumps(payload, indent=2, sort_keys=True) + "\n"
 
 
 def llm_efficiency(per_stage: dict[str, dict[str, int]], published: Counter[str]) -> dict[str, Any]:
@@ -278,23 +287,26 @@ def _ratio(a: int, b: int, digits: int = 2) -> float | None:
     return round(a / b, digits) if b else None
 
 
-def _published_captions(cfg: Config, shards: list[int]) -> Iterator[CaptionRecord]:
+def _published_captions(cfg: Config, shards: list[int]) -> Iterator[PublishedCaption]:
     """Published captions, shard by shard, up to ``DIVERSITY_SAMPLE`` of them."""
     seen = 0
     for shard in shards:
-        for record in read_parquet(
-            cfg.run.output_dir / "negcap" / f"{shard_name(shard)}.parquet", CaptionRecord
-        ):
-            if seen >= DIVERSITY_SAMPLE:
-                return
-            seen += 1
-            yield record
+        for split in SPLITS:
+            path = layout.negcap_parquet(cfg.run.output_dir, split, shard_name(shard))
+            if not path.exists():  # no caption of the shard in this split
+                continue
+            for record in read_parquet(path, PublishedCaption):
+                if seen >= DIVERSITY_SAMPLE:
+                    return
+                seen += 1
+                yield record
 
 
 def published_shards(cfg: Config) -> list[int]:
     """Every shard whose publish stage has finished in this output directory."""
     return sorted(
-        int(p.name.split("_")[0]) for p in (cfg.run.output_dir / "negcap").glob("*_stats.json")
+        int(p.name.split("_")[0])
+        for p in (cfg.run.output_dir / layout.MARKERS).glob("*_stats.json")
     )
 
 
@@ -306,8 +318,8 @@ def done_markers(cfg: Config) -> dict[str, int]:
 
 def summarize(cfg: Config, *, write: bool = True) -> dict[str, Any]:
     """Merge the per-shard stats of every published shard; with ``write``, into stats.json
-    and sizes.json too, then the data card and report (the end of a run; ``negdata summary``
-    only reads)."""
+    and each split's sizes.json too, then the data card and report (the end of a run;
+    ``negdata summary`` only reads)."""
     out = cfg.run.output_dir
     shards = published_shards(cfg)
     per_stage: dict[str, dict[str, Any]] = {}
@@ -325,6 +337,9 @@ def summarize(cfg: Config, *, write: bool = True) -> dict[str, Any]:
                     "mcq_templates",
                     "captions_by_style",
                     "mcq_correct_positions",
+                    "images_by_split",
+                    "captions_by_split",
+                    "mcq_by_split",
                 ):
                     totals.update({f"{key}.{k}": v for k, v in value.items()})
             if stage.name == "publish":
@@ -342,12 +357,21 @@ def summarize(cfg: Config, *, write: bool = True) -> dict[str, Any]:
     }
     if not write:
         return summary
-    sizes = {
-        f"{shard_name(s)}.tar": (read_stats(out / "negcap", s) or {}).get("captions", 0)
-        for s in shards
+    images = {
+        s: (read_stats(out / layout.MARKERS, s) or {}).get("images_by_split", {}) for s in shards
     }
-    _write_if_changed(out / "negcap" / "sizes.json", sizes)
-    _write_if_changed(out / "stats.json", summary)
+    with_tars = []
+    for split in SPLITS:
+        # open_clip's sample counts: the split's tars, which exist where a shard has images.
+        sizes = {f"{shard_name(s)}.tar": n[split] for s, n in images.items() if n.get(split)}
+        if sizes:
+            _write_if_changed(layout.sizes_path(out, split), _json(sizes))
+            with_tars.append(split)
+        else:
+            layout.sizes_path(out, split).unlink(missing_ok=True)
+    if with_tars:
+        _write_if_changed(layout.card_path(out), layout.negcap_card(with_tars))
+    _write_if_changed(out / "stats.json", _json(summary))
     write_docs(cfg, summary)
     return summary
 

@@ -15,6 +15,8 @@ from negdata.shards import Location, atomic_path, is_remote
 Verdict = Literal["present", "absent", "uncertain", "unverifiable"]
 Style = Literal["affirmation_first", "negation_first"]
 McqTemplate = Literal["affirmation", "negation", "hybrid"]
+Split = Literal["train", "validation", "test"]
+SPLITS: tuple[Split, ...] = get_args(Split)
 
 
 class Record(BaseModel):
@@ -124,6 +126,47 @@ class McqRecord(Record):
     template_options: list[str] = []
     paraphrased: list[bool] = [False, False, False, False]
     prompt: str | None = None
+
+
+class PublishedCaption(CaptionRecord):
+    """A NegCap caption as published, with its image's split: a row of the NegCap Parquet."""
+
+    split: Split
+
+
+class PublishedMcq(McqRecord):
+    """A NegMCQ question as published, with its image's split."""
+
+    split: Split
+
+
+class SampleCaption(Record):
+    """One accepted caption in a NegCap sample's ``.json``. Every field is a string, never null
+    ("" where a template caption has no prompt or model), so that Hugging Face ``datasets``
+    infers the types from any one sample; the Parquet rows carry the rest (``affirmed``,
+    ``unverifiable_nouns``: lists that may be empty, which no single sample can type)."""
+
+    key: str
+    text: str
+    negated: str
+    negated_label: str
+    style: Style
+    generator: Literal["llm", "template"]
+    prompt: str
+    model: str
+
+
+class NegCapSample(Record):
+    """The ``.json`` of a NegCap WebDataset sample: one image with all its accepted captions.
+    ``caption`` is the sample's ``.txt``, the one open_clip trains on."""
+
+    key: str
+    split: Split
+    sha256: str
+    caption: str
+    original_caption: str
+    config_hash: str
+    captions: list[SampleCaption]
 
 
 class Reject(Record):

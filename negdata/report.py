@@ -47,9 +47,9 @@ def format_summary(cfg: Config, summary: dict[str, Any]) -> str:
     lines += [
         "",
         "outputs",
-        f"  NegCap (open_clip WebDataset) {out}/negcap/{{00000..}}.tar, sizes.json",
-        f"  NegCap Parquet                {out}/negcap/*.parquet",
-        f"  NegMCQ Parquet                {out}/negmcq/*.parquet",
+        f"  NegCap (open_clip WebDataset) {out}/negcap/{{train,validation,test}}/*.tar, sizes.json",
+        f"  NegCap Parquet                {out}/negcap_parquet/{{train,validation,test}}/*.parquet",
+        f"  NegMCQ Parquet                {out}/negmcq/{{train,validation,test}}/*.parquet",
         f"  rejects                       {out}/rejects/*.parquet",
         f"  run stats                     {out}/stats.json",
     ]

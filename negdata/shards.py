@@ -6,8 +6,8 @@ Layout of a run directory (img2dataset's for ``shards/``)::
     evidence/{s:05d}.parquet _stats.json      detect
     objects/{s:05d}.parquet _stats.json       plan
     captions/{s:05d}.parquet _mcq _rejects  compose
-    negcap/{s:05d}.tar .parquet _stats.json  publish (validated NegCap)
-    negmcq/{s:05d}.parquet, rejects/{s:05d}.parquet
+    publish/{s:05d}_stats.json               publish, whose datasets have a folder per split:
+    negcap/{split}/{s:05d}.tar, negcap_parquet/, negmcq/, rejects/  (negdata.publish.layout)
 
 A stage's ``_stats.json`` is written last and names the config hash it was made with: it is
 the stage's done marker for that shard.
@@ -174,6 +174,26 @@ def atomic_path(final: Location) -> Iterator[Path]:
         yield tmp
 
 
+def _process_umask() -> int:
+    """The process's umask, read from /proc where Linux offers it: ``os.umask`` can only read it
+    by setting it, which races with any other thread creating a file meanwhile."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except OSError:
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+# The mode of every published file: what any tool's output gets (0666 less the umask), read once
+# at import. mkstemp makes its files 0600, which would hide the outputs from a training job
+# running as another user.
+FILE_MODE = 0o666 & ~_process_umask()
+
+
 @contextmanager
 def _atomic_local(final: Path) -> Iterator[Path]:
     final.parent.mkdir(parents=True, exist_ok=True)
@@ -182,6 +202,7 @@ def _atomic_local(final: Path) -> Iterator[Path]:
     with _tracked(Path(tmp_name)) as tmp:
         try:
             yield tmp
+            os.chmod(tmp, FILE_MODE)  # after writing: a writer may have made the file anew
             with open(tmp, "rb") as fh:
                 os.fsync(fh.fileno())
             os.replace(tmp, final)

@@ -1,12 +1,14 @@
-"""WebDataset tars: write a shard atomically, read it back sample by sample."""
+"""WebDataset tars: write a shard atomically, read it back sample by sample; and which of a
+NegCap image's captions a trainer uses in a given epoch."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import re
 import tarfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import IO, Any, Literal
 
 from negdata.shards import Location, atomic_path
@@ -86,3 +88,21 @@ def tar_samples(
                 files[match.group(2).lower()] = extracted.read()
     if key is not None:
         yield key, files
+
+
+def caption_index(key: str, count: int, epoch: int, seed: int = 0) -> int:
+    """Which of an image's ``count`` captions to train on in ``epoch``: the image's captions in
+    an order shuffled by ``seed`` and its key, gone through once every ``count`` epochs."""
+    order = sorted(
+        range(count), key=lambda i: hashlib.sha256(f"{seed}/{key}/{i}".encode()).digest()
+    )
+    return order[epoch % count]
+
+
+def caption_for_epoch(record: Mapping[str, Any], epoch: int, seed: int = 0) -> str:
+    """The caption to train on in ``epoch``, from a NegCap sample's decoded ``.json``
+    (``records.NegCapSample``): every caption of the image in turn, one per epoch. With the
+    run's seed (``run.seed``), epoch 0 gives the sample's ``.txt``. In a webdataset pipeline:
+    ``.map(lambda s: {**s, "txt": caption_for_epoch(s["json"], epoch)})``."""
+    captions = record["captions"]
+    return str(captions[caption_index(record["key"], len(captions), epoch, seed)]["text"])

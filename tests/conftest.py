@@ -18,6 +18,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
+# Hugging Face datasets reads this once, at import: the tests that load outputs with it never
+# reach the Hub (datasets 5 takes HF_HUB_OFFLINE too, which the Makefile sets).
+os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+
 import httpx
 import pytest
 import yaml

@@ -211,5 +211,5 @@ def test_a_worker_killed_mid_shard_loses_its_shards_to_the_other_after_the_lease
     assert set(worked) == {(st, f"{s:05d}") for st in STAGES for s in range(14)}  # none lost
     assert max(worked.values()) == 1  # nothing finished twice
     assert "its worker went silent" in workers.log("parent")
-    published = sorted((tmp_path / "cluster" / "negcap").glob("*_stats.json"))
+    published = sorted((tmp_path / "cluster" / "publish").glob("*_stats.json"))
     assert len(published) == 14

@@ -105,17 +105,17 @@ def _make_run(root: Path, splits: dict[str, str] | None = None) -> dict[str, Any
         captions = [c for k in keys for c in _captions(k)]
         name = f"{shard:05d}"
         if splits is None:
-            write_parquet(run / "negcap" / f"{name}.parquet", CaptionRecord, captions)
+            write_parquet(run / "negcap_parquet" / f"{name}.parquet", CaptionRecord, captions)
             write_parquet(run / "negmcq" / f"{name}.parquet", McqRecord, questions)
         else:
             caption_splits = [splits[c.image_key] for c in captions]
             _write_with_split(
-                run / "negcap" / f"{name}.parquet", CaptionRecord, captions, caption_splits
+                run / "negcap_parquet" / f"{name}.parquet", CaptionRecord, captions, caption_splits
             )
             _write_with_split(
                 run / "negmcq" / f"{name}.parquet", McqRecord, questions, [splits[k] for k in keys]
             )
-        write_stats(run / "negcap", shard, "h", {"captions": len(captions)})
+        write_stats(run / "publish", shard, "h", {"captions": len(captions)})
     write_tar(run / "shards" / "00002.tar", [])
     write_stats(run / "shards", 2, "h", {"successes": 0})
     return {"run": run, "jpegs": jpegs, "mcqs": mcqs}
@@ -311,7 +311,7 @@ def test_a_missing_or_unfinished_run_is_one_clear_error(tmp_path: Path) -> None:
     with pytest.raises(RunError, match="no such run folder"):
         export_negbench(tmp_path / "nope", tmp_path / "out")
     made = _make_run(tmp_path)
-    for marker in (made["run"] / "negcap").glob("*_stats.json"):
+    for marker in (made["run"] / "publish").glob("*_stats.json"):
         marker.unlink()
 
     command = [sys.executable, "-c", "from negdata.cli import main; main()", "export"]
@@ -326,7 +326,7 @@ def test_a_missing_or_unfinished_run_is_one_clear_error(tmp_path: Path) -> None:
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert result.stderr.strip().splitlines() == [
         f"negdata: {made['run']}: no shard has finished the publish stage "
-        "(no negcap/NNNNN_stats.json): run the pipeline to the end first"
+        "(no publish/NNNNN_stats.json): run the pipeline to the end first"
     ]
     assert not (tmp_path / "out").exists()
 

@@ -11,18 +11,21 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import datasets
 import pyarrow.parquet as pq
 import pytest
 import webdataset as wds
 import yaml
 
+from bench.layout import batches_in_open_clip
 from flows.generate import generate
 from negdata.clip_text import fits_clip
 from negdata.config import LLMConfig, load_config
 from negdata.detect.lexicon import Lexicon, lexicon_for
-from negdata.records import Evidence, read_parquet
+from negdata.records import SPLITS, Evidence, read_parquet
 from negdata.sample import build_sample
 from negdata.validate.negation import analyze
+from negdata.wds import caption_for_epoch
 
 SHARDS = "0-4"  # 14 sample rows + 3 bad rows at 4 per shard -> shards 0-4
 
@@ -72,27 +75,119 @@ def _evidence(out: Path) -> dict[str, Evidence]:
     }
 
 
-def test_outputs_open_with_webdataset_and_pyarrow(run: dict[str, Any]) -> None:
+def _parquet(out: Path, dataset: str) -> list[Path]:
+    """A Parquet dataset's files over every split."""
+    return sorted((out / dataset).glob("*/*.parquet"))
+
+
+def _tars(out: Path) -> dict[str, list[Path]]:
+    return {split: sorted((out / "negcap" / split).glob("*.tar")) for split in SPLITS}
+
+
+def test_negcap_stores_each_image_once_with_all_its_captions(run: dict[str, Any]) -> None:
     out = run["cfg"].run.output_dir
-    tars = sorted((out / "negcap").glob("*.tar"))
-    assert [t.name for t in tars] == [f"{i:05d}.tar" for i in range(5)]
-    samples = list(wds.WebDataset([str(t) for t in tars], shardshuffle=False))
-    keys = [s["__key__"] for s in samples]
-    assert len(keys) == len(set(keys)) > 0
+    tars = _tars(out)
+    assert all(tars.values())  # configs/sample.yaml's fractions give every split an image
+    samples = list(wds.WebDataset([str(t) for ts in tars.values() for t in ts], shardshuffle=False))
+    rows = pq.read_table(_parquet(out, "negcap_parquet")).to_pylist()
+    images = [s["__key__"] for s in samples]
+    assert len(images) == len(set(images)) == len({r["image_key"] for r in rows}) > 0
+    assert len(rows) > len(images)  # several captions per image, the image stored once
+    by_image: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        by_image.setdefault(row["image_key"], []).append(row)
     for sample in samples:
-        assert {"jpg", "txt", "json"} <= set(sample)
-        assert json.loads(sample["json"])["caption"] == sample["txt"].decode()
-    sizes = json.loads((out / "negcap" / "sizes.json").read_text())
-    assert sum(sizes.values()) == len(samples)
-    negcap = pq.read_table(sorted((out / "negcap").glob("*.parquet"))).num_rows
-    negmcq = pq.read_table(sorted((out / "negmcq").glob("*.parquet"))).num_rows
+        record = json.loads(sample["json"])
+        mine = by_image[sample["__key__"]]
+        assert [c["text"] for c in record["captions"]] == [r["caption"] for r in mine]
+        assert record["caption"] == sample["txt"].decode()
+        assert sample["txt"].decode() in [r["caption"] for r in mine]
+        assert caption_for_epoch(record, 0, run["cfg"].run.seed) == sample["txt"].decode()
+        assert {r["split"] for r in mine} == {record["split"]}
+        assert record["sha256"] == hashlib.sha256(_original(run, sample["__key__"])).hexdigest()
+    for split, paths in tars.items():
+        sizes = json.loads((out / "negcap" / split / "sizes.json").read_text())
+        assert sizes == {
+            p.name: len(list(wds.WebDataset(str(p), shardshuffle=False))) for p in paths
+        }
+    negmcq = pq.read_table(_parquet(out, "negmcq")).num_rows
     published = run["summary"]["published"]
-    assert (
-        negcap
-        == len(samples)
-        == sum(v for k, v in published.items() if k.startswith("captions_by_generator."))
-    )
+    assert len(rows) == sum(v for k, v in published.items() if k.startswith("captions_by_split."))
+    assert len(rows) == sum(v for k, v in published.items() if k.startswith("captions_by_gen"))
+    assert len(images) == sum(v for k, v in published.items() if k.startswith("images_by_split."))
     assert negmcq == run["summary"]["stages"]["publish"]["mcq"] > 0
+
+
+def _original(run: dict[str, Any], key: str) -> bytes:
+    """The bytes of the input file ingest read for sample ``key``."""
+    rows = pq.read_table(sorted((run["cfg"].run.output_dir / "shards").glob("*.parquet")))
+    url = {r["key"]: r["url"] for r in rows.to_pylist()}[key]
+    return Path(url.removeprefix("file://")).read_bytes()
+
+
+def test_splits_are_disjoint_by_image_and_agree_across_datasets(run: dict[str, Any]) -> None:
+    out = run["cfg"].run.output_dir
+    captions = pq.read_table(_parquet(out, "negcap_parquet")).to_pylist()
+    questions = pq.read_table(_parquet(out, "negmcq")).to_pylist()
+    split_of_image = {c["image_key"]: c["split"] for c in captions}
+    for path in _parquet(out, "negcap_parquet") + _parquet(out, "negmcq"):
+        assert {r["split"] for r in pq.read_table(path).to_pylist()} <= {path.parent.name}
+    for q in questions:
+        assert split_of_image.get(q["image_key"], q["split"]) == q["split"]
+    hashes = {
+        s["__key__"]: (split, json.loads(s["json"])["sha256"])
+        for split, paths in _tars(out).items()
+        for s in wds.WebDataset([str(p) for p in paths], shardshuffle=False)
+    }
+    by_split = {split: {h for sp, h in hashes.values() if sp == split} for split in SPLITS}
+    assert not (by_split["train"] & (by_split["validation"] | by_split["test"]))
+    assert not by_split["validation"] & by_split["test"]
+    assert {k: split for k, (split, _) in hashes.items()} == split_of_image
+
+
+def test_open_clip_trains_from_the_train_tars_without_an_image_twice_in_a_batch(
+    run: dict[str, Any],
+) -> None:
+    """open_clip's own webdataset loader, as `python -m open_clip_train.main --dataset-type
+    webdataset` builds it: the sample count from sizes.json, shard and sample shuffling."""
+    paths = _tars(run["cfg"].run.output_dir)["train"]
+    images = sum(json.loads((paths[0].parent / "sizes.json").read_text()).values())
+    batches = batches_in_open_clip(paths, batch_size=3)
+    assert len(batches) == -(-images // 3) > 1  # what open_clip takes from sizes.json
+    assert all(len(b) == 3 for b in batches)
+    assert [b for b in batches if len(set(b)) < len(b)] == []
+
+
+def test_hugging_face_datasets_loads_every_dataset_with_its_splits(
+    run: dict[str, Any], tmp_path: Path
+) -> None:
+    out = run["cfg"].run.output_dir
+    tars = _tars(out)
+    folder = _load(tmp_path, str(out / "negcap"))
+    assert set(folder) == set(SPLITS)
+    for split in SPLITS:
+        assert folder[split].num_rows == sum(
+            json.loads((out / "negcap" / split / "sizes.json").read_text()).values()
+        )
+    files = _load(
+        tmp_path, "webdataset", data_files={s: [str(p) for p in ps] for s, ps in tars.items()}
+    )
+    for loaded in (folder, files):
+        train = loaded["train"]
+        assert isinstance(train.features["jpg"], datasets.Image)
+        assert train.features["json"]["captions"].feature["text"].dtype == "string"
+        assert train.features["json"]["captions"].feature["prompt"].dtype == "string"
+        row = train[0]
+        assert row["txt"] == row["json"]["caption"] and row["jpg"].size[0] > 0
+    for name, dataset in (("negcap_parquet", "negcap_parquet"), ("negmcq", "negmcq")):
+        loaded = _load(tmp_path, str(out / name))
+        plain = _load(tmp_path, "parquet", data_files=[str(p) for p in _parquet(out, dataset)])
+        assert set(loaded) == set(SPLITS)
+        for split in SPLITS:
+            assert set(loaded[split]["split"]) <= {split}
+        assert sum(d.num_rows for d in loaded.values()) == plain["train"].num_rows > 0
+    questions = _load(tmp_path, str(out / "negmcq"))["train"]
+    assert questions.features["correct_answer"].dtype == "int64"
 
 
 def test_bad_rows_are_counted_rejects(run: dict[str, Any]) -> None:
@@ -116,7 +211,7 @@ def test_every_published_caption_negates_a_verified_absent_object(run: dict[str,
     cfg = run["cfg"]
     evidence = _evidence(cfg.run.output_dir)
     lexicon = lexicon_for("coco")
-    rows = pq.read_table(sorted((cfg.run.output_dir / "negcap").glob("*.parquet"))).to_pylist()
+    rows = pq.read_table(_parquet(cfg.run.output_dir, "negcap_parquet")).to_pylist()
     assert rows
     for row in rows:
         scores = evidence[row["image_key"]].score_map()
@@ -135,7 +230,7 @@ def test_every_mcq_has_exactly_one_correct_option(run: dict[str, Any]) -> None:
     cfg = run["cfg"]
     evidence = _evidence(cfg.run.output_dir)
     lexicon = lexicon_for("coco")
-    rows = pq.read_table(sorted((cfg.run.output_dir / "negmcq").glob("*.parquet"))).to_pylist()
+    rows = pq.read_table(_parquet(cfg.run.output_dir, "negmcq")).to_pylist()
     assert rows
     for row in rows:
         scores = evidence[row["image_key"]].score_map()
@@ -178,8 +273,8 @@ def test_nothing_published_contradicts_the_labels(run: dict[str, Any]) -> None:
         ]
 
     out = cfg.run.output_dir
-    captions = pq.read_table(sorted((out / "negcap").glob("*.parquet"))).to_pylist()
-    questions = pq.read_table(sorted((out / "negmcq").glob("*.parquet"))).to_pylist()
+    captions = pq.read_table(_parquet(out, "negcap_parquet")).to_pylist()
+    questions = pq.read_table(_parquet(out, "negmcq")).to_pylist()
     assert captions and questions
     verdicts = [(c["caption"], denied(c["caption"], c["image_key"])) for c in captions]
     assert [(caption, names) for caption, names in verdicts if names] == []
@@ -193,7 +288,7 @@ def test_no_published_caption_carries_alt_text_noise(run: dict[str, Any]) -> Non
     """The sample's captions hold a file name, a stock-photo id, keyword lists, camera settings
     and name placeholders; the captions built on them keep none."""
     out = run["cfg"].run.output_dir
-    captions = pq.read_table(sorted((out / "negcap").glob("*.parquet"))).to_pylist()
+    captions = pq.read_table(_parquet(out, "negcap_parquet")).to_pylist()
     noise = ("<PERSON>", "royalty free", "stock photo", "#38219385", "IMG_2047", "Canon EOS", "|")
     assert any(n in c["original_caption"] for c in captions for n in noise)
     assert [c["caption"] for c in captions if any(n in c["caption"] for n in noise)] == []
@@ -211,8 +306,8 @@ def test_published_text_fits_clip_and_reads_as_english(run: dict[str, Any]) -> N
     """Every caption and MCQ option: inside CLIP's 77 tokens, no raw class name with an
     underscore, no article or number-agreement error."""
     out = run["cfg"].run.output_dir
-    captions = pq.read_table(sorted((out / "negcap").glob("*.parquet"))).to_pylist()
-    questions = pq.read_table(sorted((out / "negmcq").glob("*.parquet"))).to_pylist()
+    captions = pq.read_table(_parquet(out, "negcap_parquet")).to_pylist()
+    questions = pq.read_table(_parquet(out, "negmcq")).to_pylist()
     texts = [c["caption"] for c in captions]
     texts += [q[f"caption_{i}"] for q in questions for i in range(4)]
     assert len(texts) > 40
@@ -280,9 +375,11 @@ def test_diversity_is_reported_per_generator_and_style(run: dict[str, Any]) -> N
 def test_lost_llm_outputs_are_rebuilt_from_the_cache_identically(run: dict[str, Any]) -> None:
     cfg = run["cfg"]
     out = cfg.run.output_dir
-    before = pq.read_table(out / "negcap" / "00000.parquet").to_pylist()
-    for stage_dir in ("objects", "captions", "negcap", "negmcq", "rejects"):
-        for path in (out / stage_dir).glob("00000*"):
+    published = ("negcap/*/", "negcap_parquet/*/", "negmcq/*/", "rejects/", "publish/")
+    before = {p: p.read_bytes() for d in published for p in out.glob(f"{d}00000*")}
+    assert {p.suffix for p in before} == {".tar", ".parquet", ".json"}
+    for pattern in ("objects/", "captions/", *published):
+        for path in out.glob(f"{pattern}00000*"):
             path.unlink()
 
     summary = generate(shards="0", config=str(run["config"]))
@@ -296,7 +393,11 @@ def test_lost_llm_outputs_are_rebuilt_from_the_cache_identically(run: dict[str, 
         stats = json.loads((out / stage_dir / "00000_stats.json").read_text())
         assert stats["llm_requests"] == 0 and stats["llm_cache_hits"] > 0  # 100% cache hits
     assert summary["this_run"]["llm_server"]["requests"] == 0  # the server generated nothing
-    assert pq.read_table(out / "negcap" / "00000.parquet").to_pylist() == before
+    after = {p: p.read_bytes() for d in published for p in out.glob(f"{d}00000*")}
+    stats = [p for p in before if p.name.endswith("_stats.json")]
+    assert {p: b for p, b in after.items() if p not in stats} == {
+        p: b for p, b in before.items() if p not in stats
+    }
 
 
 def test_a_run_to_an_object_store_writes_what_a_local_run_writes(
@@ -332,3 +433,8 @@ def test_a_run_to_an_object_store_writes_what_a_local_run_writes(
         assert (cfg.run.output_dir / relative).read_bytes() == path.read_bytes(), relative
     rerun = generate(shards=SHARDS, config=str(config))
     assert rerun["this_run"]["ran"] == []  # the done markers on S3 are found again
+
+
+def _load(tmp_path: Path, *args: Any, **kwargs: Any) -> Any:
+    """``datasets.load_dataset`` with its cache in the test's folder."""
+    return datasets.load_dataset(*args, cache_dir=str(tmp_path / "hf"), **kwargs)

@@ -1,3 +1,6 @@
+import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -75,3 +78,25 @@ def test_a_stop_removes_the_temporary_file_of_a_write_in_progress(tmp_path: Path
         tmp.write_text("whole")  # a write that goes on publishes as usual
     assert final.read_text() == "whole"
     assert [p.name for p in tmp_path.iterdir()] == ["out.bin"]
+
+
+@pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o644), (0o002, 0o664), (0o077, 0o600)])
+def test_published_files_get_the_mode_the_umask_gives(
+    tmp_path: Path, umask: int, mode: int
+) -> None:
+    """As any tool's output: a training job running as another user reads what umask 022 allows."""
+    script = (
+        "import os, sys\n"
+        f"os.umask({umask})\n"
+        "from pathlib import Path\n"
+        "from negdata.shards import atomic_path, write_json_atomic\n"
+        "out = Path(sys.argv[1])\n"
+        "write_json_atomic(out / 'a.json', {})\n"
+        "with atomic_path(out / 'b.bin') as tmp:\n"
+        "    tmp.write_bytes(b'x')\n"
+    )
+    subprocess.run([sys.executable, "-c", script, str(tmp_path)], check=True)
+    assert {p.name: stat.S_IMODE(p.stat().st_mode) for p in tmp_path.iterdir()} == {
+        "a.json": mode,
+        "b.bin": mode,
+    }

@@ -32,6 +32,7 @@ from negdata.export.negbench_rows import (
 )
 from negdata.export.run_inputs import RunError, published_shards, shard_images, shard_records
 from negdata.progress import Progress
+from negdata.publish import layout
 from negdata.records import CaptionRecord, McqRecord
 from negdata.shards import Location, atomic_path, shard_name
 
@@ -112,9 +113,9 @@ def _shard_export(run: Location, shard: int, root: str) -> _ShardExport:
     name = shard_name(shard)
     captions: _Routed[CaptionRecord] = _Routed()
     mcqs: _Routed[McqRecord] = _Routed()
-    for caption, split in shard_records(run / "negcap", shard, CaptionRecord):
+    for caption, split in shard_records(run / layout.NEGCAP_PARQUET, shard, CaptionRecord):
         captions.add(caption, split)
-    for mcq, split in shard_records(run / "negmcq", shard, McqRecord):
+    for mcq, split in shard_records(run / layout.NEGMCQ, shard, McqRecord):
         mcqs.add(mcq, split)
 
     def path(key: str) -> str:

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 import pyarrow.parquet as pq
 
+from negdata.publish import layout
 from negdata.records import R
 from negdata.shards import Location, is_remote, shard_name
 from negdata.wds import read_tar
@@ -29,15 +30,15 @@ def _shards_with_stats(stage_dir: Location) -> list[int]:
 
 
 def published_shards(run: Location) -> list[int]:
-    """The shards whose publish stage has finished (``negcap/NNNNN_stats.json``); an error when
+    """The shards whose publish stage has finished (``publish/NNNNN_stats.json``); an error when
     there is no run or no such shard, a warning for ingested shards not published yet."""
     if not run.is_dir():
         raise RunError(f"{run}: no such run folder (give the run's output_dir)")
-    published = _shards_with_stats(run / "negcap")
+    published = _shards_with_stats(run / layout.MARKERS)
     if not published:
         raise RunError(
-            f"{run}: no shard has finished the publish stage (no negcap/NNNNN_stats.json): "
-            "run the pipeline to the end first"
+            f"{run}: no shard has finished the publish stage "
+            f"(no {layout.MARKERS}/NNNNN_stats.json): run the pipeline to the end first"
         )
     pending = sorted(set(_shards_with_stats(run / "shards")) - set(published))
     if pending:

@@ -12,11 +12,16 @@ from typing import Any
 
 import yaml
 
+from negdata.publish import layout
 from negdata.publish.run_facts import RunFacts
 
 PRETTY_NAME = "NegCap and NegMCQ: verified negation captions and questions"
-# The Parquet files the Hub's viewer and `datasets.load_dataset` read, per config.
-DATA_FILES = {"negcap": "negcap/*.parquet", "negmcq": "negmcq/*.parquet"}
+# The Parquet folders the Hub's viewer and `datasets.load_dataset` read, per config (a folder
+# per split), and the summary counts that say which splits have files.
+DATA_FILES = {
+    "negcap": (layout.NEGCAP_PARQUET, "captions_by_split"),
+    "negmcq": (layout.NEGMCQ, "mcq_by_split"),
+}
 TAGS = ["negation", "clip", "vision-language", "synthetic", "webdataset", "negdata"]
 TASK_CATEGORIES = ["zero-shot-image-classification", "image-to-text", "multiple-choice"]
 EXAMPLES = 3
@@ -50,8 +55,15 @@ def card_metadata(facts: RunFacts) -> dict[str, Any]:
         "language_creators": ["machine-generated", "found"],
         "source_datasets": ["extended"],
         "configs": [
-            {"config_name": name, "data_files": [{"split": "train", "path": path}]}
-            for name, path in DATA_FILES.items()
+            {
+                "config_name": name,
+                "data_files": [
+                    {"split": split, "path": f"{folder}/{split}/*.parquet"}
+                    for split, count in sorted(facts.published(counts).items())
+                    if count
+                ],
+            }
+            for name, (folder, counts) in DATA_FILES.items()
         ],
     }
 
@@ -88,9 +100,11 @@ def _introduction(facts: RunFacts) -> str:
         f"Made by negdata {facts.provenance.negdata_version} from "
         f"{facts.stat('stages.ingest.count')} input rows: **NegCap**, captions that affirm what "
         "an image shows and negate one object a detector verified absent, as an open_clip "
-        "WebDataset (`negcap/*.tar`) and Parquet (`negcap/*.parquet`); and **NegMCQ**, "
-        "four-option questions whose answer hinges on negation, in NegBench's columns "
-        "(`negmcq/*.parquet`). `report.html` beside this card shows the run with pictures.\n"
+        "WebDataset, one sample per image (`negcap/{split}/*.tar`), and Parquet, one row per "
+        "caption (`negcap_parquet/{split}/*.parquet`); and **NegMCQ**, four-option questions "
+        "whose answer hinges on negation, in NegBench's columns (`negmcq/{split}/*.parquet`). "
+        "Splits (train, validation, test) go by image. `report.html` beside this card shows "
+        "the run with pictures.\n"
     )
 
 

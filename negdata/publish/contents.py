@@ -13,7 +13,8 @@ from itertools import islice
 
 from negdata.clip_text import clip_tokens
 from negdata.config import Config
-from negdata.records import CaptionRecord, read_parquet
+from negdata.publish import layout
+from negdata.records import CaptionRecord
 from negdata.shards import shard_name
 
 # Caption length bins in CLIP tokens (start and end included); the last ends at the context.
@@ -63,6 +64,4 @@ def published_contents(cfg: Config, shards: list[int], limit: int) -> Contents:
 
 def _captions(cfg: Config, shards: list[int]) -> Iterator[CaptionRecord]:
     for shard in shards:
-        yield from read_parquet(
-            cfg.run.output_dir / "negcap" / f"{shard_name(shard)}.parquet", CaptionRecord
-        )
+        yield from layout.published_captions(cfg.run.output_dir, shard_name(shard))

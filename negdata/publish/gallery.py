@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from PIL import Image
 
 from negdata.config import Config
+from negdata.publish import layout
 from negdata.records import Box, CaptionRecord, Evidence, IngestRow, McqRecord, read_parquet
 from negdata.shards import Location, shard_name
 from negdata.wds import tar_samples
@@ -48,10 +49,10 @@ def gallery(cfg: Config, shards: list[int], size: int) -> list[GalleryItem]:
 def _shard_items(out: Location, shard: int, size: int) -> list[GalleryItem]:
     name = shard_name(shard)
     captions: dict[str, list[CaptionRecord]] = defaultdict(list)
-    for caption in read_parquet(out / "negcap" / f"{name}.parquet", CaptionRecord):
+    for caption in layout.published_captions(out, name):
         captions[caption.image_key].append(caption)
     questions: dict[str, list[McqRecord]] = defaultdict(list)
-    for question in read_parquet(out / "negmcq" / f"{name}.parquet", McqRecord):
+    for question in layout.published_mcqs(out, name):
         questions[question.image_key].append(question)
     keys = sorted(captions.keys() | questions.keys())[:size]
     if not keys:

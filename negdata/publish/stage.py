@@ -1,21 +1,31 @@
-"""Validate and publish one shard: NegCap tar + Parquet, NegMCQ Parquet, every reject + reason."""
+"""Validate and publish one shard: NegCap tars + Parquet and NegMCQ Parquet per split, every
+reject + reason (``layout`` says where each goes)."""
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
 from collections import Counter
+from collections.abc import Sequence
 from itertools import groupby
 from typing import Any
 
 from negdata.config import Config
 from negdata.detect.lexicon import Lexicon, run_lexicon
 from negdata.progress import Progress
+from negdata.publish import layout
+from negdata.publish.samples import image_samples
+from negdata.publish.splits import split_of
 from negdata.records import (
+    SPLITS,
     CaptionRecord,
     Evidence,
     IngestRow,
     McqRecord,
+    PublishedCaption,
+    PublishedMcq,
+    Record,
     Reject,
     count_by,
     read_parquet,
@@ -25,14 +35,12 @@ from negdata.shards import Location, shard_name, write_stats
 from negdata.validate.gates import CaptionGate, mcq_gate
 from negdata.validate.judge import disagreement, judge_polarities
 from negdata.validate.negation import analyze
-from negdata.wds import read_tar, write_tar
+from negdata.wds import Sample, read_tar, write_tar
 
 log = logging.getLogger(__name__)
 
-STAGE = "negcap"
 
-
-def upstream_rejects(output_dir: Location, name: str) -> list[Reject]:
+def upstream_rejects(output_dir: Location, name: str, rows: list[IngestRow]) -> list[Reject]:
     """Rejects of the earlier stages of this shard: failed ingest rows, plan and compose drops."""
     rejects = [
         Reject(
@@ -41,7 +49,7 @@ def upstream_rejects(output_dir: Location, name: str) -> list[Reject]:
             reason=(row.error_message or "unknown").split(":", 1)[0],
             detail=row.error_message or "",
         )
-        for row in read_parquet(output_dir / "shards" / f"{name}.parquet", IngestRow)
+        for row in rows
         if row.status == "failed"
     ]
     for stage_dir in ("objects", "captions"):
@@ -113,6 +121,40 @@ def judge_captions(
     return kept, rejects, llm
 
 
+def write_splits(
+    out_dir: Location,
+    name: str,
+    samples: list[Sample],
+    captions: list[PublishedCaption],
+    mcqs: list[PublishedMcq],
+) -> dict[str, int]:
+    """Write the shard's NegCap tar, NegCap and NegMCQ Parquet in each split where it has any
+    (``datasets`` can read neither an empty tar nor an empty Parquet file), and remove those of
+    the splits where it has none (any more: the fractions may have changed since a past run).
+    Returns the images per split."""
+    images_by_split: dict[str, int] = {}
+    for split in SPLITS:
+        mine = [s for s in samples if s["json"]["split"] == split]
+        images_by_split[split] = len(mine)
+        tar = layout.negcap_tar(out_dir, split, name)
+        if mine:
+            write_tar(tar, mine)
+        else:
+            tar.unlink(missing_ok=True)
+        rows = [c for c in captions if c.split == split]
+        _write_or_remove(layout.negcap_parquet(out_dir, split, name), PublishedCaption, rows)
+        questions = [m for m in mcqs if m.split == split]
+        _write_or_remove(layout.negmcq_parquet(out_dir, split, name), PublishedMcq, questions)
+    return images_by_split
+
+
+def _write_or_remove(path: Location, model: type[Record], records: Sequence[Record]) -> None:
+    if records:
+        write_parquet(path, model, records)
+    else:
+        path.unlink(missing_ok=True)
+
+
 def run_publish(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
     started = time.monotonic()
     out_dir = cfg.run.output_dir
@@ -139,19 +181,24 @@ def run_publish(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
         accepted, judge_rejects, llm = judge_captions(cfg, accepted, lexicon)
         rejects += judge_rejects
     rejects += mcq_rejects
-    rejects = upstream_rejects(out_dir, name) + rejects
+    rows = read_parquet(out_dir / "shards" / f"{name}.parquet", IngestRow)
+    rejects = upstream_rejects(out_dir, name, rows) + rejects
     images = {s["__key__"]: s["jpg"] for s in read_tar(out_dir / "shards" / f"{name}.tar")}
-    samples = [
-        {"__key__": c.key, "jpg": images[c.image_key], "txt": c.caption, "json": c.model_dump()}
-        for c in accepted
-    ]
-    write_tar(out_dir / STAGE / f"{name}.tar", samples)
-    write_parquet(out_dir / STAGE / f"{name}.parquet", CaptionRecord, accepted)
-    write_parquet(out_dir / "negmcq" / f"{name}.parquet", McqRecord, mcqs)
-    write_parquet(out_dir / "rejects" / f"{name}.parquet", Reject, rejects)
+    # The original's sha256, as ingest recorded it; the stored JPEG's for shards without one.
+    recorded = {row.key: row.sha256 for row in rows}
+    hashes = {k: recorded.get(k) or hashlib.sha256(jpg).hexdigest() for k, jpg in images.items()}
+    splits = {key: split_of(sha, cfg.publish.splits) for key, sha in hashes.items()}
+    captions = [PublishedCaption(**c.model_dump(), split=splits[c.image_key]) for c in accepted]
+    published_mcqs = [PublishedMcq(**m.model_dump(), split=splits[m.image_key]) for m in mcqs]
+    samples = image_samples(captions, images, hashes, cfg.run.seed)
+    images_by_split = write_splits(out_dir, name, samples, captions, published_mcqs)
+    write_parquet(out_dir / layout.REJECTS / f"{name}.parquet", Reject, rejects)
     stats = {
         "images": len(images),
         "captions": len(accepted),
+        "images_by_split": images_by_split,
+        "captions_by_split": {s: sum(c.split == s for c in captions) for s in SPLITS},
+        "mcq_by_split": {s: sum(m.split == s for m in published_mcqs) for s in SPLITS},
         "captions_by_generator": dict(sorted(Counter(c.generator for c in accepted).items())),
         "captions_by_style": dict(sorted(Counter(c.style for c in accepted).items())),
         "unverifiable_nouns": sum(len(c.unverifiable_nouns) for c in accepted),
@@ -163,6 +210,6 @@ def run_publish(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
         **llm,
         "duration_s": round(time.monotonic() - started, 3),
     }
-    write_stats(out_dir / STAGE, shard, config_hash, stats)
+    write_stats(out_dir / layout.MARKERS, shard, config_hash, stats)
     log.info("publish shard %s: %d captions, %d mcq", name, len(accepted), len(mcqs))
     return stats

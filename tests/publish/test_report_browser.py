@@ -102,7 +102,7 @@ def test_the_correct_mcq_answer_is_marked(
     out = finished_run[0].run.output_dir
     questions = {
         row["image_key"]: row
-        for row in pq.read_table(sorted((out / "negmcq").glob("*.parquet"))).to_pylist()
+        for row in pq.read_table(sorted((out / "negmcq").glob("*/*.parquet"))).to_pylist()
     }
     marked = page[0].eval_on_selector_all(
         ".item",

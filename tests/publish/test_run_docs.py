@@ -32,10 +32,13 @@ def test_card_header_has_the_keys_the_hub_reads(finished_run: tuple[Config, Any]
     meta, _ = _card(finished_run[0])
     assert meta.keys() >= HUB_KEYS | {"configs"}
     assert meta["language"] == ["en"] and meta["size_categories"] == ["n<1K"]
-    assert {c["config_name"]: c["data_files"][0]["path"] for c in meta["configs"]} == {
-        "negcap": "negcap/*.parquet",
-        "negmcq": "negmcq/*.parquet",
+    stats = json.loads((finished_run[0].run.output_dir / "stats.json").read_text())
+    splits = {k.split(".")[1] for k, v in stats["published"].items() if "_by_split." in k and v}
+    configs = {c["config_name"]: c["data_files"] for c in meta["configs"]}
+    assert {f["path"] for f in configs["negcap"]} == {
+        f"negcap_parquet/{s}/*.parquet" for s in splits
     }
+    assert {f["split"] for f in configs["negmcq"]} <= splits
 
 
 def test_card_counts_are_those_of_stats_json(finished_run: tuple[Config, Any]) -> None:
