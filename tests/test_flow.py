@@ -12,16 +12,19 @@ from pathlib import Path
 from typing import Any
 
 import datasets
+import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 import webdataset as wds
 import yaml
+from PIL import Image
 
 from bench.layout import batches_in_open_clip
 from flows.generate import generate
 from negdata.clip_text import fits_clip
 from negdata.config import LLMConfig, load_config
 from negdata.detect.lexicon import Lexicon, lexicon_for
+from negdata.export import export_negbench
 from negdata.records import SPLITS, Evidence, read_parquet
 from negdata.sample import build_sample
 from negdata.validate.negation import analyze
@@ -190,6 +193,28 @@ def test_hugging_face_datasets_loads_every_dataset_with_its_splits(
     assert questions.features["correct_answer"].dtype == "int64"
 
 
+def test_the_negbench_export_keeps_evaluation_to_test_images(
+    run: dict[str, Any], tmp_path: Path
+) -> None:
+    """NegBench's training CSVs hold train images only and its evaluation CSVs test images only,
+    each image file written once and readable."""
+    out = run["cfg"].run.output_dir
+    questions = pq.read_table(_parquet(out, "negmcq")).to_pylist()
+    split_of = {q["image_key"]: q["split"] for q in questions}
+    counts = export_negbench(out, tmp_path / "negbench")
+
+    def images(name: str, column: str) -> list[str]:
+        frame = pd.read_csv(tmp_path / "negbench" / name, sep=",")
+        return [Path(p).stem for p in frame[column]]
+
+    assert counts["mcq_eval.csv"] == sum(s == "test" for s in split_of.values()) > 0
+    assert {split_of[k] for k in images("mcq_eval.csv", "image_path")} == {"test"}
+    assert {split_of[k] for k in images("mcq_train.csv", "image_path")} == {"train"}
+    written = sorted((tmp_path / "negbench" / "images").rglob("*.jpg"))
+    assert len(written) == len({p.stem for p in written})
+    assert all(Image.open(p).size[0] > 0 for p in written)
+
+
 def test_bad_rows_are_counted_rejects(run: dict[str, Any]) -> None:
     rejects = run["summary"]["rejects_by_reason"]
     assert rejects["decode_error"] == 1
@@ -338,8 +363,8 @@ def _shown_images(out: Path) -> set[str]:
     """Images with a published caption or question: those the gallery shows, up to its cap."""
     return {
         row["image_key"]
-        for folder in ("negcap", "negmcq")
-        for row in pq.read_table(sorted((out / folder).glob("*.parquet"))).to_pylist()
+        for folder in ("negcap_parquet", "negmcq")
+        for row in pq.read_table(sorted((out / folder).glob("*/*.parquet"))).to_pylist()
     }
 
 
