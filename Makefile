@@ -24,7 +24,8 @@ export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export PREFECT_LOGGING_LEVEL ?= WARNING
 
 .PHONY: install llm-env img2dataset-env browser sample generate server deploy worker test lint \
-	format eval-negation bench bench-llm bench-ingest bench-cluster bench-layout clean
+	format eval-negation bench bench-llm bench-ingest bench-cluster bench-layout \
+	bench-report clean
 
 install: $(VENV)/.installed
 
@@ -115,7 +116,7 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen.jsonl
 
 # Benchmarks print ratios against a baseline measured in the same run (numbers: README).
-bench: bench-llm bench-ingest bench-cluster bench-layout
+bench: bench-llm bench-ingest bench-cluster bench-layout bench-report
 
 # LLM stages vs a bare load generator replaying the same request bodies on the local vLLM server.
 BENCH_LLM_ARGS ?=
@@ -138,6 +139,11 @@ bench-cluster: install llm-env sample
 BENCH_LAYOUT_ARGS ?=
 bench-layout: generate
 	$(PY) -m bench.layout --config $(CONFIG) $(BENCH_LAYOUT_ARGS)
+
+# The data card and report.html on a synthetic shard of 10,000 images (bench/report.py).
+BENCH_REPORT_ARGS ?= --images 10000
+bench-report: install
+	$(PY) -m bench.report $(BENCH_REPORT_ARGS)
 
 clean:
 	rm -rf runs data .pytest_cache .mypy_cache .ruff_cache

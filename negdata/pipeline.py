@@ -26,8 +26,6 @@ from negdata.publish import layout
 from negdata.publish.diversity import diversity
 from negdata.records import SPLITS, PublishedCaption, read_parquet
 from negdata.shards import (
-    Location,
-    atomic_path,
     done_stats,
     is_done,
     is_remote,
@@ -36,6 +34,7 @@ from negdata.shards import (
     shard_name,
     shard_ranges,
     stats_path,
+    write_if_changed,
 )
 
 log = logging.getLogger(__name__)
@@ -242,14 +241,6 @@ def _sweep_unfinished(cfg: Config, shard: int) -> None:
             tmp.unlink(missing_ok=True)
 
 
-def _write_if_changed(path: Location, text: str) -> None:
-    """Leave a file that already holds ``text`` alone: a rerun that finds every shard done
-    changes no file."""
-    if not path.exists() or path.read_text() != text:
-        with atomic_path(path) as tmp:
-            tmp.write_text(text)
-
-
 def _json(payload: dict[str, Any]) -> str:
     return json.dumps(payload, indent=2, sort_keys=True) + "\n"
 
@@ -365,13 +356,13 @@ def summarize(cfg: Config, *, write: bool = True) -> dict[str, Any]:
         # open_clip's sample counts: the split's tars, which exist where a shard has images.
         sizes = {f"{shard_name(s)}.tar": n[split] for s, n in images.items() if n.get(split)}
         if sizes:
-            _write_if_changed(layout.sizes_path(out, split), _json(sizes))
+            write_if_changed(layout.sizes_path(out, split), _json(sizes))
             with_tars.append(split)
         else:
             layout.sizes_path(out, split).unlink(missing_ok=True)
     if with_tars:
-        _write_if_changed(layout.card_path(out), layout.negcap_card(with_tars))
-    _write_if_changed(out / "stats.json", _json(summary))
+        write_if_changed(layout.card_path(out), layout.negcap_card(with_tars))
+    write_if_changed(out / "stats.json", _json(summary))
     write_docs(cfg, summary)
     return summary
 

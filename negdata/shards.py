@@ -26,7 +26,7 @@ import shutil
 import tempfile
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, TypeGuard
 
@@ -208,6 +208,17 @@ def _atomic_local(final: Path) -> Iterator[Path]:
             os.replace(tmp, final)
         finally:
             tmp.unlink(missing_ok=True)
+
+
+def write_if_changed(path: Location, text: str) -> None:
+    """Publish ``text`` at ``path`` unless the file already holds it: a rerun that finds every
+    shard done changes no file."""
+    data = text.encode("utf-8")
+    with suppress(FileNotFoundError):
+        if path.read_bytes() == data:
+            return
+    with atomic_path(path) as tmp:
+        tmp.write_bytes(data)
 
 
 def write_json_atomic(path: Location, payload: Any) -> None:

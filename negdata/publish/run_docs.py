@@ -14,7 +14,7 @@ from negdata.config import Config
 from negdata.publish.card import dataset_card
 from negdata.publish.report_html import render_report
 from negdata.publish.run_facts import run_facts
-from negdata.shards import Location, atomic_path
+from negdata.shards import Location, write_if_changed
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +30,7 @@ def write_run_docs(cfg: Config, summary: dict[str, Any], contents_limit: int) ->
     written: list[Location] = []
     for name, text in ((CARD, dataset_card(facts)), (REPORT, render_report(facts))):
         path = out / name
-        _write_if_changed(path, text)
+        write_if_changed(path, text)
         written.append(path)
     log.info(
         "data card and report written to %s (%d gallery images, %.1f s)",
@@ -39,14 +39,3 @@ def write_run_docs(cfg: Config, summary: dict[str, Any], contents_limit: int) ->
         time.monotonic() - started,
     )
     return written
-
-
-def _write_if_changed(path: Location, text: str) -> None:
-    data = text.encode("utf-8")
-    try:
-        if path.read_bytes() == data:
-            return
-    except FileNotFoundError:
-        pass
-    with atomic_path(path) as tmp:
-        tmp.write_bytes(data)
