@@ -1,7 +1,9 @@
 """A finished run made without a detector or an LLM: every stage's files and done markers written
 with negdata's own writers, from the bundled sample's photos, captions and labels, cycled to any
 number of images. What the run-level files (stats.json, the data card, report.html) are made
-from, at any size, in seconds: ``tests/publish`` and ``bench/report.py`` build on it.
+from, at any size, in seconds, and the NegCap tars and Parquet in publish's layout that
+evaluation and training read: ``tests/publish``, ``tests/test_eval_clip.py``,
+``bench/report.py`` and ``bench/finetune_smoke.py`` build on it.
 
 Image ``i`` is sample photo ``i % 14``, with a box per labelled object, three template captions
 negating objects it lacks, a question when it shows an object, and a reject. The image of index
@@ -10,6 +12,7 @@ negating objects it lacks, a question when it shows an object, and a reject. The
 
 from __future__ import annotations
 
+import hashlib
 import io
 from collections import Counter
 from pathlib import Path
@@ -22,7 +25,8 @@ from negdata.cli import PERSON_WEIGHTS
 from negdata.config import Config, load_config
 from negdata.detect.vocab import vocabulary
 from negdata.pipeline import STAGES, stage_hash
-from negdata.publish import layout
+from negdata.publish.samples import image_samples
+from negdata.publish.stage import write_splits
 from negdata.records import (
     SPLITS,
     Box,
@@ -135,21 +139,16 @@ def _write_shard(cfg: Config, shard: int, photos: list[tuple[SampleImage, bytes]
     write_parquet(out / "shards" / f"{name}.parquet", IngestRow, rows)
     write_parquet(out / "evidence" / f"{name}.parquet", Evidence, evidence)
     split_of = {e.key: SPLITS[0 if i % 10 < 8 else i % 10 - 7] for i, e in enumerate(evidence)}
-    for split in SPLITS:
-        rows_in = [
-            PublishedCaption(**c.model_dump(), split=split)
-            for c in captions
-            if split_of[c.image_key] == split
-        ]
-        mcqs_in = [
-            PublishedMcq(**q.model_dump(), split=split)
-            for q in questions
-            if split_of[q.image_key] == split
-        ]
-        if rows_in:
-            write_parquet(layout.negcap_parquet(out, split, name), PublishedCaption, rows_in)
-        if mcqs_in:
-            write_parquet(layout.negmcq_parquet(out, split, name), PublishedMcq, mcqs_in)
+    published = [PublishedCaption(**c.model_dump(), split=split_of[c.image_key]) for c in captions]
+    images = {sample_key(shard, index): jpeg for index, (_, jpeg) in enumerate(photos)}
+    sha256 = {key: hashlib.sha256(jpg).hexdigest() for key, jpg in images.items()}
+    images_by_split = write_splits(
+        out,
+        name,
+        image_samples(published, images, sha256, cfg.run.seed),
+        published,
+        [PublishedMcq(**q.model_dump(), split=split_of[q.image_key]) for q in questions],
+    )
     write_parquet(out / "rejects" / f"{name}.parquet", Reject, rejects)
     n = len(photos)
     stats: dict[str, dict[str, Any]] = {
@@ -166,7 +165,7 @@ def _write_shard(cfg: Config, shard: int, photos: list[tuple[SampleImage, bytes]
             "mcq_templates": {"affirmation": len(questions)},
             "mcq_correct_positions": dict(Counter(str(q.correct_answer) for q in questions)),
             "rejects": count_by(rejects),
-            "images_by_split": dict(Counter(split_of.values())),
+            "images_by_split": images_by_split,
             "captions_by_split": dict(Counter(split_of[c.image_key] for c in captions)),
             "mcq_by_split": dict(Counter(split_of[q.image_key] for q in questions)),
         },

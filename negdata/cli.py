@@ -83,6 +83,17 @@ def _export_negbench(args: argparse.Namespace) -> None:
     export_negbench(UPath(args.run), Path(args.out), image_root=args.image_root)
 
 
+def _eval_clip(args: argparse.Namespace) -> None:
+    from upath import UPath
+
+    from negdata.evaluation.clip_eval import evaluate, load_clip, read_split, report
+
+    run = UPath(args.run)
+    data = read_split(run, args.split)
+    clip = load_clip(args.model, args.pretrained, args.device, args.image_size)
+    print(report(clip, evaluate(clip, data, args.split, args.batch_size), run))
+
+
 def _report(args: argparse.Namespace) -> None:
     import json
 
@@ -157,6 +168,33 @@ def parser() -> argparse.ArgumentParser:
         "it when NegBench will read the images from another place, such as another mount",
     )
     negbench.set_defaults(func=_export_negbench)
+    clip = sub.add_parser(
+        "eval-clip",
+        help="score an open_clip model on a run's split: NegMCQ accuracy, negated retrieval",
+        description="NegBench's scores of an open_clip model on one split of a finished run: "
+        "NegMCQ accuracy (the option most similar to the image), overall and per template, and "
+        "negated retrieval recall@1 and @5 (each negated caption retrieving its image among "
+        "the images of the split's captions). Nothing is downloaded.",
+    )
+    clip.add_argument("run", help="the run's output folder: a path or a URL")
+    clip.add_argument(
+        "--model",
+        required=True,
+        help="an open_clip model name (open_clip.list_models()), or a model config JSON file",
+    )
+    clip.add_argument(
+        "--pretrained",
+        metavar="CHECKPOINT",
+        help="a local checkpoint file (open_clip's or its trainer's); without it the model is "
+        "randomly initialised",
+    )
+    clip.add_argument("--split", default="test", help="train, validation or test")
+    clip.add_argument("--device", default="cpu", help="torch device (cpu, cuda, cuda:1, ...)")
+    clip.add_argument(
+        "--image-size", type=int, help="open_clip's force_image_size (the model's own if unset)"
+    )
+    clip.add_argument("--batch-size", type=int, default=64)
+    clip.set_defaults(func=_eval_clip)
     report = sub.add_parser(
         "report", help="write the data card (README.md) and report.html of a finished run"
     )

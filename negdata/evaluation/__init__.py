@@ -1,0 +1,1 @@
+"""Scoring CLIP-style models on a finished run's data."""
