@@ -4,12 +4,15 @@ number of images. What the run-level files (stats.json, the data card, report.ht
 from, at any size, in seconds: ``tests/publish`` and ``bench/report.py`` build on it.
 
 Image ``i`` is sample photo ``i % 14``, with a box per labelled object, three template captions
-negating objects it lacks, a question when it shows an object, and a reject. The image of index
-1 in each shard gets a caption holding markup, as untrusted input can.
+negating objects it lacks (every other label scored low, so the publish gates pass them), a
+question when it shows an object, and a reject; NegCap's tars and Parquet are written by the
+publish stage's own ``write_splits``. The image of index 1 in each shard gets a caption holding
+markup, as untrusted input can.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 from collections import Counter
 from pathlib import Path
@@ -22,7 +25,8 @@ from negdata.cli import PERSON_WEIGHTS
 from negdata.config import Config, load_config
 from negdata.detect.vocab import vocabulary
 from negdata.pipeline import STAGES, stage_hash
-from negdata.publish import layout
+from negdata.publish.samples import image_samples
+from negdata.publish.stage import write_splits
 from negdata.records import (
     SPLITS,
     Box,
@@ -106,7 +110,7 @@ def _write_shard(cfg: Config, shard: int, photos: list[tuple[SampleImage, bytes]
         )
         present = list(entry.labels)
         absent = [label for label in labels if label not in present][index % 7 :][:3]
-        evidence.append(_evidence(key, present, width, height))
+        evidence.append(_evidence(key, present, labels, width, height))
         for i, negated in enumerate(absent):
             captions.append(
                 CaptionRecord(
@@ -135,21 +139,12 @@ def _write_shard(cfg: Config, shard: int, photos: list[tuple[SampleImage, bytes]
     write_parquet(out / "shards" / f"{name}.parquet", IngestRow, rows)
     write_parquet(out / "evidence" / f"{name}.parquet", Evidence, evidence)
     split_of = {e.key: SPLITS[0 if i % 10 < 8 else i % 10 - 7] for i, e in enumerate(evidence)}
-    for split in SPLITS:
-        rows_in = [
-            PublishedCaption(**c.model_dump(), split=split)
-            for c in captions
-            if split_of[c.image_key] == split
-        ]
-        mcqs_in = [
-            PublishedMcq(**q.model_dump(), split=split)
-            for q in questions
-            if split_of[q.image_key] == split
-        ]
-        if rows_in:
-            write_parquet(layout.negcap_parquet(out, split, name), PublishedCaption, rows_in)
-        if mcqs_in:
-            write_parquet(layout.negmcq_parquet(out, split, name), PublishedMcq, mcqs_in)
+    published = [PublishedCaption(**c.model_dump(), split=split_of[c.image_key]) for c in captions]
+    mcqs = [PublishedMcq(**q.model_dump(), split=split_of[q.image_key]) for q in questions]
+    images = {sample_key(shard, i): jpeg for i, (_, jpeg) in enumerate(photos)}
+    sha256 = {key: hashlib.sha256(jpeg).hexdigest() for key, jpeg in images.items()}
+    negcap = image_samples(published, images, sha256, cfg.run.seed)
+    write_splits(out, name, negcap, published, mcqs)
     write_parquet(out / "rejects" / f"{name}.parquet", Reject, rejects)
     n = len(photos)
     stats: dict[str, dict[str, Any]] = {
@@ -175,13 +170,18 @@ def _write_shard(cfg: Config, shard: int, photos: list[tuple[SampleImage, bytes]
         write_stats(out / stage.directory, shard, hashes[stage.name], stats[stage.name])
 
 
-def _evidence(key: str, present: list[str], width: int, height: int) -> Evidence:
+def _evidence(
+    key: str, present: list[str], labels: tuple[str, ...], width: int, height: int
+) -> Evidence:
+    """Boxes of the present objects, scored high; every other label of the vocabulary scored
+    low, as a detector covering it scores it (what makes a negation or a question checkable)."""
     boxes = [
         Box(label=label, score=0.9, x0=width * (0.1 + 0.1 * i), y0=height * (0.1 + 0.1 * i),
             x1=width * (0.6 + 0.1 * i), y1=height * (0.9 - 0.1 * i), source="synthetic")
         for i, label in enumerate(present[:3])
     ]  # fmt: skip
-    scores = [LabelScore(label=label, score=0.9, lowest=0.9) for label in present]
+    score = {label: 0.01 for label in labels} | {label: 0.9 for label in present}
+    scores = [LabelScore(label=label, score=s, lowest=s) for label, s in sorted(score.items())]
     return Evidence(key=key, boxes=boxes, scores=scores, sources=["synthetic"])
 
 
