@@ -25,7 +25,7 @@ export PREFECT_LOGGING_LEVEL ?= WARNING
 
 .PHONY: install llm-env img2dataset-env browser sample generate server deploy worker test lint \
 	format eval-negation bench bench-llm bench-ingest bench-cluster bench-layout \
-	bench-report finetune-smoke clean
+	bench-report bench-verify finetune-smoke clean
 
 install: $(VENV)/.installed
 
@@ -116,7 +116,7 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen.jsonl
 
 # Benchmarks print ratios against a baseline measured in the same run (numbers: README).
-bench: bench-llm bench-ingest bench-cluster bench-layout bench-report
+bench: bench-llm bench-ingest bench-cluster bench-layout bench-report bench-verify
 
 # LLM stages vs a bare load generator replaying the same request bodies on the local vLLM server.
 BENCH_LLM_ARGS ?=
@@ -144,6 +144,11 @@ bench-layout: generate
 BENCH_REPORT_ARGS ?= --images 10000
 bench-report: install
 	$(PY) -m bench.report $(BENCH_REPORT_ARGS)
+
+# negdata verify on a synthetic shard of 10,000 images (bench/verify.py).
+BENCH_VERIFY_ARGS ?= --images 10000
+bench-verify: install
+	$(PY) -m bench.verify $(BENCH_VERIFY_ARGS)
 
 # open_clip fine-tuned on NegCap's train split for FT_STEPS steps with its own trainer, scored
 # before and after on the test split as `negdata eval-clip` scores it (bench/finetune_smoke.py).

@@ -6,8 +6,10 @@ evaluation and training read: ``tests/publish``, ``tests/test_eval_clip.py``,
 ``bench/report.py`` and ``bench/finetune_smoke.py`` build on it.
 
 Image ``i`` is sample photo ``i % 14``, with a box per labelled object, three template captions
-negating objects it lacks, a question when it shows an object, and a reject. The image of index
-1 in each shard gets a caption holding markup, as untrusted input can.
+negating objects it lacks (every other label scored low, so the publish gates pass them), a
+question when it shows an object, and a reject; NegCap's tars and Parquet are written by the
+publish stage's own ``write_splits``. The image of index 1 in each shard gets a caption holding
+markup, as untrusted input can.
 """
 
 from __future__ import annotations
@@ -110,7 +112,7 @@ def _write_shard(cfg: Config, shard: int, photos: list[tuple[SampleImage, bytes]
         )
         present = list(entry.labels)
         absent = [label for label in labels if label not in present][index % 7 :][:3]
-        evidence.append(_evidence(key, present, width, height))
+        evidence.append(_evidence(key, present, labels, width, height))
         for i, negated in enumerate(absent):
             captions.append(
                 CaptionRecord(
@@ -174,13 +176,18 @@ def _write_shard(cfg: Config, shard: int, photos: list[tuple[SampleImage, bytes]
         write_stats(out / stage.directory, shard, hashes[stage.name], stats[stage.name])
 
 
-def _evidence(key: str, present: list[str], width: int, height: int) -> Evidence:
+def _evidence(
+    key: str, present: list[str], labels: tuple[str, ...], width: int, height: int
+) -> Evidence:
+    """Boxes of the present objects, scored high; every other label of the vocabulary scored
+    low, as a detector covering it scores it (what makes a negation or a question checkable)."""
     boxes = [
         Box(label=label, score=0.9, x0=width * (0.1 + 0.1 * i), y0=height * (0.1 + 0.1 * i),
             x1=width * (0.6 + 0.1 * i), y1=height * (0.9 - 0.1 * i), source="synthetic")
         for i, label in enumerate(present[:3])
     ]  # fmt: skip
-    scores = [LabelScore(label=label, score=0.9, lowest=0.9) for label in present]
+    score = {label: 0.01 for label in labels} | {label: 0.9 for label in present}
+    scores = [LabelScore(label=label, score=s, lowest=s) for label, s in sorted(score.items())]
     return Evidence(key=key, boxes=boxes, scores=scores, sources=["synthetic"])
 
 

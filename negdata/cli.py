@@ -7,7 +7,7 @@ import logging
 import shutil
 from pathlib import Path
 
-from negdata.config import load_config
+from negdata.config import Config, load_config
 from negdata.console import Parser, add_common_options, main_guard, setup_logging
 from negdata.sample import build_sample, package_file
 
@@ -94,21 +94,39 @@ def _eval_clip(args: argparse.Namespace) -> None:
     print(report(clip, evaluate(clip, data, args.split, args.batch_size), run))
 
 
-def _report(args: argparse.Namespace) -> None:
-    import json
-
+def _run_config(args: argparse.Namespace) -> Config:
+    """The config ``args.config`` reading and writing the run folder ``args.run``."""
     from negdata.config import RunConfig
-    from negdata.pipeline import write_docs
 
     cfg = load_config(args.config)
     run = RunConfig.model_validate({**cfg.run.model_dump(), "output_dir": args.run})
-    cfg = cfg.model_copy(update={"run": run})
+    return cfg.model_copy(update={"run": run})
+
+
+def _report(args: argparse.Namespace) -> None:
+    import json
+
+    from negdata.pipeline import write_docs
+
+    cfg = _run_config(args)
+    out = cfg.run.output_dir
     try:
-        summary = json.loads((run.output_dir / "stats.json").read_text())
+        summary = json.loads((out / "stats.json").read_text())
     except FileNotFoundError:
         raise ValueError(f"{args.run} has no stats.json: not a finished run's folder") from None
     write_docs(cfg, summary)
-    print(f"{run.output_dir / 'README.md'}\n{run.output_dir / 'report.html'}")
+    print(f"{out / 'README.md'}\n{out / 'report.html'}")
+
+
+def _verify(args: argparse.Namespace) -> None:
+    from negdata.integrity import RunProblems, verify_run
+
+    found = verify_run(_run_config(args))
+    for line in found.problems:
+        print(line)
+    if found.problems:
+        raise RunProblems(f"{args.run}: {found.summary()}")
+    print(found.summary())
 
 
 def parser() -> argparse.ArgumentParser:
@@ -205,6 +223,23 @@ def parser() -> argparse.ArgumentParser:
         help="the config the run was made with (its detectors and prompts are the provenance)",
     )
     report.set_defaults(func=_report)
+    verify = sub.add_parser(
+        "verify",
+        help="check a finished run before training on it: one line per problem, exit 1 if any",
+        description="Read every NegCap tar to its end (keys unique, jpg/txt/json in each sample, "
+        "every JPEG decoded), check each split's sizes.json and the NegCap Parquet against the "
+        "tars, re-check every caption and question against the evidence with the publish "
+        "stage's gates, and that no image is in two splits. Each problem is a line 'path: what' "
+        "on stdout; the summary is the last line (stdout when OK, stderr and exit 1 otherwise).",
+    )
+    verify.add_argument("run", help="the run's output folder")
+    verify.add_argument(
+        "--config",
+        default="configs/sample.yaml",
+        help="the config the run was made with (its detect thresholds and vocabulary re-check "
+        "the captions)",
+    )
+    verify.set_defaults(func=_verify)
     return root
 
 

@@ -1,0 +1,71 @@
+"""One NegCap tar read through to its end: each sample whole, its ``.json`` a NegCap sample of
+the tar's split, its ``.txt`` one of that sample's captions, its ``.jpg`` a JPEG that decodes."""
+
+from __future__ import annotations
+
+import io
+import tarfile
+from dataclasses import dataclass, field
+
+from PIL import Image
+from pydantic import ValidationError
+
+from negdata.records import NegCapSample
+from negdata.shards import Location
+from negdata.wds import tar_samples
+
+MEMBERS = ("jpg", "txt", "json")
+
+
+def problem(path: Location, what: str) -> str:
+    """A problem's line: ``path: what``."""
+    return f"{path}: {what}"
+
+
+@dataclass
+class TarContents:
+    """A tar's samples in order, as (key, caption texts of its ``.json``), and its problems.
+    ``readable`` is false when the tar could not be read to its end (its samples are partial)."""
+
+    samples: list[tuple[str, list[str]]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    readable: bool = True
+
+
+def read_negcap_tar(path: Location, split: str) -> TarContents:
+    contents = TarContents()
+    try:
+        with path.open("rb") as fh:
+            for key, files in tar_samples(fh, "r|*", read=True):
+                captions, problems = _check_sample(key, files, split)
+                contents.samples.append((key, captions))
+                contents.problems += [problem(path, f"{key}: {what}") for what in problems]
+    except (tarfile.TarError, EOFError, OSError) as exc:
+        contents.problems.append(problem(path, f"unreadable tar: {exc or type(exc).__name__}"))
+        contents.readable = False
+    return contents
+
+
+def _check_sample(key: str, files: dict[str, bytes], split: str) -> tuple[list[str], list[str]]:
+    """The caption texts of a sample's ``.json``, and what is wrong with the sample."""
+    missing = [f".{m}" for m in MEMBERS if m not in files]
+    if missing:
+        return [], [f"missing {', '.join(missing)}"]
+    problems = []
+    try:
+        record = NegCapSample.model_validate_json(files["json"])
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        where = ".".join(str(part) for part in error["loc"])
+        return [], [f".json is not a NegCap sample: {where + ': ' if where else ''}{error['msg']}"]
+    captions = [c.text for c in record.captions]
+    if record.split != split:
+        problems.append(f".json says split {record.split}")
+    if files["txt"].decode("utf-8", "replace") not in captions:
+        problems.append(".txt is not one of the .json's captions")
+    try:
+        with Image.open(io.BytesIO(files["jpg"])) as image:
+            image.load()
+    except (OSError, ValueError, Image.DecompressionBombError) as exc:
+        problems.append(f".jpg does not decode: {exc}")
+    return captions, problems
