@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,6 +24,7 @@ from PIL import Image
 
 from bench.layout import batches_in_open_clip
 from flows.generate import generate
+from negdata.cli import main as cli
 from negdata.clip_text import fits_clip
 from negdata.config import LLMConfig, load_config
 from negdata.detect.lexicon import Lexicon, lexicon_for
@@ -31,6 +35,9 @@ from negdata.validate.negation import analyze
 from negdata.wds import caption_for_epoch
 
 SHARDS = "0-4"  # 14 sample rows + 3 bad rows at 4 per shard -> shards 0-4
+
+
+TINY_CLIP = "tests/data/tiny-clip.json"  # two layers per tower, 32-pixel images
 
 
 def _snapshot(root: Path) -> dict[str, tuple[int, str]]:
@@ -213,6 +220,29 @@ def test_the_negbench_export_keeps_evaluation_to_test_images(
     written = sorted((tmp_path / "negbench" / "images").rglob("*.jpg"))
     assert len(written) == len({p.stem for p in written})
     assert all(Image.open(p).size[0] > 0 for p in written)
+
+
+def test_the_run_passes_verify_and_trains_and_scores_with_open_clip(
+    run: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What a training job does with the sample's run: verify it, fine-tune open_clip on its train
+    split for two steps (a tiny random-init model: no weights here), and score the checkpoint
+    on its test split."""
+    out = run["cfg"].run.output_dir
+    cli(["verify", str(out), "--config", str(run["config"])])
+    assert capsys.readouterr().out.strip().endswith(": OK")
+    smoke = subprocess.run(
+        [sys.executable, "-m", "bench.finetune_smoke", "--run", str(out), "--model", TINY_CLIP,
+         "--image-size", "0", "--steps", "2", "--batch-size", "2", "--out", str(tmp_path)],
+        capture_output=True, text=True, env={**os.environ, "OMP_NUM_THREADS": "1"}, check=False,
+    )  # fmt: skip
+    assert smoke.returncode == 0, smoke.stderr[-3000:]
+    assert "before fine-tuning:" in smoke.stdout and "after 2 steps of 2" in smoke.stdout
+    checkpoint = tmp_path / "finetune-smoke" / "checkpoints" / "epoch_1.pt"
+    cli(["eval-clip", str(out), "--model", TINY_CLIP, "--pretrained", str(checkpoint)])
+    scores = capsys.readouterr().out
+    questions = pq.read_table(out / "negmcq" / "test").num_rows
+    assert f"NegMCQ: {questions} questions" in scores and "recall@5" in scores
 
 
 def test_bad_rows_are_counted_rejects(run: dict[str, Any]) -> None:
