@@ -6,9 +6,8 @@ The trainer is ``open_clip_train.main`` as ``python -m open_clip_train.main --da
 webdataset`` runs it: the train split's tars from ``sizes.json``, ``--dataset-resampled`` with
 ``--train-num-samples`` = steps x batch size, one epoch, its checkpoint
 ``OUT/NAME/checkpoints/epoch_1.pt``, which ``negdata eval-clip --pretrained`` loads.
-open_clip_train 3.3.0 wants webdataset <= 0.2.86; webdataset 1.x, installed here, ends every
-shard with an empty marker its sample grouping cannot read (``KeyError: 'fname'``), so the
-shards are expanded without it (as in ``bench/layout.py``); the rest is the trainer as it is.
+On webdataset 1.x the shards' end markers are dropped (``bench/open_clip_compat.py``); the rest
+is the trainer as it is.
 
 Usage: ``python -m bench.finetune_smoke [--config configs/sample.yaml | --run DIR |
 --synthetic IMAGES] [--model RN50] [--pretrained CKPT] [--image-size 64] [--steps 4]
@@ -18,14 +17,13 @@ Usage: ``python -m bench.finetune_smoke [--config configs/sample.yaml | --run DI
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import logging
 import shutil
 import tempfile
 from pathlib import Path
-from unittest import mock
 
+from bench.open_clip_compat import webdataset_1_markers_dropped
 from negdata.config import load_config
 from negdata.evaluation.clip_eval import evaluate, load_clip, read_split, report
 from negdata.pipeline import summarize
@@ -46,9 +44,7 @@ def train_tars(run: Path) -> str:
 
 def train(run: Path, out: Path, args: argparse.Namespace, model: str) -> Path:
     """Run open_clip's trainer for ``args.steps`` steps; the checkpoint it saved."""
-    from open_clip_train import data as open_clip_data
     from open_clip_train import main as open_clip_main
-    from webdataset.tariterators import tar_file_expander
 
     shutil.rmtree(out / NAME, ignore_errors=True)
     argv = [
@@ -63,8 +59,7 @@ def train(run: Path, out: Path, args: argparse.Namespace, model: str) -> Path:
         argv += ["--pretrained", args.pretrained]
     if args.image_size:
         argv += ["--force-image-size", str(args.image_size)]
-    expander = functools.partial(tar_file_expander, eof_value=None)
-    with mock.patch.object(open_clip_data, "tar_file_expander", expander):
+    with webdataset_1_markers_dropped():
         if open_clip_main.main(argv) == -1:
             raise SystemExit("open_clip's trainer refused to start (see its log above)")
     checkpoint = out / NAME / "checkpoints" / "epoch_1.pt"

@@ -24,7 +24,6 @@ Usage: ``python -m bench.layout [--config configs/sample.yaml] [--images 4096] [
 from __future__ import annotations
 
 import argparse
-import functools
 import hashlib
 import io
 import json
@@ -32,11 +31,11 @@ import statistics
 import tempfile
 from pathlib import Path
 from typing import Any
-from unittest import mock
 
 import pyarrow.parquet as pq
 from PIL import Image, ImageDraw
 
+from bench.open_clip_compat import webdataset_1_markers_dropped
 from negdata.config import load_config
 from negdata.records import SPLITS
 from negdata.shards import is_remote
@@ -148,13 +147,9 @@ def untokenized(text: str) -> list[str]:
 def batches_in_open_clip(paths: list[Path], batch_size: int) -> list[list[int]]:
     """One epoch of open_clip's training loader over ``paths``: each batch's image fingerprints.
 
-    open_clip_train 3.3.0 wants webdataset <= 0.2.86 (its ``training`` extra); webdataset 1.x,
-    installed here, ends every shard with an empty marker its sample grouping cannot read, so
-    the shards are expanded without it. Everything else is open_clip's pipeline as it is."""
+    On webdataset 1.x its end-of-shard markers are dropped (``bench/open_clip_compat.py``);
+    everything else is open_clip's pipeline as it is."""
     from open_clip_train import data as open_clip_data
-    from webdataset.tariterators import tar_file_expander
-
-    expander = functools.partial(tar_file_expander, eof_value=None)
 
     args = argparse.Namespace(
         train_data="::".join(str(p) for p in paths),
@@ -166,7 +161,7 @@ def batches_in_open_clip(paths: list[Path], batch_size: int) -> list[list[int]]:
         world_size=1,
         workers=0,
     )
-    with mock.patch.object(open_clip_data, "tar_file_expander", expander):
+    with webdataset_1_markers_dropped():
         data = open_clip_data.get_wds_dataset(
             args, fingerprint, is_train=True, tokenizer=untokenized
         )
