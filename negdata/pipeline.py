@@ -14,6 +14,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any, get_args
 
 from negdata import __version__
@@ -24,7 +25,7 @@ from negdata.llm.client import FailureReason
 from negdata.llm.prompts import load_prompt
 from negdata.publish import layout
 from negdata.publish.diversity import diversity
-from negdata.records import SPLITS, PublishedCaption, read_parquet
+from negdata.records import SPLITS, PublishedCaption
 from negdata.shards import (
     done_stats,
     is_done,
@@ -280,17 +281,12 @@ def _ratio(a: int, b: int, digits: int = 2) -> float | None:
 
 def _published_captions(cfg: Config, shards: list[int]) -> Iterator[PublishedCaption]:
     """Published captions, shard by shard, up to ``DIVERSITY_SAMPLE`` of them."""
-    seen = 0
-    for shard in shards:
-        for split in SPLITS:
-            path = layout.negcap_parquet(cfg.run.output_dir, split, shard_name(shard))
-            if not path.exists():  # no caption of the shard in this split
-                continue
-            for record in read_parquet(path, PublishedCaption):
-                if seen >= DIVERSITY_SAMPLE:
-                    return
-                seen += 1
-                yield record
+    every = (
+        record
+        for shard in shards
+        for record in layout.published_captions(cfg.run.output_dir, shard_name(shard))
+    )
+    return islice(every, DIVERSITY_SAMPLE)
 
 
 def published_shards(cfg: Config) -> list[int]:
