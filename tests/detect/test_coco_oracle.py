@@ -204,6 +204,16 @@ def test_a_bad_file_stops_the_load_naming_the_config_key_and_the_entry(
         CocoDetector(CocoSource(kind="coco", path=path), VOCAB, 3)
 
 
+def test_a_repeated_category_id_is_refused_even_for_a_category_outside_the_vocabulary(
+    tmp_path: Path,
+) -> None:
+    coco = _coco()
+    coco["categories"][0]["name"] = "unicorn"
+    coco["categories"][2]["id"] = 1
+    with pytest.raises(ValueError, match=r"categories\[2\] repeats category id 1"):
+        CocoDetector(CocoSource(kind="coco", path=_write(tmp_path, coco)), VOCAB, 0)
+
+
 def test_a_nan_box_is_refused(tmp_path: Path) -> None:
     """JSON has no NaN, but Python's json (and other writers) emit it; it is not a box."""
     path = _write(tmp_path, _coco())

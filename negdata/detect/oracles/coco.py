@@ -98,12 +98,14 @@ class CocoDetector:
         raw: dict[str, Any], config: CocoSource, vocabulary: frozenset[str], where: str
     ) -> dict[int, str]:
         category: dict[int, str] = {}
+        seen: set[int] = set()
         outside: list[str] = []
         for i, entry in enumerate(_list(raw, "categories", where)):
             place = f"categories[{i}]"
             entry = _entry(entry, place, where, ("id", "name"))
-            if entry["id"] in category:
+            if entry["id"] in seen:
                 raise OracleFileError(f"{where}: {place} repeats category id {entry['id']}")
+            seen.add(entry["id"])
             if not isinstance(entry["name"], str):
                 raise OracleFileError(f"{where}: {place} has a non-string name")
             label = vocabulary_label(entry["name"], config.class_map, vocabulary)
