@@ -228,7 +228,36 @@ class LabelsSource(Section):
     path: Path
 
 
-SourceConfig = Annotated[YoloSource | LabelsSource, Field(discriminator="kind")]
+# How a label oracle's images are found among the samples: "url" compares the sample's URL
+# with the image's URL (a table's url column; COCO's coco_url, then flickr_url); "file_name"
+# compares the last path segment of the sample's URL with that of the url column / file_name.
+OracleMatch = Literal["url", "file_name"]
+
+
+class CocoSource(Section):
+    """A COCO instances file (``instances_*.json``) as ground truth over its categories."""
+
+    kind: Literal["coco"]
+    path: Path
+    match: OracleMatch = "url"
+    class_map: dict[str, str] = Field(default_factory=dict)  # category name -> vocabulary label
+
+
+class TableSource(Section):
+    """Labels per image from a CSV or JSONL file: rows of url, label and an optional score."""
+
+    kind: Literal["table"]
+    path: Path
+    match: OracleMatch = "url"
+    # A label a listed image has no row for: "absent" (0.0, the file lists every object of its
+    # images) or "unknown" (not covered, as for Open Images' human-verified labels).
+    unlisted: Literal["absent", "unknown"] = "absent"
+    class_map: dict[str, str] = Field(default_factory=dict)  # file label -> vocabulary label
+
+
+SourceConfig = Annotated[
+    YoloSource | LabelsSource | CocoSource | TableSource, Field(discriminator="kind")
+]
 
 
 class DetectConfig(Section):
@@ -434,7 +463,9 @@ class Config(Section):
 
 
 def _key_path(loc: tuple[int | str, ...]) -> str:
-    return ".".join(str(part) for part in loc if not str(part).startswith(("yolo", "labels")))
+    return ".".join(
+        str(part) for part in loc if not str(part).startswith(("yolo", "labels", "coco", "table"))
+    )
 
 
 def load_config(path: str | Path) -> Config:

@@ -11,7 +11,7 @@ from typing import Any
 
 from PIL import Image
 
-from negdata.config import DetectConfig, LabelsSource, SourceConfig
+from negdata.config import CocoSource, DetectConfig, LabelsSource, SourceConfig, TableSource
 from negdata.detect.base import Detector, ImageItem, combine
 from negdata.detect.vocab import vocabulary
 from negdata.progress import Progress
@@ -44,6 +44,14 @@ def _load(source: SourceConfig, index: int, cfg: DetectConfig) -> Detector:
         from negdata.detect.labels import LabelsDetector
 
         return LabelsDetector(source, frozenset(vocabulary(cfg.vocabulary)), index)
+    if isinstance(source, CocoSource):
+        from negdata.detect.oracles.coco import CocoDetector
+
+        return CocoDetector(source, frozenset(vocabulary(cfg.vocabulary)), index)
+    if isinstance(source, TableSource):
+        from negdata.detect.oracles.table import TableDetector
+
+        return TableDetector(source, frozenset(vocabulary(cfg.vocabulary)), index)
     from negdata.detect.yolo import YoloDetector
 
     return YoloDetector(source, index)

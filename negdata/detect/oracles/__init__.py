@@ -1,0 +1,1 @@
+"""Label oracles read from files other tools publish: COCO instances JSON and CSV/JSONL tables."""
