@@ -113,6 +113,7 @@ $(CHROMIUM):
 eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_cases.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_dev2.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen.jsonl
 
 # Benchmarks print ratios against a baseline measured in the same run (numbers: README).

@@ -89,7 +89,7 @@ from negdata.validate.negation.answers import YES_ANSWER, answer_end, denied_sta
 from negdata.validate.negation.hedges import hedged_starts
 from negdata.validate.negation.mentions import Mention, build_index, find_mentions
 from negdata.validate.negation.none_of import decide_none_of, never_subjects
-from negdata.validate.negation.normalize import initialisms, tokenize
+from negdata.validate.negation.normalize import EMPTY_PLACES, initialisms, tokenize
 from negdata.validate.negation.post import post_negated
 from negdata.validate.negation.scope import negated_spans
 from negdata.validate.negation.topics import ANIMAL_MOUSE, COMPUTING, PRONOUN, topic_terms
@@ -169,7 +169,8 @@ def analyze(text: str, lexicon: Lexicon) -> dict[str, Polarity]:
     if "mouse" in terms and ANIMAL_MOUSE.search(lower) and not COMPUTING.search(lower):
         del terms["mouse"]
     if "person" in lexicon.vocabulary:
-        if _PERSON_NEGATION.search(text) and "person" not in terms:
+        no_person = _PERSON_NEGATION.search(text) or any(e.search(text) for e in EMPTY_PLACES)
+        if no_person and "person" not in terms:
             terms["person"] = lexicon.terms("person")
         animals = lexicon.members("animal")
         if PRONOUN.search(text) and not any(lexicon.members(n) & animals for n in terms):

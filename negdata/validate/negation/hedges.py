@@ -30,12 +30,13 @@ HEDGES = (
 # hoping for, and likeness ("a cloud shaped like a dog", "a boy dressed as a bear").
 HEDGE_AFTER = re.compile(
     r"\b(?:in search of|hoping for|hopes? for|waits? for|waiting for|waited for|"
-    r"(?:looks?|looking|looked|shaped|dressed(?: up)?|disguised) (?:like|as)|"
+    r"(?:looks?|looking|looked|shaped|dressed(?: up)?|disguised) (?:like|as)|not unlike|"
     r"resembles|resembling|resembled)\b(?= (?:an?|the|some) )"
 )
 # "unclear whether the object is a suitcase": the rest of the clause is hedged.
 HEDGE_CLAUSE = re.compile(
-    r"\b(?:(?:unclear|uncertain|unsure|not sure|hard to tell|wonder) (?:whether|if)|whether)"
+    r"\b(?:(?:unclear|uncertain|unsure|not sure|hard to tell|wonder) (?:whether|if)|whether|"
+    r"imagine|(?:i|we) wish|if only|should (?:we|i)|would (?:an?|the|you|we))"
     r"(?: there (?:is|are|was|were))?\b"
 )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from negdata.validate.negation.cues import CLINICAL_PRE
+from negdata.validate.negation.cues import CLINICAL_PRE, POST
 from negdata.validate.negation.forms import rewrite
 from negdata.validate.negation.hedges import HEDGE_AFTER, HEDGE_CLAUSE, HEDGES
 from negdata.validate.negation.words import (
@@ -15,6 +15,7 @@ from negdata.validate.negation.words import (
     HEDGE,
     NT_BASES,
     NUMBERS,
+    PEOPLE_PLACES,
     PERSON_NEGATIONS,
     POSSESS_VERBS,
     POSSESSIVE,
@@ -141,16 +142,20 @@ def _prepare(text: str) -> str:
     text = re.sub(r"\bno longer (?=visible|there|present|here|in (?:view|sight)\b)", "not ", text)
     text = re.sub(
         r"\bno longer (?:hangs?|sits?|stands?|lies|lie|rests?|stays?|sleeps?|lives?|grazes?|"
-        r"waits?|parks?|roams?|swims?|flies|fly|perch(?:es)?|stops?|comes?)\b",
+        r"waits?|parks?|roams?|swims?|flies|fly|perch(?:es)?|stops?|comes?|moored|parked|docked|"
+        r"tied up|chained|displayed|on display|stocked|in stock)\b",
         "is gone",
         text,
     )
     text = re.sub(r"\b(?:no|not) (?:[a-z]+er|more|less|fewer) than\b", f" {STOP} than", text)
     for phrase in FALSE_FRIENDS:
         text = re.sub(rf"\b{phrase}\b", f" {STOP} ", text)
+    text = re.sub(r"\bvacant (?=lots?\b)", "empty ", text)  # land, not a room
+    for empty in EMPTY_PLACES:
+        text = empty.sub(rf"\1 with no person {STOP}", text)
     for phrase in PERSON_NEGATIONS:
         # an adjective ("a deserted street", "an uninhabited island") qualifies no noun after it
-        stop = f" {STOP}" if phrase.endswith("ed") else ""
+        stop = f" {STOP}" if phrase.endswith(("ed", "ant")) else ""
         text = re.sub(rf"\b{phrase}\b", f"no person{stop}", text)
     # "nobody brought forks": what nobody has is not there either.
     text = re.sub(
@@ -181,9 +186,18 @@ def _prepare(text: str) -> str:
         " ",
         text,
     )
+    text = re.sub(r"\bin (?:the )?place of\b", "instead of", text)
+    # "the wall where a TV should be", "where the clock used to hang": the thing is gone.
+    text = re.sub(
+        r"\bwhere (?:the |an? |some |his |her |their )?(?=(?:[a-z]+ ){1,3}?(?:used to|should "
+        r"(?:be|hang|stand|sit)|would (?:normally |usually )?(?:be|hang|stand|sit)|once (?:stood|"
+        r"hung|sat|was|were)))",
+        "where no ",
+        text,
+    )
     for phrase in (
         "free of", "devoid of", "empty of", "emptied of", "clear of", "cleared of", "instead of",
-        "rather than", "void of", "bereft of", "barren of", "stripped of",
+        "rather than", "void of", "bereft of", "barren of", "stripped of", "absent of",
     ):  # fmt: skip
         text = re.sub(rf"\b{phrase}\b", phrase.replace(" ", "-"), text)
     text = re.sub(
@@ -203,6 +217,8 @@ def _prepare(text: str) -> str:
     text = re.sub(
         r"\b(nor|neither|not|never) (?:is|are|was|were|has|have|had|does|do) there\b", r"\1", text
     )
+    text = re.sub(r"\b(has|have|had|is|are|was|were) yet to\b", r"\1 not", text)
+    text = drop_relative_clauses(text)
     text = re.sub(r"\b(absent|missing)\s*:", r"\1", text)
     # "Missing from the table: forks, knives" -> "on the table | missing forks, knives"
     # and "Absent from the scene are any cars" -> "on the scene | absent any cars".
@@ -224,6 +240,45 @@ def _prepare(text: str) -> str:
     text = re.sub(HEDGE_CLAUSE, f" {HEDGE} {HEDGE} ", text)
     text = re.sub(r"\s-\s|\s*[\u2013\u2014]\s*|[.;:!?()\"\[\]{}]", f" {BREAK} ", text)
     return text
+
+
+# "an empty stadium", "the classroom is empty": a place for people with none in it.
+EMPTY_PLACES = (
+    re.compile(rf"\bempty ((?:[a-z]+ )?(?:{PEOPLE_PLACES}))\b", re.IGNORECASE),
+    re.compile(
+        rf"\b((?:{PEOPLE_PLACES}) (?:is|are|was|were|remains?|remained|stands?|stood|sits?|sat|"
+        r"looks?|looked|lies|lay) (?:now |still |completely |entirely |totally |almost |all )?"
+        r"empty)\b(?! of\b)",
+        re.IGNORECASE,
+    ),
+)
+_RELATIVE = re.compile(r",? \b(?:that|which|who)\b")
+_WORD = re.compile(r"\S+")
+_AFTER_PREPOSITION = re.compile(r"\b(?:of|in|on|at|for|with|to|by|from|under)$")
+
+
+def drop_relative_clauses(text: str) -> str:
+    """ "the microwave that usually sits by the stove has been taken away", "the cat, which
+    appears in other photos, was kept out": a relative clause between a noun and its predicate
+    of absence is dropped, so the predicate reaches the noun."""
+    kept: list[str] = []
+    at = 0
+    for relative in _RELATIVE.finditer(text):
+        if relative.start() < at or _AFTER_PREPOSITION.search(text, 0, relative.start()):
+            continue  # "wine glasses, of which there are none": the clause is the predicate
+        rest = text[relative.end() :]
+        aside = relative.group(0).startswith(",")  # ", which ... ," ends at the next comma
+        for n, word in enumerate(_WORD.finditer(rest)):
+            before = rest[: word.start()]
+            if n > 14 or re.search(r"[.;:!?|]", before) or (not aside and "," in before):
+                break
+            if aside and not before.rstrip().endswith(","):
+                continue
+            if POST.match(rest[word.start() :]):
+                kept.append(text[at : relative.start()])
+                at = relative.end() + word.start()
+                break
+    return " ".join([*kept, text[at:]]) if kept else text
 
 
 def tokenize(text: str) -> list[list[str]]:

@@ -15,10 +15,20 @@ FALSE_FRIENDS = (
     "never seen without", "not least", "no problem", "no way", "no filter", "nobody xposs perfect",
     "nowhere near", "nobody is perfect", "no one is perfect", "not enough", "no fewer than",
     "no less than", "no more than", "not more than", "not less than", "not a lot", "not lots",
+    "no lack of", "no shortage of", "never without", "not without", "no end of",
 )  # fmt: skip
+# Places for people: empty, they say no one is there ("an empty stadium").
+PEOPLE_PLACES = (
+    "stadiums?|rooms?|classrooms?|streets?|roads?|beach(?:es)?|playgrounds?|benches|bench|beds?|"
+    "seats?|offices?|halls?|courts?|platforms?|stations?|squares?|plazas?|theaters?|theatres?|"
+    "arenas?|churche?s?|restaurants?|cafes?|bars?|cabins?|pools?|lobby|lobbies|corridors?|"
+    "hallways?|auditoriums?|gyms?|stores?|shops?|chairs?|stands|bleachers|terraces?|booths?|"
+    "carriages?|train cars?|trams?|sidewalks?|pavements?|pews?|stalls?|desks?|counters?|"
+    "waiting rooms?|parks?|parking lots?|car parks?|intersections?|crosswalks?|alleys?"
+)
 PERSON_NEGATIONS = (
     "not a single soul", "not a soul", "nobody", "no one", "no-one", "noone", "deserted",
-    "uninhabited", "unpopulated",
+    "uninhabited", "unpopulated", "unoccupied", "unstaffed", "unmanned", "vacant",
 )  # fmt: skip
 BREAK = "|"  # ends a clause
 STOP = "#"  # ends a negation scope, not a clause
@@ -59,7 +69,8 @@ PRE_CUES = frozenset(
     {"no", "without", "lacking", "lacks", "lack", "free-of", "devoid-of", "empty-of",
      "emptied-of", "clear-of", "cleared-of", "neither", "nor", "instead-of", "rather-than",
      "absent", "missing", "not-pictured", "not-present", "nowhere", "sans", "minus", "zero",
-     "excluding", "excludes", "exclude", "void-of", "bereft-of", "barren-of", "stripped-of"}
+     "excluding", "excludes", "exclude", "void-of", "bereft-of", "barren-of", "stripped-of",
+     "absent-of"}
 )  # fmt: skip
 NONE_OF_VERBS = frozenset(
     {"is", "are", "has", "have", "hold", "holds", "contain", "contains", "carry", "carries",
@@ -83,7 +94,10 @@ COMPOUND_HEADS = frozenset(
      # accessories sold or shown for a thing: "a bike helmet", "oven mitts", "a cake topper"
      "trees", "helmet", "helmets", "lock", "locks", "pump", "topper", "toppers", "mitt", "mitts",
      "sleeve", "sleeves", "mount", "mounts", "carousel", "claim", "allowance", "tag", "tags",
-     "holders", "trailer", "trailers", "friendly", "cake", "cakes"}
+     "holders", "trailer", "trailers", "friendly", "cake", "cakes",
+     # where a thing is kept or goes: "the dog park", "a cat room", "the bear enclosure"
+     "park", "basket", "baskets", "room", "rooms", "enclosure", "enclosures", "pen",
+     "rank", "contrails", "owner", "owners"}
 )  # fmt: skip
 PARTITIVES = frozenset(
     {"slice", "slices", "piece", "pieces", "pair", "pairs", "bunch", "bunches", "box", "boxes",
@@ -91,7 +105,8 @@ PARTITIVES = frozenset(
      "crate", "crates", "herd", "herds", "flock", "flocks", "pack", "packs", "group", "groups",
      "couple", "lot", "lots", "row", "rows", "basket", "baskets", "tray", "jar", "kind", "kinds",
      "sort", "sorts", "type", "types", "form", "forms", "number", "crowd", "line", "team",
-     "family", "swarm"}
+     "family", "swarm", "crumb", "crumbs", "scrap", "scraps", "morsel", "morsels", "speck", "bite",
+     "bites", "drop", "drops"}
 )  # fmt: skip
 EXAMPLE_WORDS = frozenset({"such-as", "including", "like", "especially"})
 SOFT_PREPOSITIONS = frozenset({"here", "today", "tonight", "yet", "again", "anywhere"})
