@@ -17,10 +17,11 @@ HEDGES = (
     r"behind|inside|under|beneath|underneath|nearby|around|out of|there\b|present|visible)",
     r"\b(?:perhaps|maybe|possibly)(?: there (?:is|are|was|were))?\b",
     r"\bif there (?:is|are|was|were)\b",
-    r"\b(?:rule out|ruling out|question of|possible|suspected|concerning for|suggestive of|"
+    r"\b(?:equivocal|indeterminate|rule out|ruling out|question of|possible|suspected|"
+    r"concerning for|suggestive of|"
     r"not (?:assessed|evaluated|examined)|"
     r"(?:can not|could not|not) be (?:excluded|ruled out)|not (?:excluded|ruled out)|"
-    r"expects?|expected|expecting|imagine|looking for|looked for|look for|searching for|"
+    r"expects?|expected|expecting|looking for|looked for|look for|searching for|"
     r"search for|room for|space for|wants?|wanted|wish for)\b",
     # A comparison's standard: "no bigger than a teacup", "the size of a football".
     r"(?<![-\w])(?<!other )(?<!rather )(?:than|the size of|as (?:big|small|large|tall|long) as)"

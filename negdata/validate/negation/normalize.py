@@ -182,11 +182,20 @@ def _prepare(text: str) -> str:
     # Inventory phrasing: "Cars? None.", "Toilet: absent", "Kite: not visualized".
     text = re.sub(
         r"\s*:\s*(?=(?:none|no|nope|absent|missing|not|zero|nil|negative|excluded|undetected|"
+        r"equivocal|indeterminate|"
         r"unseen|ruled out|gone|sold out)\b)",
         " ",
         text,
     )
     text = re.sub(r"\bin (?:the )?place of\b", "instead of", text)
+    text = re.sub(r"\bbuilt-in\b", "builtin", text)
+    # "having left her umbrella at home": she is without it here.
+    text = re.sub(
+        r"\b(?:having )?left (?=(?:his|her|their|my|our|its|the) (?:[a-z]+ ){0,2}?[a-z]+ "
+        r"(?:at home|behind(?=[,.;]|$))\b)",
+        "without ",
+        text,
+    )
     # "the wall where a TV should be", "where the clock used to hang": the thing is gone.
     text = re.sub(
         r"\bwhere (?:the |an? |some |his |her |their )?(?=(?:[a-z]+ ){1,3}?(?:used to|should "
@@ -252,7 +261,19 @@ EMPTY_PLACES = (
         re.IGNORECASE,
     ),
 )
-_RELATIVE = re.compile(r",? \b(?:that|which|who)\b")
+# A relative clause, or a participle and its place ("the knife pictured on the box").
+_RELATIVE = re.compile(
+    r",? \b(?:that|which|who)\b|(?<=[a-z]) (?:mentioned|advertised|pictured|named|listed|shown|"
+    r"featured|described|promised|ordered)(?= (?:in|on|at|by|for)\b)"
+)
+_CLAUSE_OPENING = re.compile(r" (?:the|an?|this|these|those|his|her|their|its|my|our|there|it)\b")
+# "none of the workers who normally swarm the place are visible"
+_NONE_OF_BEFORE = re.compile(
+    r"\bnone of (?:the |these |those |its |their )?(?:[a-z]+ ){0,2}?[a-z]+$"
+)
+_NONE_OF_PREDICATE = re.compile(
+    r"(?:is|are|was|were) (?:visible|present|pictured|shown|here|there|around|in (?:view|sight))\b"
+)
 _WORD = re.compile(r"\S+")
 _AFTER_PREPOSITION = re.compile(r"\b(?:of|in|on|at|for|with|to|by|from|under)$")
 
@@ -267,6 +288,8 @@ def drop_relative_clauses(text: str) -> str:
         if relative.start() < at or _AFTER_PREPOSITION.search(text, 0, relative.start()):
             continue  # "wine glasses, of which there are none": the clause is the predicate
         rest = text[relative.end() :]
+        if _CLAUSE_OPENING.match(rest):
+            continue  # "note that the laptop is not included": a clause of its own
         aside = relative.group(0).startswith(",")  # ", which ... ," ends at the next comma
         for n, word in enumerate(_WORD.finditer(rest)):
             before = rest[: word.start()]
@@ -274,7 +297,9 @@ def drop_relative_clauses(text: str) -> str:
                 break
             if aside and not before.rstrip().endswith(","):
                 continue
-            if POST.match(rest[word.start() :]):
+            predicate = rest[word.start() :]
+            none_of = _NONE_OF_BEFORE.search(text, 0, relative.start())
+            if POST.match(predicate) or (none_of and _NONE_OF_PREDICATE.match(predicate)):
                 kept.append(text[at : relative.start()])
                 at = relative.end() + word.start()
                 break

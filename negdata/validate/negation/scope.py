@@ -10,6 +10,7 @@ from negdata.validate.negation.words import (
     BREAK,
     DETERMINERS,
     EXAMPLE_WORDS,
+    GENERIC_HEADS,
     HAVE_VERBS,
     HEDGE,
     PARTITIVES,
@@ -118,6 +119,8 @@ def scope_end(
             if j + 1 < len(tokens) and tokens[j] == "of" and tokens[j - 1] in PARTITIVES:
                 j += 1  # "no crowd of tourists"
                 continue
+            if j + 1 < len(tokens) and tokens[j] in GENERIC_HEADS:
+                j += 1  # "no food items such as pizza": the examples follow the head
             if j < len(tokens) and tokens[j] in EXAMPLE_WORDS:
                 j += 1  # "no devices such as phones or laptops": the examples are negated too
                 continue

@@ -97,7 +97,7 @@ COMPOUND_HEADS = frozenset(
      "holders", "trailer", "trailers", "friendly", "cake", "cakes",
      # where a thing is kept or goes: "the dog park", "a cat room", "the bear enclosure"
      "park", "basket", "baskets", "room", "rooms", "enclosure", "enclosures", "pen",
-     "rank", "contrails", "owner", "owners"}
+     "rank", "contrails", "owner", "owners", "line"}
 )  # fmt: skip
 PARTITIVES = frozenset(
     {"slice", "slices", "piece", "pieces", "pair", "pairs", "bunch", "bunches", "box", "boxes",
@@ -109,6 +109,7 @@ PARTITIVES = frozenset(
      "bites", "drop", "drops"}
 )  # fmt: skip
 EXAMPLE_WORDS = frozenset({"such-as", "including", "like", "especially"})
+GENERIC_HEADS = frozenset({"items", "products", "things", "objects", "stuff", "goods", "articles"})
 SOFT_PREPOSITIONS = frozenset({"here", "today", "tonight", "yet", "again", "anywhere"})
 ADVERBS = frozenset({"even", "really", "exactly", "ever", "yet", "currently"})
 # Phrases that contain a term but name something else: no mention of anything.
@@ -126,6 +127,7 @@ NOT_OBJECTS = (
     "ski jacket", "ski boot", "ski goggle", "ski mask", "ski trip", "ski run", "ski area",
     "ski chalet", "ski patrol", "ski jump", "ski school", "ski pass", "ski hill", "ski season",
     "ski town", "ski suit", "ski trail", "toilet paper", "toilet roll",
+    "lifeguard tower", "lifeguard stand", "hen house",
 )  # fmt: skip
 PREFIX_MODIFIERS = frozenset({"baby", "toy"})
 VERB_OBJECTS = frozenset(
