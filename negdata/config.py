@@ -28,6 +28,7 @@ from pydantic import (
 )
 from upath import UPath
 
+from negdata.detect.vocab import VocabularyName
 from negdata.shards import is_remote
 
 
@@ -228,11 +229,29 @@ class LabelsSource(Section):
     path: Path
 
 
-SourceConfig = Annotated[YoloSource | LabelsSource, Field(discriminator="kind")]
+class OpenVocabSource(Section):
+    """A YOLOE or YOLO-World model prompted with the class names of a vocabulary."""
+
+    kind: Literal["open_vocab"]
+    weights: Path  # a local .pt (yoloe-11l-seg.pt, yolov8x-worldv2.pt) or a model .yaml
+    # The text encoder the model was trained with, a local file: a TorchScript one (.ts, YOLOE's
+    # mobileclip_blt.ts or mobileclip2_b.ts) or an OpenAI CLIP checkpoint (.pt, YOLO-World's
+    # ViT-B-32.pt). Its class embeddings are computed once per vocabulary and cached.
+    text_encoder: Path
+    # The class names it is prompted with: detect.vocabulary's, or another vocabulary's (its
+    # labels then join the lexicon beside detect.vocabulary's).
+    classes: Literal["vocabulary", VocabularyName] = "vocabulary"
+    conf: Annotated[float, Field(ge=0, le=1)] = 0.05
+    imgsz: Annotated[int, Field(ge=32)] = 640
+    batch: Annotated[int, Field(ge=1)] = 16
+    device: str = "auto"
+
+
+SourceConfig = Annotated[YoloSource | LabelsSource | OpenVocabSource, Field(discriminator="kind")]
 
 
 class DetectConfig(Section):
-    vocabulary: Literal["coco", "objects365", "openimages"] = "coco"
+    vocabulary: VocabularyName = "coco"
     sources: Annotated[list[SourceConfig], Field(min_length=1)]
     t_present: Annotated[float, Field(gt=0, le=1)] = 0.5
     t_absent: Annotated[float, Field(ge=0, le=1)] = 0.1
@@ -434,7 +453,9 @@ class Config(Section):
 
 
 def _key_path(loc: tuple[int | str, ...]) -> str:
-    return ".".join(str(part) for part in loc if not str(part).startswith(("yolo", "labels")))
+    return ".".join(
+        str(part) for part in loc if not str(part).startswith(("yolo", "labels", "open_vocab"))
+    )
 
 
 def load_config(path: str | Path) -> Config:

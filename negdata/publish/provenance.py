@@ -59,7 +59,7 @@ def file_sha256(path: Path) -> str | None:
 def detector_sources(cfg: Config) -> list[DetectorSource]:
     sources = []
     for source in cfg.detect.sources:
-        path = source.weights if source.kind == "yolo" else source.path
+        path = source.path if source.kind == "labels" else source.weights
         settings = source.model_dump(mode="json", exclude={"kind", "weights", "path", "device"})
         sources.append(DetectorSource(source.kind, path.name, file_sha256(path), settings))
     return sources
