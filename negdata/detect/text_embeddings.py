@@ -93,7 +93,7 @@ def _load_encoder(path: Path, key: str, device: str) -> Encode:
             if path.suffix == ".ts":
                 load_scripted: Any = torch.jit.load  # untyped
                 scripted = load_scripted(str(path), map_location=device).eval()
-                return lambda tokens: scripted(tokens)
+                return lambda tokens: scripted(tokens.int())  # as clip.tokenize gives them
             import open_clip
 
             clip = open_clip.load_openai_model(str(path), precision="fp32", device=device).eval()

@@ -61,6 +61,8 @@ def detector_sources(cfg: Config) -> list[DetectorSource]:
     for source in cfg.detect.sources:
         path = source.path if source.kind == "labels" else source.weights
         settings = source.model_dump(mode="json", exclude={"kind", "weights", "path", "device"})
+        if source.kind == "open_vocab":  # the encoder decides what the classes mean
+            settings["text_encoder_sha256"] = file_sha256(source.text_encoder)
         sources.append(DetectorSource(source.kind, path.name, file_sha256(path), settings))
     return sources
 

@@ -9,6 +9,7 @@ prove the plumbing (embeddings, cache, classes, evidence), not what the models f
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 import warnings
@@ -253,3 +254,25 @@ def test_config_errors_in_an_open_vocab_source_name_the_key(tmp_path: Path) -> N
 
     with pytest.raises(ConfigError, match=r"detect\.sources\.0\.classes: "):
         load_config(path)
+
+
+def test_the_provenance_of_an_open_vocab_source_names_its_text_encoder(tmp_path: Path) -> None:
+    from negdata.publish.provenance import detector_sources
+
+    encoder = random_mobileclip_stand_in(tmp_path / "mobileclip_blt.ts")
+    weights = tmp_path / "yoloe-11l-seg.pt"
+    weights.write_bytes(b"weights")
+    cfg = Config.model_validate(
+        {
+            "input": {"path": "in.tsv"},
+            "detect": {"sources": [_source(str(weights), encoder).model_dump()]},
+        }
+    )
+
+    (source,) = detector_sources(cfg)
+
+    assert (source.kind, source.file) == ("open_vocab", "yoloe-11l-seg.pt")
+    assert source.sha256 == hashlib.sha256(b"weights").hexdigest()
+    expected = hashlib.sha256(encoder.read_bytes()).hexdigest()
+    assert source.settings["text_encoder_sha256"] == expected
+    assert source.settings["classes"] == "vocabulary"
