@@ -17,6 +17,7 @@ import torch
 
 from negdata.config import OpenVocabSource
 from negdata.detect.base import Detection, ImageItem
+from negdata.detect.lexicon import Lexicon, lexicon_for
 from negdata.detect.text_embeddings import class_embeddings
 from negdata.detect.vocab import VocabularyName, vocabulary
 from negdata.detect.yolo import _ultralytics_offline, resolve_device
@@ -30,6 +31,28 @@ _MODEL_CONFIG_SUFFIXES = (".yaml", ".yml")
 def prompt(label: str) -> str:
     """The text a label is prompted with: its first name."""
     return label.split("/", 1)[0]
+
+
+def evidence_labels(
+    names: Sequence[str], classes: VocabularyName, run_vocabulary: VocabularyName
+) -> list[str]:
+    """The label each class is scored under. Prompted with another vocabulary's names, a class
+    that is one of the run vocabulary's labels by one of its names (LVIS's "sofa/couch/lounge" is
+    COCO's "couch") is scored as that label, the max over such classes: otherwise a COCO
+    detector's person and this one's "person/baby/..." would be two labels, and "no man" could
+    pass on the second alone."""
+    if classes == run_vocabulary:
+        return list(names)
+    lexicon = lexicon_for(run_vocabulary)
+    return [_run_label(name, lexicon) or name for name in names]
+
+
+def _run_label(name: str, lexicon: Lexicon) -> str | None:
+    for term in name.split("/"):
+        found = lexicon.name(term) if lexicon.is_term(term) else None
+        if found in lexicon.vocabulary:
+            return found
+    return None
 
 
 def _set_classes(model: Any, names: Sequence[str], embeddings: torch.Tensor, key: str) -> None:
@@ -102,8 +125,8 @@ class OpenVocabDetector:
             ) from None
         _set_classes(self._model, names, embeddings, key)
         self.name = f"open_vocab:{weights.name}"
-        self._names = names
-        self._labels = frozenset(names)
+        self._label_of = evidence_labels(names, classes, run_vocabulary)
+        self._labels = frozenset(self._label_of)
         log.info(
             "%s: %d %s classes on %s, loaded in %.2fs",
             self.name,
@@ -132,13 +155,13 @@ class OpenVocabDetector:
         return detections
 
     def _detection(self, result: Any) -> Detection:
-        scores = dict.fromkeys(self._names, 0.0)
+        scores = dict.fromkeys(self._labels, 0.0)
         boxes: list[Box] = []
         found = result.boxes
         for (x0, y0, x1, y1), score, cls in zip(
             found.xyxy.tolist(), found.conf.tolist(), found.cls.tolist(), strict=True
         ):
-            label = self._names[int(cls)]
+            label = self._label_of[int(cls)]
             boxes.append(
                 Box(label=label, score=score, x0=x0, y0=y0, x1=x1, y1=y1, source=self.name)
             )

@@ -23,7 +23,7 @@ from open_clip.transformer import TextTransformer
 
 from negdata.config import Config, ConfigError, DetectConfig, OpenVocabSource, load_config
 from negdata.detect.base import ImageItem
-from negdata.detect.open_vocab import OpenVocabDetector, prompt
+from negdata.detect.open_vocab import OpenVocabDetector, evidence_labels, prompt
 from negdata.detect.stage import build_detectors, detect_items, run_detect
 from negdata.detect.text_embeddings import class_embeddings
 from negdata.detect.vocab import COCO80, vocabulary
@@ -276,3 +276,18 @@ def test_the_provenance_of_an_open_vocab_source_names_its_text_encoder(tmp_path:
     expected = hashlib.sha256(encoder.read_bytes()).hexdigest()
     assert source.settings["text_encoder_sha256"] == expected
     assert source.settings["classes"] == "vocabulary"
+
+
+def test_another_vocabularys_classes_are_scored_under_the_run_vocabularys_labels() -> None:
+    """Prompted with LVIS in a COCO run, LVIS's person is COCO's person (one label, so a COCO
+    detector's person blocks "no man"); what COCO lacks keeps LVIS's name."""
+    lvis = vocabulary("lvis")
+    labels = dict(zip(lvis, evidence_labels(lvis, "lvis", "coco"), strict=True))
+
+    assert labels["person/baby/child/boy/girl/man/woman/human"] == "person"
+    assert labels["sofa/couch/lounge"] == "couch"
+    assert labels["puppy"] == "dog" and labels["dog"] == "dog"
+    assert labels["laptop computer/notebook computer"] == "laptop"
+    assert labels["jacket"] == "jacket" and labels["sausage"] == "sausage"
+    assert set(COCO80) - set(labels.values()) == {"hot dog"}
+    assert evidence_labels(lvis, "lvis", "lvis") == list(lvis)
