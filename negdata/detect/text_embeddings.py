@@ -78,8 +78,14 @@ def _cache_file(sha: str, prompts: Sequence[str]) -> Path:
 def _cached(file: Path, sha: str, prompts: Sequence[str]) -> torch.Tensor | None:
     if not file.is_file():
         return None
-    saved = torch.load(file, map_location="cpu", weights_only=True)
-    if saved["encoder_sha256"] != sha or list(saved["prompts"]) != list(prompts):
+    try:
+        saved = torch.load(file, map_location="cpu", weights_only=True)
+    except Exception as exc:  # a damaged file can fail anywhere in the unpickler
+        log.warning("ignoring the unreadable embeddings cache %s: %s", file, exc)
+        return None
+    if not isinstance(saved, dict) or saved.get("encoder_sha256") != sha:
+        return None
+    if list(saved.get("prompts", ())) != list(prompts):
         return None
     embeddings: torch.Tensor = saved["embeddings"]
     return embeddings

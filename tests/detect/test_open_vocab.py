@@ -291,3 +291,15 @@ def test_another_vocabularys_classes_are_scored_under_the_run_vocabularys_labels
     assert labels["jacket"] == "jacket" and labels["sausage"] == "sausage"
     assert set(COCO80) - set(labels.values()) == {"hot dog"}
     assert evidence_labels(lvis, "lvis", "lvis") == list(lvis)
+
+
+def test_an_unreadable_cache_entry_is_computed_again(tmp_path: Path, own_cache: Path) -> None:
+    encoder = random_mobileclip_stand_in(tmp_path / "enc.ts")
+    computed = class_embeddings(encoder, ["cat", "dog"], "k", "cpu")
+    (entry,) = (own_cache / "text-embeddings").glob("*.pt")
+    entry.write_bytes(b"truncated")
+
+    again = class_embeddings(encoder, ["cat", "dog"], "k", "cpu")
+
+    assert torch.equal(again, computed)
+    assert torch.equal(torch.load(entry, weights_only=True)["embeddings"], computed)
