@@ -28,6 +28,7 @@ from pydantic import (
 )
 from upath import UPath
 
+from negdata.detect.vocab import VocabularyName
 from negdata.shards import is_remote
 
 
@@ -255,13 +256,33 @@ class TableSource(Section):
     class_map: dict[str, str] = Field(default_factory=dict)  # file label -> vocabulary label
 
 
+class OpenVocabSource(Section):
+    """A YOLOE or YOLO-World model prompted with the class names of a vocabulary."""
+
+    kind: Literal["open_vocab"]
+    weights: Path  # a local .pt (yoloe-11l-seg.pt, yolov8x-worldv2.pt) or a model .yaml
+    # The text encoder the model was trained with, a local file: a TorchScript one (.ts, YOLOE's
+    # mobileclip_blt.ts or mobileclip2_b.ts) or an OpenAI CLIP checkpoint (.pt, YOLO-World's
+    # ViT-B-32.pt). Its class embeddings are computed once per vocabulary and cached.
+    text_encoder: Path
+    # The class names it is prompted with: detect.vocabulary's, or another vocabulary's (its
+    # labels then join the lexicon beside detect.vocabulary's).
+    classes: Literal["vocabulary", VocabularyName] = "vocabulary"
+    conf: Annotated[float, Field(ge=0, le=1)] = 0.05
+    imgsz: Annotated[int, Field(ge=32)] = 640
+    batch: Annotated[int, Field(ge=1)] = 16
+    device: str = "auto"
+
+
+SOURCE_KINDS = ("yolo", "labels", "coco", "table", "open_vocab")  # tags in error locations
 SourceConfig = Annotated[
-    YoloSource | LabelsSource | CocoSource | TableSource, Field(discriminator="kind")
+    YoloSource | LabelsSource | CocoSource | TableSource | OpenVocabSource,
+    Field(discriminator="kind"),
 ]
 
 
 class DetectConfig(Section):
-    vocabulary: Literal["coco", "objects365", "openimages"] = "coco"
+    vocabulary: VocabularyName = "coco"
     sources: Annotated[list[SourceConfig], Field(min_length=1)]
     t_present: Annotated[float, Field(gt=0, le=1)] = 0.5
     t_absent: Annotated[float, Field(ge=0, le=1)] = 0.1
@@ -463,9 +484,7 @@ class Config(Section):
 
 
 def _key_path(loc: tuple[int | str, ...]) -> str:
-    return ".".join(
-        str(part) for part in loc if not str(part).startswith(("yolo", "labels", "coco", "table"))
-    )
+    return ".".join(str(part) for part in loc if not str(part).startswith(SOURCE_KINDS))
 
 
 def load_config(path: str | Path) -> Config:

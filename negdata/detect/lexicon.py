@@ -95,10 +95,7 @@ class Lexicon:
             self._members[label] = frozenset({label})
             for term in _label_terms(label):
                 self._names.setdefault(term, label)
-        for term, target in SYNONYMS.items():
-            name = self._names.get(normalize(target))
-            if name is not None:
-                self._names.setdefault(normalize(term), name)
+        self._add_synonyms()
         for group, member_terms in HYPERNYMS.items():
             members = {self._names[t] for t in member_terms if t in self._names}
             if not members:
@@ -111,6 +108,22 @@ class Lexicon:
         self._terms = {
             n: tuple(sorted(t, key=lambda s: (-len(s), s))) for n, t in self._terms.items()
         }
+
+    def _add_synonyms(self) -> None:
+        """Words for the labels, then words for those words ("glass of wine" -> "wine glass"
+        -> LVIS's "wineglass"), until no word is left that resolves."""
+        pending = dict(SYNONYMS)
+        while True:
+            resolved = {
+                term: self._names[normalize(target)]
+                for term, target in pending.items()
+                if normalize(target) in self._names
+            }
+            if not resolved:
+                return
+            for term, name in resolved.items():
+                self._names.setdefault(normalize(term), name)
+                del pending[term]
 
     def name(self, noun: str) -> str | None:
         """The label or hypernym ``noun`` stands for: the whole phrase, else its longest tail."""

@@ -11,7 +11,14 @@ from typing import Any
 
 from PIL import Image
 
-from negdata.config import CocoSource, DetectConfig, LabelsSource, SourceConfig, TableSource
+from negdata.config import (
+    CocoSource,
+    DetectConfig,
+    LabelsSource,
+    OpenVocabSource,
+    SourceConfig,
+    TableSource,
+)
 from negdata.detect.base import Detector, ImageItem, combine
 from negdata.detect.vocab import vocabulary
 from negdata.progress import Progress
@@ -52,6 +59,10 @@ def _load(source: SourceConfig, index: int, cfg: DetectConfig) -> Detector:
         from negdata.detect.oracles.table import TableDetector
 
         return TableDetector(source, frozenset(vocabulary(cfg.vocabulary)), index)
+    if isinstance(source, OpenVocabSource):
+        from negdata.detect.open_vocab import OpenVocabDetector
+
+        return OpenVocabDetector(source, cfg.vocabulary, index)
     from negdata.detect.yolo import YoloDetector
 
     return YoloDetector(source, index)

@@ -1,4 +1,4 @@
-"""Vocabularies of the evidence sources: COCO-80, Objects365 and Open Images V7.
+"""Vocabularies of the evidence sources: COCO-80, LVIS (1,203), Objects365 and Open Images V7.
 
 The class-name lists ship with Ultralytics' dataset configs; labels are kept lower-case.
 """
@@ -13,7 +13,7 @@ from typing import Literal
 
 import yaml
 
-VocabularyName = Literal["coco", "objects365", "openimages"]
+VocabularyName = Literal["coco", "lvis", "objects365", "openimages"]
 
 COCO80: tuple[str, ...] = (
     "person", "bicycle", "car", "motorcycle", "airplane", "bus", "train", "truck", "boat",
@@ -28,7 +28,11 @@ COCO80: tuple[str, ...] = (
     "teddy bear", "hair drier", "toothbrush",
 )  # fmt: skip
 
-_ULTRALYTICS_FILES = {"objects365": "Objects365.yaml", "openimages": "open-images-v7.yaml"}
+_ULTRALYTICS_FILES = {
+    "lvis": "lvis.yaml",
+    "objects365": "Objects365.yaml",
+    "openimages": "open-images-v7.yaml",
+}
 
 IRREGULAR_PLURALS: dict[str, str] = {
     "people": "person", "men": "man", "women": "woman", "children": "child", "mice": "mouse",

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from negdata.config import Config
+from negdata.config import Config, OpenVocabSource, YoloSource
 from negdata.llm.prompts import load_prompt
 from negdata.pipeline import STAGES, stage_hash
 
@@ -59,8 +59,10 @@ def file_sha256(path: Path) -> str | None:
 def detector_sources(cfg: Config) -> list[DetectorSource]:
     sources = []
     for source in cfg.detect.sources:
-        path = source.weights if source.kind == "yolo" else source.path
+        path = source.weights if isinstance(source, YoloSource | OpenVocabSource) else source.path
         settings = source.model_dump(mode="json", exclude={"kind", "weights", "path", "device"})
+        if source.kind == "open_vocab":  # the encoder decides what the classes mean
+            settings["text_encoder_sha256"] = file_sha256(source.text_encoder)
         sources.append(DetectorSource(source.kind, path.name, file_sha256(path), settings))
     return sources
 

@@ -4,6 +4,7 @@ ingested image, silence for images the file does not have, one-line errors for b
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import os
 from collections.abc import Callable
@@ -295,3 +296,29 @@ def test_the_detect_stage_writes_a_coco_and_a_table_oracles_evidence(tmp_path: P
     coffee_scores = coffee_ev.score_map()
     assert len(coffee_scores) == 80 and coffee_scores["cup"] == 1.0
     assert sum(coffee_scores.values()) == 1.0 and coffee_ev.boxes == []
+
+
+def test_the_provenance_of_an_oracle_names_its_file_and_hash(tmp_path: Path) -> None:
+    from negdata.publish.provenance import detector_sources
+
+    path = _write(tmp_path, _coco())
+    table = tmp_path / "labels.csv"
+    table.write_text("url,label\nfile:///a.jpg,dog\n")
+    cfg = Config.model_validate(
+        {
+            "input": {"path": "in.tsv"},
+            "detect": {
+                "sources": [
+                    {"kind": "coco", "path": str(path)},
+                    {"kind": "table", "path": str(table)},
+                ]
+            },
+        }
+    )
+
+    coco, tab = detector_sources(cfg)
+
+    assert (coco.kind, coco.file, tab.kind, tab.file) == ("coco", path.name, "table", "labels.csv")
+    assert coco.sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
+    assert tab.sha256 == hashlib.sha256(table.read_bytes()).hexdigest()
+    assert coco.settings["match"] == "url"

@@ -62,7 +62,9 @@ def test_hypernyms_cover_their_members() -> None:
     assert lexicon.name("a piece of furniture") == "furniture"
 
 
-@pytest.mark.parametrize(("name", "size"), [("objects365", 365), ("openimages", 601)])
+@pytest.mark.parametrize(
+    ("name", "size"), [("lvis", 1203), ("objects365", 365), ("openimages", 601)]
+)
 def test_other_vocabularies_load_from_ultralytics(name: str, size: int) -> None:
     from negdata.detect.vocab import vocabulary
 
@@ -86,3 +88,32 @@ def test_a_detectors_own_class_names_join_the_lexicon() -> None:
     assert lexicon.name("two forklifts") == "forklift"
     assert lexicon.name("puppy") == "dog"
     assert lexicon_for("coco").name("forklift") is None
+
+
+@pytest.mark.parametrize(
+    ("noun", "label"),
+    [
+        ("dogs", "dog"),
+        ("a woman", "person/baby/child/boy/girl/man/woman/human"),
+        ("the sofa", "sofa/couch/lounge"),
+        ("garbage cans", "trash can/garbage can/wastebin/dustbin/trash barrel/trash bin"),
+        ("traffic cones", "cone/traffic cone"),
+        ("a street lamp", "streetlight/street lamp"),
+        ("helmets", "helmet"),
+        # COCO's names, and the words for them, reach LVIS's names for the same things
+        ("laptops", "laptop computer/notebook computer"),
+        ("a glass of wine", "wineglass"),
+        ("tv remote", "remote control"),
+        ("skis", "ski"),
+        ("hot dogs", "sausage"),  # not "dog"
+        ("sky", None),
+    ],
+)
+def test_lvis_lexicon_maps_free_text_to_its_labels(noun: str, label: str | None) -> None:
+    assert lexicon_for("lvis").name(noun) == label
+
+
+def test_lvis_hypernyms_cover_lvis_labels() -> None:
+    lexicon = lexicon_for("lvis")
+    assert {"cat", "dog", "giraffe"} <= lexicon.members("animal")
+    assert "laptop computer/notebook computer" in lexicon.members("electronics")
