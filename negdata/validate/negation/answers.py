@@ -71,6 +71,6 @@ def denied_starts(
     if supposed:
         return supposed
     head = next((t for t in answer if t not in ANSWER_FILLERS), "")
-    if head in {"it", "they"}:
+    if head in {"it", "they", "none"}:  # "... carried the bowls away, so none remain"
         return [earlier[-1].start]
     return [earlier[0].start]

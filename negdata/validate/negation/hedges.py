@@ -32,7 +32,10 @@ HEDGES = (
 HEDGE_AFTER = re.compile(
     r"\b(?:in search of|hoping for|hopes? for|waits? for|waiting for|waited for|"
     r"(?:looks?|looking|looked|shaped|dressed(?: up)?|disguised) (?:like|as)|not unlike|"
-    r"resembles|resembling|resembled)\b(?= (?:an?|the|some) )"
+    r"resembles|resembling|resembled|promises?|promised|advertises?|advertised|"
+    # a likeness: "a bronze statue of a soldier", "a painting of a horse"
+    r"(?:statue|sculpture|figurine|painting|drawing|mural|poster|carving|effigy|bust) of)"
+    r"\b(?= (?:an?|the|some) )"
 )
 # "unclear whether the object is a suitcase": the rest of the clause is hedged.
 HEDGE_CLAUSE = re.compile(

@@ -72,6 +72,8 @@ def _is_modifier(tokens: list[str], start: int, end: int, term_starts: set[int])
         return True
     if end - start == 1 and start and tokens[start - 1] in SUBJECTS and after in VERB_OBJECTS:
         return True  # "to tie his shoes", "she ties a ribbon", "to book a table": a verb
+    if end - start == 1 and start and tokens[start - 1] == "to" and not plural and after:
+        return not _function_word(after) and after not in {",", POSSESSIVE}  # "to monitor bears"
     if word in PREFIX_MODIFIERS and end in term_starts:
         return True  # "a baby elephant"
     if word in AMBIGUOUS_ADJECTIVES and end - start == 1:

@@ -241,6 +241,14 @@ def _prepare(text: str) -> str:
         "no",
         text,
     )
+    # "Screening for sports balls on the pitch: none detected", "Evaluation for X is negative"
+    text = re.sub(
+        r"\b(?:evaluation|screening|assessment|search|check|examination|testing|test) for "
+        r"([^.;|]*?)(?: (?:is|was|proved|came back)|\s*:) (?:negative|none (?:detected|found|seen|"
+        r"identified))\b",
+        r"negative for \1",
+        text,
+    )
     # Report phrasing: "negative for X", "no evidence / sign / trace of X", "absence of X".
     text = re.sub(CLINICAL_PRE, "no", text)
     for hedge in HEDGES:

@@ -97,7 +97,7 @@ COMPOUND_HEADS = frozenset(
      "holders", "trailer", "trailers", "friendly", "cake", "cakes",
      # where a thing is kept or goes: "the dog park", "a cat room", "the bear enclosure"
      "park", "basket", "baskets", "room", "rooms", "enclosure", "enclosures", "pen",
-     "rank", "contrails", "owner", "owners", "line"}
+     "rank", "contrails", "owner", "owners", "line", "clicker"}
 )  # fmt: skip
 PARTITIVES = frozenset(
     {"slice", "slices", "piece", "pieces", "pair", "pairs", "bunch", "bunches", "box", "boxes",
