@@ -228,11 +228,22 @@ class LabelsSource(Section):
     path: Path
 
 
-SourceConfig = Annotated[YoloSource | LabelsSource, Field(discriminator="kind")]
+class ChexpertSource(Section):
+    """CheXpert-style finding labels (negdata.detect.chexpert): a CSV with an image column and
+    the finding columns, each 1 (present), 0 (absent), -1 (uncertain) or blank (unmentioned)."""
+
+    kind: Literal["chexpert"]
+    path: Path
+    # The image column: a URL as ingested, or a path that ingested URLs end with
+    # ("CheXpert-v1.0-small/train/patient00001/study1/view1_frontal.jpg").
+    path_column: Annotated[str, Field(min_length=1)] = "Path"
+
+
+SourceConfig = Annotated[YoloSource | LabelsSource | ChexpertSource, Field(discriminator="kind")]
 
 
 class DetectConfig(Section):
-    vocabulary: Literal["coco", "objects365", "openimages"] = "coco"
+    vocabulary: Literal["coco", "objects365", "openimages", "chexpert"] = "coco"
     sources: Annotated[list[SourceConfig], Field(min_length=1)]
     t_present: Annotated[float, Field(gt=0, le=1)] = 0.5
     t_absent: Annotated[float, Field(ge=0, le=1)] = 0.1
@@ -434,7 +445,9 @@ class Config(Section):
 
 
 def _key_path(loc: tuple[int | str, ...]) -> str:
-    return ".".join(str(part) for part in loc if not str(part).startswith(("yolo", "labels")))
+    return ".".join(
+        str(part) for part in loc if not str(part).startswith(("yolo", "labels", "chexpert"))
+    )
 
 
 def load_config(path: str | Path) -> Config:

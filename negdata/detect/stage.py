@@ -11,7 +11,7 @@ from typing import Any
 
 from PIL import Image
 
-from negdata.config import DetectConfig, LabelsSource, SourceConfig
+from negdata.config import ChexpertSource, DetectConfig, LabelsSource, SourceConfig
 from negdata.detect.base import Detector, ImageItem, combine
 from negdata.detect.vocab import vocabulary
 from negdata.progress import Progress
@@ -44,6 +44,10 @@ def _load(source: SourceConfig, index: int, cfg: DetectConfig) -> Detector:
         from negdata.detect.labels import LabelsDetector
 
         return LabelsDetector(source, frozenset(vocabulary(cfg.vocabulary)), index)
+    if isinstance(source, ChexpertSource):
+        from negdata.detect.chexpert import ChexpertDetector
+
+        return ChexpertDetector(source, cfg, index)
     from negdata.detect.yolo import YoloDetector
 
     return YoloDetector(source, index)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from negdata.validate.negation.clinical import rewrite_report
 from negdata.validate.negation.cues import CLINICAL_PRE
 from negdata.validate.negation.forms import rewrite
 from negdata.validate.negation.hedges import HEDGE_AFTER, HEDGE_CLAUSE, HEDGES
@@ -80,6 +81,7 @@ def _prepare(text: str) -> str:
     text = re.sub(r"(?<=[a-z])(?:'s|(?<=s)')(?= [a-z])", f" {POSSESSIVE}", text)
     text = re.sub(r"'s\b|'re\b|'ll\b|'ve\b|'d\b|'m\b", "", text)
     text = re.sub(r"\bw/o\b", "without", text)
+    text = rewrite_report(text)
     text = rewrite(text)
     text = re.sub(r"\bnot yet\b", "not", text)  # "yet" starts no clause here
     text = re.sub(r"\b(is|are|was|were) just\b", r"\1", text)  # "is just out of frame"
