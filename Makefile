@@ -58,6 +58,7 @@ $(I2D_VENV)/.installed:
 
 sample: install
 	$(VENV)/bin/negdata sample data/sample
+	$(VENV)/bin/negdata sample --medical data/medical-sample
 
 # CLUSTER=1 runs the cluster's parent deployment (make deploy) at PREFECT_API_URL instead.
 generate: install $(LLM_ENV) sample
