@@ -9,26 +9,28 @@ from negdata.clip_text import shorten
 from negdata.english import be, natural
 from negdata.records import McqTemplate, Style
 
-# {neg}: the negated finding, {be}: its verb; {objects}: the affirmed findings, {be_objects}
-# their verb. The first of each list is the plainest report phrasing.
+# {neg}: the negated finding, {be} / {was}: its verb; {objects}: the affirmed findings,
+# {be_objects} their verb. The first of each list is the plainest report phrasing. Every frame
+# reads right to NegEx too (bench/clinical_negation.py): a negation ends its sentence, and
+# "not seen" comes as "was not seen", one of NegEx's following cues.
 AFFIRMING_FIRST = (
     "{Objects}. No {neg}.",
     "{Objects} without {neg}.",
     "{Objects}. No evidence of {neg}.",
-    "{Objects}; {neg} {be} not seen.",
+    "{Objects}. {Neg} {was} not seen.",
     "{Objects}. Negative for {neg}.",
 )
 NEGATING_FIRST = (
     "No {neg}. {Objects}.",
     "No evidence of {neg}. {Objects} {be_objects} present.",
-    "Negative for {neg}; {objects} noted.",
-    "{Neg} {be} not seen. {Objects}.",
+    "Negative for {neg}. {Objects} noted.",
+    "{Neg} {was} not seen. {Objects}.",
     "There {be} no {neg}. {Objects} {be_objects} seen.",
 )
 # Without an affirmed finding: the original caption (a view, a modality) or nothing.
 CAPTION_FIRST = ("{caption}. No {neg}.", "{caption}. No evidence of {neg}.")
 CAPTION_LAST = ("No {neg}. {caption}.", "Negative for {neg}. {caption}.")
-NOTHING = ("No {neg}.", "No evidence of {neg}.", "Negative for {neg}.", "{Neg} {be} not seen.")
+NOTHING = ("No {neg}.", "No evidence of {neg}.", "Negative for {neg}.", "{Neg} {was} not seen.")
 
 
 def _upper(text: str) -> str:
@@ -53,6 +55,7 @@ def clinical_caption(
     fits CLIP's context, else the negation stands alone."""
     neg = natural(negated)
     slots = {"neg": neg, "Neg": _upper(neg), "be": be(neg)}
+    slots["was"] = "were" if slots["be"] == "are" else "was"
     if positives:
         shown = findings(positives[:3])
         plural = len(positives[:3]) > 1 or be(positives[0]) == "are"

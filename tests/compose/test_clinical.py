@@ -170,3 +170,13 @@ def test_clinical_mcqs_pass_the_gate_with_the_right_answer_true() -> None:
         assert mcq_gate(mcq, EV, LEXICON, CFG) is None, options
     uncertain = build_mcq("k", ["cardiomegaly"], "pneumonia", balancer, "h", clinical=True)
     assert mcq_gate(uncertain, EV, LEXICON, CFG) == "mcq_unverifiable"
+
+
+def test_negex_reads_every_clinical_template_caption_as_the_checker_does() -> None:
+    from bench.clinical_negation import negex_checker, score, template_cases
+
+    cases = template_cases(LEXICON)
+    negex = score(cases, negex_checker(LEXICON), LEXICON)
+    ours = score(cases, lambda text: analyze(text, LEXICON), LEXICON)
+    assert ours["errors"] == [] and negex["errors"] == [], negex["errors"][:3]
+    assert negex["objects"] == ours["objects"] > 700
