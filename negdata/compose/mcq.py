@@ -12,12 +12,13 @@ TEMPLATES: tuple[McqTemplate, ...] = ("affirmation", "negation", "hybrid")
 
 
 class McqBalancer:
-    """Deals correct positions in shuffled blocks of four and templates in turn, per shard."""
+    """Deals correct positions in shuffled blocks of four and templates in turn, per shard, the
+    turn starting at a seeded template (shards of one image still get every template)."""
 
     def __init__(self, seed: str) -> None:
         self._rng = random.Random(seed)
         self._positions: list[int] = []
-        self._count = 0
+        self._count = random.Random(f"{seed}:template").randrange(len(TEMPLATES))
 
     def next(self) -> tuple[int, McqTemplate]:
         if not self._positions:

@@ -180,3 +180,17 @@ def test_negex_reads_every_clinical_template_caption_as_the_checker_does() -> No
     ours = score(cases, lambda text: analyze(text, LEXICON), LEXICON)
     assert ours["errors"] == [] and negex["errors"] == [], negex["errors"][:3]
     assert negex["objects"] == ours["objects"] > 700
+
+
+def test_the_vocabulary_fill_negates_no_parent_of_an_uncertain_finding() -> None:
+    from negdata.compose.plan import plan_record
+
+    cfg = CFG.model_copy(update={"plan": CFG.plan.model_copy(update={"vocabulary_fill": True})})
+    evidence = EV.model_copy(
+        update={"scores": [*EV.scores, LabelScore(label="consolidation", score=0.0, lowest=0.0)]}
+    )
+    record = plan_record(evidence, "Chest radiograph.", None, cfg, "plan@1")
+    negatives = {c.label for c in record.candidates if c.verdict == "absent"}
+    # consolidation is labelled 0, but it covers pneumonia, which is uncertain
+    assert negatives == {"pleural effusion", "pneumothorax"}
+    assert record.detected == ["cardiomegaly", "support devices"]
