@@ -24,7 +24,7 @@ export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export PREFECT_LOGGING_LEVEL ?= WARNING
 
 .PHONY: install llm-env img2dataset-env browser sample generate server deploy worker test lint \
-	format eval-negation bench bench-llm bench-ingest bench-cluster bench-layout \
+	format eval-negation eval-clinical bench bench-llm bench-ingest bench-cluster bench-layout \
 	bench-report bench-verify finetune-smoke clean
 
 install: $(VENV)/.installed
@@ -58,6 +58,7 @@ $(I2D_VENV)/.installed:
 
 sample: install
 	$(VENV)/bin/negdata sample data/sample
+	$(VENV)/bin/negdata sample --medical data/medical-sample
 
 # CLUSTER=1 runs the cluster's parent deployment (make deploy) at PREFECT_API_URL instead.
 generate: install $(LLM_ENV) sample
@@ -109,12 +110,19 @@ $(CHROMIUM):
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
 
 # Precision and recall of the negation-scope checker on the labelled captions: development,
-# held-out, and unseen (written without reading the rules; never tune on it).
+# held-out, unseen (written without reading the rules; never tune on it), and radiology report
+# phrasing over the CheXpert findings.
 eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_cases.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_dev2.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
+
+# negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:
+# the labelled clinical cases and every report-style template caption (bench/clinical_negation.py).
+eval-clinical: install
+	$(PY) -m bench.clinical_negation
 
 # Benchmarks print ratios against a baseline measured in the same run (numbers: README).
 bench: bench-llm bench-ingest bench-cluster bench-layout bench-report bench-verify

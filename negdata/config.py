@@ -274,9 +274,21 @@ class OpenVocabSource(Section):
     device: str = "auto"
 
 
-SOURCE_KINDS = ("yolo", "labels", "coco", "table", "open_vocab")  # tags in error locations
+class ChexpertSource(Section):
+    """CheXpert-style finding labels (negdata.detect.chexpert): a CSV with an image column and
+    the finding columns, each 1 (present), 0 (absent), -1 (uncertain) or blank (unmentioned)."""
+
+    kind: Literal["chexpert"]
+    path: Path
+    # The image column: a URL as ingested, or a path that ingested URLs end with
+    # ("CheXpert-v1.0-small/train/patient00001/study1/view1_frontal.jpg").
+    path_column: Annotated[str, Field(min_length=1)] = "Path"
+
+
+# The kinds, as tags in error locations.
+SOURCE_KINDS = ("yolo", "labels", "coco", "table", "open_vocab", "chexpert")
 SourceConfig = Annotated[
-    YoloSource | LabelsSource | CocoSource | TableSource | OpenVocabSource,
+    YoloSource | LabelsSource | CocoSource | TableSource | OpenVocabSource | ChexpertSource,
     Field(discriminator="kind"),
 ]
 

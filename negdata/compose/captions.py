@@ -11,12 +11,14 @@ from typing import Any
 
 from negdata.clip_text import shorten
 from negdata.compose.alt_text import clean_alt_text
+from negdata.compose.clinical import clinical_caption
 from negdata.compose.mcq import McqBalancer, build_mcq
 from negdata.compose.paraphrase import apply_paraphrases, merge_counters, paraphrase_batch
 from negdata.compose.schemas import ComposedCaption, ComposeOutput
 from negdata.compose.templates import template_caption
 from negdata.config import Config
 from negdata.detect.lexicon import Lexicon, run_lexicon
+from negdata.detect.vocab import CLINICAL_VOCABULARIES
 from negdata.llm import Batch, reject_of, run_batches
 from negdata.llm.prompts import few_shot_shift, load_prompt
 from negdata.records import (
@@ -55,8 +57,11 @@ class ImagePlan:
 def image_plan(record: PlanRecord, cfg: Config) -> ImagePlan:
     """Affirm what the caption names and the evidence does not contradict; detected-only labels
     stand in only when the caption names nothing usable, so a detector's false positive is not
-    affirmed where the caption offers a second witness."""
-    mentioned_ok = _one_per_label([m for m in record.mentioned if m.verdict != "absent"])
+    affirmed where the caption offers a second witness. A clinical vocabulary affirms only what
+    the labels confirm: a finding the report hedges is never stated."""
+    clinical = cfg.detect.vocabulary in CLINICAL_VOCABULARIES
+    allowed = {"present"} if clinical else {"present", "uncertain", "unverifiable"}
+    mentioned_ok = _one_per_label([m for m in record.mentioned if m.verdict in allowed])
     mentioned_labels = {m.label for m in record.mentioned if m.label}
     detected_only = [label for label in record.detected if label not in mentioned_labels]
     affirm = [m.noun for m in mentioned_ok] or detected_only
@@ -128,7 +133,9 @@ def caption_candidates(
             rows.append(base.model_copy(update={"caption": llm.text.strip()}))
         if cfg.compose.template_fallback:
             cleaned = clean_alt_text(plan.record.caption, lexicon)
-            text = template_caption(style, neg.noun, plan.present, cleaned, _variant(cfg, base.key))
+            clinical = cfg.detect.vocabulary in CLINICAL_VOCABULARIES
+            write = clinical_caption if clinical else template_caption
+            text = write(style, neg.noun, plan.present, cleaned, _variant(cfg, base.key))
             rows.append(
                 base.model_copy(
                     update={
@@ -172,7 +179,14 @@ def run_compose(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
         plans.append(plan)
         if plan.present:
             mcqs.append(
-                build_mcq(record.key, plan.present, plan.negatives[0].noun, balancer, config_hash)
+                build_mcq(
+                    record.key,
+                    plan.present,
+                    plan.negatives[0].noun,
+                    balancer,
+                    config_hash,
+                    clinical=cfg.detect.vocabulary in CLINICAL_VOCABULARIES,
+                )
             )
         else:
             rejects.append(

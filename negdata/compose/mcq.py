@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from negdata.compose.clinical import clinical_mcq_options
 from negdata.compose.templates import mcq_options
 from negdata.records import McqRecord, McqTemplate
 
@@ -11,12 +12,13 @@ TEMPLATES: tuple[McqTemplate, ...] = ("affirmation", "negation", "hybrid")
 
 
 class McqBalancer:
-    """Deals correct positions in shuffled blocks of four and templates in turn, per shard."""
+    """Deals correct positions in shuffled blocks of four and templates in turn, per shard, the
+    turn starting at a seeded template (shards of one image still get every template)."""
 
     def __init__(self, seed: str) -> None:
         self._rng = random.Random(seed)
         self._positions: list[int] = []
-        self._count = 0
+        self._count = random.Random(f"{seed}:template").randrange(len(TEMPLATES))
 
     def next(self) -> tuple[int, McqTemplate]:
         if not self._positions:
@@ -36,18 +38,21 @@ def build_mcq(
     negative: str,
     balancer: McqBalancer,
     config_hash: str,
+    clinical: bool = False,
 ) -> McqRecord:
+    """``clinical``: sentences about a radiograph's findings (negdata.compose.clinical)."""
     position, template = balancer.next()
-    correct, wrong = mcq_options(template, positives, negative)
+    options = clinical_mcq_options if clinical else mcq_options
+    correct, wrong = options(template, positives, negative)
     balancer.shuffle(wrong)
-    options = [*wrong[:position], correct, *wrong[position:]]
+    shuffled = [*wrong[:position], correct, *wrong[position:]]
     return McqRecord(
         key=image_key,
         image_key=image_key,
-        caption_0=options[0],
-        caption_1=options[1],
-        caption_2=options[2],
-        caption_3=options[3],
+        caption_0=shuffled[0],
+        caption_1=shuffled[1],
+        caption_2=shuffled[2],
+        caption_3=shuffled[3],
         correct_answer=position,
         correct_answer_template=template,
         positives=positives[:2],

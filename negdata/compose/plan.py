@@ -25,7 +25,13 @@ from negdata.records import (
 )
 from negdata.shards import Location, shard_name, write_stats
 from negdata.validate.negation import polarity
-from negdata.verify import absent_labels, affirmable_labels, present_labels, verify
+from negdata.verify import (
+    absent_labels,
+    affirmable_labels,
+    name_verdict,
+    present_labels,
+    verify,
+)
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +56,14 @@ def _fill_from_vocabulary(
     the candidates and the labels added at random."""
     lexicon = run_lexicon(cfg.detect.vocabulary, [evidence])
     skip = {c.label for c in candidates if c.verdict == "absent"} | set(lexicon.mentioned(caption))
-    pool = [label for label in absent_labels(evidence, cfg.detect) if label not in skip]
+    scores = evidence.score_map()
+    # Absent as a name, not only as a label: in CheXpert's hierarchy "consolidation" scored 0 is
+    # not absent beside an uncertain pneumonia, which it covers.
+    pool = [
+        label
+        for label in absent_labels(evidence, cfg.detect)
+        if label not in skip and name_verdict(label, scores, lexicon, cfg.detect)[0] == "absent"
+    ]
     rng = random.Random(f"{cfg.run.seed}:{evidence.key}")
     rng.shuffle(pool)
     present = present_labels(evidence, cfg.detect)
@@ -62,7 +75,6 @@ def _fill_from_vocabulary(
         for label in pool
     }
     pool.sort(key=lambda label: rank[label], reverse=True)  # stable: the shuffle breaks ties
-    scores = evidence.score_map()
     have = len({c.label for c in candidates if c.verdict == "absent"})
     chosen = pool[: max(0, cfg.plan.min_candidates - have)]
     extra = [

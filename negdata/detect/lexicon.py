@@ -17,12 +17,19 @@ from negdata.detect.vocab import VocabularyName, normalize, singular, vocabulary
 from negdata.records import Evidence
 
 SYNONYMS_FILE = Path(__file__).with_name("synonyms.yaml")
+RADIOLOGY_FILE = Path(__file__).with_name("radiology.yaml")
+_RADIOLOGY: dict[str, dict[str, list[str]]] = yaml.safe_load(RADIOLOGY_FILE.read_text())
 
 
 def _synonyms() -> dict[str, str]:
-    """Word -> label, from ``synonyms.yaml`` (label -> the words for it)."""
+    """Word -> label, from ``synonyms.yaml`` and ``radiology.yaml`` (label -> the words for it)."""
     by_label: dict[str, list[str]] = yaml.safe_load(SYNONYMS_FILE.read_text())
-    return {word: label for label, words in by_label.items() for word in words}
+    words = {word: label for label, words in by_label.items() for word in words}
+    for label, clinical in _RADIOLOGY["synonyms"].items():
+        for word in clinical:
+            if words.setdefault(word, label) != label:
+                raise ValueError(f"{RADIOLOGY_FILE.name}: {word!r} is a word for {words[word]}")
+    return words
 
 
 SYNONYMS: dict[str, str] = _synonyms()
@@ -74,6 +81,7 @@ HYPERNYMS: dict[str, tuple[str, ...]] = {
     "traffic": ("car", "bus", "truck", "motorcycle"),
     "sports equipment": ("frisbee", "skis", "snowboard", "sports ball", "kite", "baseball bat",
                          "baseball glove", "skateboard", "surfboard", "tennis racket"),
+    **{name: tuple(labels) for name, labels in _RADIOLOGY["hypernyms"].items()},
 }  # fmt: skip
 
 

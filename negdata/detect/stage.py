@@ -12,6 +12,7 @@ from typing import Any
 from PIL import Image
 
 from negdata.config import (
+    ChexpertSource,
     CocoSource,
     DetectConfig,
     LabelsSource,
@@ -63,6 +64,10 @@ def _load(source: SourceConfig, index: int, cfg: DetectConfig) -> Detector:
         from negdata.detect.open_vocab import OpenVocabDetector
 
         return OpenVocabDetector(source, cfg.vocabulary, index)
+    if isinstance(source, ChexpertSource):
+        from negdata.detect.chexpert import ChexpertDetector
+
+        return ChexpertDetector(source, cfg, index)
     from negdata.detect.yolo import YoloDetector
 
     return YoloDetector(source, index)

@@ -1,6 +1,8 @@
-"""Vocabularies of the evidence sources: COCO-80, LVIS (1,203), Objects365 and Open Images V7.
+"""Vocabularies of the evidence sources: COCO-80, LVIS (1,203), Objects365, Open Images V7
+and CheXpert.
 
 The class-name lists ship with Ultralytics' dataset configs; labels are kept lower-case.
+CheXpert's are its findings in the words a radiology report uses.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Literal
 
 import yaml
 
-VocabularyName = Literal["coco", "lvis", "objects365", "openimages"]
+VocabularyName = Literal["coco", "lvis", "objects365", "openimages", "chexpert"]
 
 COCO80: tuple[str, ...] = (
     "person", "bicycle", "car", "motorcycle", "airplane", "bus", "train", "truck", "boat",
@@ -27,6 +29,29 @@ COCO80: tuple[str, ...] = (
     "microwave", "oven", "toaster", "sink", "refrigerator", "book", "clock", "vase", "scissors",
     "teddy bear", "hair drier", "toothbrush",
 )  # fmt: skip
+
+# CheXpert's finding columns and the label each stands for. "No Finding" is no finding: it is
+# read as a check on the row (negdata.detect.chexpert), not as a label. "Pleural Other" (pleural
+# thickening, plaques, scarring) goes by its commonest form.
+CHEXPERT_FINDINGS: dict[str, str] = {
+    "Enlarged Cardiomediastinum": "enlarged cardiomediastinum",
+    "Cardiomegaly": "cardiomegaly",
+    "Lung Opacity": "lung opacity",
+    "Lung Lesion": "lung lesion",
+    "Edema": "edema",
+    "Consolidation": "consolidation",
+    "Pneumonia": "pneumonia",
+    "Atelectasis": "atelectasis",
+    "Pneumothorax": "pneumothorax",
+    "Pleural Effusion": "pleural effusion",
+    "Pleural Other": "pleural thickening",
+    "Fracture": "fracture",
+    "Support Devices": "support devices",
+}
+# Vocabularies whose labels are clinical findings: captions read like a report's impression,
+# and every finding a caption names must be decided by the labels (no uncertain one affirmed
+# or negated).
+CLINICAL_VOCABULARIES: frozenset[str] = frozenset({"chexpert"})
 
 _ULTRALYTICS_FILES = {
     "lvis": "lvis.yaml",
@@ -90,6 +115,8 @@ def vocabulary(name: VocabularyName) -> tuple[str, ...]:
     """The lower-case class names of a vocabulary, in the dataset's order."""
     if name == "coco":
         return COCO80
+    if name == "chexpert":
+        return tuple(CHEXPERT_FINDINGS.values())
     spec = find_spec("ultralytics")
     if spec is None or not spec.submodule_search_locations:
         raise ModuleNotFoundError("the ultralytics package is needed for the class-name lists")

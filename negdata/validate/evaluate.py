@@ -1,6 +1,7 @@
 """Precision and recall of the negation checker on the labelled caption set.
 
-``python -m negdata.validate.evaluate [cases.jsonl] [--errors]`` (``make eval-negation``).
+``python -m negdata.validate.evaluate [cases.jsonl] [--vocabulary NAME] [--errors]``
+(``make eval-negation``); the labels of the cases are of that vocabulary (default: coco).
 """
 
 from __future__ import annotations
@@ -11,8 +12,10 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import get_args
 
 from negdata.detect.lexicon import Lexicon, lexicon_for
+from negdata.detect.vocab import VocabularyName
 from negdata.validate.negation import Polarity, analyze
 
 DEFAULT_CASES = Path("tests/data/negation_cases.jsonl")
@@ -38,8 +41,8 @@ def label_polarity(predicted: Mapping[str, Polarity], label: str, lexicon: Lexic
     return "negated" if any(covered) else "unmentioned"
 
 
-def evaluate(path: Path) -> list[Outcome]:
-    lexicon = lexicon_for("coco")
+def evaluate(path: Path, vocabulary: VocabularyName = "coco") -> list[Outcome]:
+    lexicon = lexicon_for(vocabulary)
     outcomes = []
     for line in path.read_text().splitlines():
         if not line.strip():
@@ -78,9 +81,12 @@ def scores(outcomes: list[Outcome]) -> dict[str, dict[str, float]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("cases", nargs="?", type=Path, default=DEFAULT_CASES)
+    parser.add_argument(
+        "--vocabulary", choices=get_args(VocabularyName), default="coco", help="the cases' labels"
+    )
     parser.add_argument("--errors", action="store_true", help="list every wrong prediction")
     args = parser.parse_args()
-    outcomes = evaluate(args.cases)
+    outcomes = evaluate(args.cases, args.vocabulary)
     wrong = [o for o in outcomes if o.predicted != o.expected]
     print(f"{len({o.case_id for o in outcomes})} captions, {len(outcomes)} labelled objects")
     for cls, s in scores(outcomes).items():

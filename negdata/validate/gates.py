@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from negdata.clip_text import fits_clip
 from negdata.config import Config
 from negdata.detect.lexicon import Lexicon, lexicon_for
-from negdata.detect.vocab import VocabularyName
+from negdata.detect.vocab import CLINICAL_VOCABULARIES, VocabularyName
 from negdata.records import CaptionRecord, Evidence, McqRecord, Verdict
 from negdata.validate.negation import analyze
 from negdata.verify import evidence_verdicts
@@ -60,12 +60,19 @@ class CaptionGate:
             return "not_negated"
         verdicts = self.verdicts(evidence)
         in_original = set(self.lexicon.mentioned(row.original_caption))
+        # A clinical caption states only what the labels decide: no finding the report hedges
+        # or never mentions is affirmed or negated, whatever the original caption says.
+        clinical = self.cfg.detect.vocabulary in CLINICAL_VOCABULARIES
         for name, pol in polarities.items():
             verdict = verdicts.get(name, "unverifiable")
             if pol == "affirmed" and verdict == "absent":
                 return "affirms_absent"
             if pol == "negated" and verdict == "present":
                 return "negates_present"
+            if clinical and pol == "negated" and verdict != "absent":
+                return "negates_undecided"
+            if clinical and pol == "affirmed" and verdict != "present":
+                return "affirms_undecided"
             if pol == "affirmed" and verdict != "present" and name not in in_original:
                 return "affirms_unverified"
         if len(self.new_unverifiable(row)) > self.cfg.compose.max_new_unverifiable:

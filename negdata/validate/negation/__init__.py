@@ -76,7 +76,8 @@ Everything mentioned and neither negated nor hedged is affirmed.
 Modules: ``words`` (cue, false-friend and function-word lists), ``cues`` (post-nominal and report
 cue patterns), ``normalize`` (step 1 and 2), ``mentions`` (3), ``scope`` (4), ``post`` (5),
 ``none_of`` (6), ``hedges`` (7), ``answers`` (8), ``topics`` (the caption's topic in 7),
-``forms`` (scene lists, yes/no questions and translated word order, before step 1).
+``forms`` (scene lists, yes/no questions and translated word order, before step 1), ``clinical``
+(radiology report phrasing: "cannot exclude", "resolved", "heart size is normal", in step 1).
 """
 
 from __future__ import annotations
@@ -86,6 +87,7 @@ from collections.abc import Iterable, Mapping
 
 from negdata.detect.lexicon import Lexicon
 from negdata.validate.negation.answers import YES_ANSWER, answer_end, denied_starts, other_one
+from negdata.validate.negation.clinical import rewrite_report
 from negdata.validate.negation.hedges import hedged_starts
 from negdata.validate.negation.mentions import Mention, build_index, find_mentions
 from negdata.validate.negation.none_of import decide_none_of, never_subjects
@@ -160,7 +162,7 @@ _LESS = re.compile(r"\b([a-z]{3,})-?less\b", re.IGNORECASE)
 
 def analyze(text: str, lexicon: Lexicon) -> dict[str, Polarity]:
     """Polarity of every label or hypernym of ``lexicon`` that ``text`` mentions."""
-    text = initialisms(text)
+    text = rewrite_report(initialisms(text))  # "heart size is normal": no cardiomegaly
     names = set(lexicon.mentioned(_LESS.sub(r"\1 less", text)))  # "a carless street"
     terms = {name: lexicon.terms(name) for name in names}
     for label, words in topic_terms(text, lexicon).items():

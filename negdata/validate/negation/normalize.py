@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from negdata.validate.negation.clinical import rewrite_report
 from negdata.validate.negation.cues import CLINICAL_PRE, POST
 from negdata.validate.negation.forms import rewrite
 from negdata.validate.negation.hedges import HEDGE_AFTER, HEDGE_CLAUSE, HEDGES
@@ -81,6 +82,7 @@ def _prepare(text: str) -> str:
     text = re.sub(r"(?<=[a-z])(?:'s|(?<=s)')(?= [a-z])", f" {POSSESSIVE}", text)
     text = re.sub(r"'s\b|'re\b|'ll\b|'ve\b|'d\b|'m\b", "", text)
     text = re.sub(r"\bw/o\b", "without", text)
+    text = rewrite_report(text)
     text = rewrite(text)
     text = re.sub(r"\bnot yet\b", "not", text)  # "yet" starts no clause here
     text = re.sub(r"\b(is|are|was|were) just\b", r"\1", text)  # "is just out of frame"
@@ -239,14 +241,6 @@ def _prepare(text: str) -> str:
     text = re.sub(
         r"\bnothing (?:resembling|like|similar to|looking like|that (?:looks like|resembles))\b",
         "no",
-        text,
-    )
-    # "Screening for sports balls on the pitch: none detected", "Evaluation for X is negative"
-    text = re.sub(
-        r"\b(?:evaluation|screening|assessment|search|check|examination|testing|test) for "
-        r"([^.;|]*?)(?: (?:is|was|proved|came back)|\s*:) (?:negative|none (?:detected|found|seen|"
-        r"identified))\b",
-        r"negative for \1",
         text,
     )
     # Report phrasing: "negative for X", "no evidence / sign / trace of X", "absence of X".
