@@ -116,6 +116,7 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_cases.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_dev2.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_dev3.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 

@@ -95,7 +95,7 @@ from negdata.validate.negation.normalize import EMPTY_PLACES, initialisms, token
 from negdata.validate.negation.post import post_negated
 from negdata.validate.negation.scope import negated_spans
 from negdata.validate.negation.topics import ANIMAL_MOUSE, COMPUTING, PRONOUN, topic_terms
-from negdata.validate.negation.words import PERSON_NEGATIONS, Polarity
+from negdata.validate.negation.words import ANSWER_FILLERS, HEDGE, PERSON_NEGATIONS, Polarity
 
 __all__ = [
     "Mention",
@@ -113,6 +113,7 @@ _PERSON_NEGATION = re.compile("|".join(rf"\b{p}\b" for p in PERSON_NEGATIONS), r
 def analyze_index(text: str, index: Mapping[tuple[str, ...], str]) -> dict[str, Polarity]:
     """The polarity of every name of ``index`` that the caption mentions."""
     clauses: list[tuple[list[Mention], dict[int, Polarity]]] = []
+    unknown_before = False  # the clause just before supposes something unnamed
     for tokens in tokenize(text):
         mentions = find_mentions(tokens, index)
         scoped = negated_spans(tokens, mentions)
@@ -121,7 +122,14 @@ def analyze_index(text: str, index: Mapping[tuple[str, ...], str]) -> dict[str, 
         never = never_subjects(tokens, mentions)
         hedged = hedged_starts(tokens, mentions)
         answer = answer_end(tokens)
-        if answer is not None and clauses and all(m.start >= answer for m in mentions):
+        # "The recipe calls for walnuts, but there are none": the denial answers what is
+        # supposed there, no object named earlier.
+        if (
+            answer is not None
+            and clauses
+            and not unknown_before
+            and all(m.start >= answer for m in mentions)
+        ):
             earlier, polarities = clauses[-1]
             for start in denied_starts(tokens, earlier, polarities):
                 polarities[start] = "negated"  # the object asked or supposed about
@@ -142,6 +150,8 @@ def analyze_index(text: str, index: Mapping[tuple[str, ...], str]) -> dict[str, 
             polarities[m.start] = "unmentioned" if m.start in hedged else polarity
         if mentions:
             clauses.append((mentions, polarities))
+        if not set(tokens) <= ANSWER_FILLERS:  # "but" alone changes nothing
+            unknown_before = HEDGE in tokens and not mentions
     found: dict[str, Polarity] = {}
     owners: set[str] = set()  # names affirmed only as the owner of something
     for mentions, polarities in clauses:

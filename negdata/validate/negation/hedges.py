@@ -17,7 +17,8 @@ HEDGES = (
     r"behind|inside|under|beneath|underneath|nearby|around|out of|there\b|present|visible)",
     r"\b(?:perhaps|maybe|possibly)(?: there (?:is|are|was|were))?\b",
     r"\bif there (?:is|are|was|were)\b",
-    r"\b(?:equivocal|indeterminate|rule out|ruling out|question of|possible|suspected|"
+    r"\b(?:mentions?|mentioned|warns? (?:of|about)|warned (?:of|about)|calls? for|advertises?|"
+    r"advertised|equivocal|indeterminate|rule out|ruling out|question of|possible|suspected|"
     r"concerning for|suggestive of|"
     r"not (?:assessed|evaluated|examined)|"
     r"(?:can not|could not|not) be (?:excluded|ruled out)|not (?:excluded|ruled out)|"
@@ -32,7 +33,7 @@ HEDGES = (
 HEDGE_AFTER = re.compile(
     r"\b(?:in search of|hoping for|hopes? for|waits? for|waiting for|waited for|"
     r"(?:looks?|looking|looked|shaped|dressed(?: up)?|disguised) (?:like|as)|not unlike|"
-    r"resembles|resembling|resembled|promises?|promised|advertises?|advertised|"
+    r"resembles|resembling|resembled|promises?|promised|"
     # a likeness: "a bronze statue of a soldier", "a painting of a horse"
     r"(?:statue|sculpture|figurine|painting|drawing|mural|poster|carving|effigy|bust) of)"
     r"\b(?= (?:an?|the|some) )"

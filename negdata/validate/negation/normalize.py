@@ -105,8 +105,9 @@ def _prepare(text: str) -> str:
     )
     # "no dogs allowed": a rule, not a scene
     text = re.sub(
-        r"\b((?:no|not) [a-z ]{1,40}?|(?:is|are) not|not) (?:allowed|permitted)\b",
-        rf"\1 {HEDGE}",
+        r"\b((?:no|not) [a-z ]{1,40}?|(?:is|are) not|not) (?:allowed|permitted)\b|"
+        r"\b((?:is|are|were|was) (?:banned|prohibited|forbidden))\b",
+        lambda m: f"{m.group(1) or m.group(2)} {HEDGE}",
         text,
     )
     text = re.sub(r"\be\.g\.,?|\bsuch as\b", "such-as", text)
@@ -152,7 +153,7 @@ def _prepare(text: str) -> str:
     text = re.sub(r"\b(?:no|not) (?:[a-z]+er|more|less|fewer) than\b", f" {STOP} than", text)
     for phrase in FALSE_FRIENDS:
         text = re.sub(rf"\b{phrase}\b", f" {STOP} ", text)
-    text = re.sub(r"\bvacant (?=lots?\b)", "empty ", text)  # land, not a room
+    text = drop_neither_nor_predicates(text)
     for empty in EMPTY_PLACES:
         text = empty.sub(rf"\1 with no person {STOP}", text)
     for phrase in PERSON_NEGATIONS:
@@ -208,7 +209,7 @@ def _prepare(text: str) -> str:
     )
     for phrase in (
         "free of", "devoid of", "empty of", "emptied of", "clear of", "cleared of", "instead of",
-        "rather than", "void of", "bereft of", "barren of", "stripped of", "absent of",
+        "rather than", "void of", "bereft of", "barren of", "stripped of", "absent of", "bare of",
     ):  # fmt: skip
         text = re.sub(rf"\b{phrase}\b", phrase.replace(" ", "-"), text)
     text = re.sub(
@@ -255,11 +256,11 @@ def _prepare(text: str) -> str:
 
 # "an empty stadium", "the classroom is empty": a place for people with none in it.
 EMPTY_PLACES = (
-    re.compile(rf"\bempty ((?:[a-z]+ )?(?:{PEOPLE_PLACES}))\b", re.IGNORECASE),
+    re.compile(rf"\b(?:empty|vacant) ((?:[a-z]+ )?(?:{PEOPLE_PLACES}))\b", re.IGNORECASE),
     re.compile(
         rf"\b((?:{PEOPLE_PLACES}) (?:is|are|was|were|remains?|remained|stands?|stood|sits?|sat|"
         r"looks?|looked|lies|lay) (?:now |still |completely |entirely |totally |almost |all )?"
-        r"empty)\b(?! of\b)",
+        r"(?:empty|vacant))\b(?! of\b)",
         re.IGNORECASE,
     ),
 )
@@ -278,6 +279,18 @@ _NONE_OF_PREDICATE = re.compile(
 )
 _WORD = re.compile(r"\S+")
 _AFTER_PREPOSITION = re.compile(r"\b(?:of|in|on|at|for|with|to|by|from|under)$")
+
+
+_NEITHER_NOR = re.compile(
+    r"\bneither ((?:the|an?|his|her|their|its|my|our) [a-z ]+?) nor ((?:the|an?|his|her|their|its|"
+    r"my|our) )?([a-z ]+?) (?=(?:is|are|was|were) (?!(?:present|visible|there|here|shown|pictured|"
+    r"seen|in|on|at|anywhere|around|to be|included|available|left)\b)[a-z]+(?:ed|ing)?\b)"
+)
+
+
+def drop_neither_nor_predicates(text: str) -> str:
+    """ "Neither the keyboard nor the mouse is connected": both are there, only unconnected."""
+    return _NEITHER_NOR.sub(lambda m: f"{m.group(1)} and {m.group(2) or ''}{m.group(3)} not ", text)
 
 
 def drop_relative_clauses(text: str) -> str:

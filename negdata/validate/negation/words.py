@@ -13,9 +13,12 @@ FALSE_FRIENDS = (
     "not surprisingly", "no big deal", "none the worse", "no denying", "nothing but",
     "never a dull moment", "middle of nowhere", "to nowhere", "feel free", "never have i",
     "never seen without", "not least", "no problem", "no way", "no filter", "nobody xposs perfect",
-    "nowhere near", "nobody is perfect", "no one is perfect", "not enough", "no fewer than",
-    "no less than", "no more than", "not more than", "not less than", "not a lot", "not lots",
+    "nobody is perfect", "no one is perfect", "not enough", "no fewer than", "no less than",
+    "no more than", "not more than", "not less than", "not a lot", "not lots",
     "no lack of", "no shortage of", "never without", "not without", "no end of",
+    "there is nothing like", "nothing beats",
+    # "nowhere near as big", but "the shepherd nowhere near" says where he is not
+    r"nowhere near(?= (?:as|enough|the|a|an|num|done|ready|finished|full)\b)",
 )  # fmt: skip
 # Places for people: empty, they say no one is there ("an empty stadium").
 PEOPLE_PLACES = (
@@ -28,7 +31,7 @@ PEOPLE_PLACES = (
 )
 PERSON_NEGATIONS = (
     "not a single soul", "not a soul", "nobody", "no one", "no-one", "noone", "deserted",
-    "uninhabited", "unpopulated", "unoccupied", "unstaffed", "unmanned", "vacant",
+    "uninhabited", "unpopulated", "unoccupied", "unstaffed", "unmanned",
 )  # fmt: skip
 BREAK = "|"  # ends a clause
 STOP = "#"  # ends a negation scope, not a clause
@@ -70,11 +73,12 @@ PRE_CUES = frozenset(
      "emptied-of", "clear-of", "cleared-of", "neither", "nor", "instead-of", "rather-than",
      "absent", "missing", "not-pictured", "not-present", "nowhere", "sans", "minus", "zero",
      "excluding", "excludes", "exclude", "void-of", "bereft-of", "barren-of", "stripped-of",
-     "absent-of"}
+     "absent-of", "bare-of"}
 )  # fmt: skip
 NONE_OF_VERBS = frozenset(
     {"is", "are", "has", "have", "hold", "holds", "contain", "contains", "carry", "carries",
-     "own", "owns", "wear", "wears"}
+     "own", "owns", "wear", "wears", "brought", "brings", "bring", "carried", "wore",
+     "took", "takes"}
 )  # fmt: skip
 VERBAL_CUES = frozenset({"not", "never"})
 FRAME_WORDS = ("picture", "frame", "view", "sight", "shot", "photo", "image", "scene")
