@@ -220,6 +220,8 @@ class YoloSource(Section):
     imgsz: Annotated[int, Field(ge=32)] = 640
     batch: Annotated[int, Field(ge=1)] = 16
     device: str = "auto"
+    # fp16 on a CUDA device (the CPU always runs fp32).
+    half: bool = True
     class_map: dict[str, str] = Field(default_factory=dict)
 
 
@@ -240,6 +242,9 @@ class DetectConfig(Section):
     # when a source scores it this high and no source covering it scores it below t_present:
     # one detector near t_present is wrong too often on web images to assert what nobody named.
     t_affirm: Annotated[float, Field(gt=0, le=1)] = 0.8
+    # Processes that decode and letterbox JPEGs for the pixel detectors while they run;
+    # unset: min(4, CPUs).
+    decode_workers: Annotated[int, Field(ge=1)] | None = None
 
     @model_validator(mode="after")
     def _thresholds_ordered(self) -> DetectConfig:
@@ -423,12 +428,11 @@ class Config(Section):
 
     def section_hash(self, *sections: str) -> str:
         """Stable short hash of the named top-level sections (all when none are named).
-        ``storage_options`` say how to reach the data, not what it is, so they are left out."""
+        ``storage_options`` say how to reach the data, not what it is, and ``decode_workers``
+        and ``devices`` how fast detection runs, not what it finds, so they are left out."""
         names = sections or tuple(type(self).model_fields)
-        payload = {
-            name: getattr(self, name).model_dump(mode="json", exclude={"storage_options"})
-            for name in names
-        }
+        how = {"storage_options", "decode_workers", "devices"}
+        payload = {name: getattr(self, name).model_dump(mode="json", exclude=how) for name in names}
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         return digest[:16]
 

@@ -41,7 +41,8 @@ log = logging.getLogger(__name__)
 
 
 def upstream_rejects(output_dir: Location, name: str, rows: list[IngestRow]) -> list[Reject]:
-    """Rejects of the earlier stages of this shard: failed ingest rows, plan and compose drops."""
+    """Rejects of the earlier stages of this shard: failed ingest rows, detect, plan and compose
+    drops."""
     rejects = [
         Reject(
             stage="ingest",
@@ -52,7 +53,7 @@ def upstream_rejects(output_dir: Location, name: str, rows: list[IngestRow]) -> 
         for row in rows
         if row.status == "failed"
     ]
-    for stage_dir in ("objects", "captions"):
+    for stage_dir in ("evidence", "objects", "captions"):
         rejects += read_parquet(output_dir / stage_dir / f"{name}_rejects.parquet", Reject)
     return rejects
 
