@@ -34,7 +34,7 @@ _MODEL_CONFIG_SUFFIXES = (".yaml", ".yml")
 MODEL_SUFFIXES = (".pt", ".onnx", ".engine", *_MODEL_CONFIG_SUFFIXES)
 
 
-def _ultralytics_offline() -> None:
+def ultralytics_offline() -> None:
     """Keep Ultralytics off the network; takes effect only before ``ultralytics`` is imported."""
     os.environ["YOLO_OFFLINE"] = "1"
     os.environ["YOLO_AUTOINSTALL"] = "False"
@@ -74,7 +74,7 @@ class YoloDetector:
                 f"{key}: weights file not found: {weights} "
                 "(nothing is downloaded; point it at a local .pt, .onnx or .engine file)"
             )
-        _ultralytics_offline()
+        ultralytics_offline()
         from ultralytics.models import YOLO
 
         started = time.monotonic()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -17,7 +18,7 @@ import pytest
 import yaml
 from PIL import Image
 
-from negdata.config import Config, DetectConfig, LLMConfig, load_config
+from negdata.config import Config, DetectConfig, LLMConfig, YoloSource, load_config
 from negdata.detect.base import ImageItem, combine
 from negdata.detect.decode import UNDECODABLE
 from negdata.detect.stage import build_detectors, run_detect
@@ -44,6 +45,16 @@ def sample(tmp_path_factory: pytest.TempPathFactory, sample_config: SampleConfig
     return cfg
 
 
+@pytest.fixture(scope="module")
+def evidence(sample: Config, tmp_path_factory: pytest.TempPathFactory) -> list[Evidence]:
+    """The stage's evidence for the 14 photos, in one shard."""
+    root = tmp_path_factory.mktemp("whole")
+    cfg = _with_shard(sample, root, _samples(sample), sample.detect)
+    stats = run_detect(cfg.detect, root, 0, "h")
+    assert stats["count"] == 14 and stats["rejected"] == {}
+    return read_parquet(root / "evidence/00000.parquet", Evidence)
+
+
 def _samples(cfg: Config) -> list[Sample]:
     """The sample's 14 photos, from all its ingested shards."""
     tars = sorted((cfg.run.output_dir / "shards").glob("*.tar"))
@@ -59,29 +70,27 @@ def _with_shard(cfg: Config, root: Path, samples: list[Sample], detect: DetectCo
     return out
 
 
-def _assert_same_evidence(got: list[Evidence], want: list[Evidence]) -> None:
+def _assert_same_evidence(
+    got: list[Evidence], want: list[Evidence], score: float = 1e-4, pixels: float = 0.05
+) -> None:
     assert [e.key for e in got] == [e.key for e in want]
     for a, b in zip(got, want, strict=True):
         assert a.sources == b.sources
         assert [s.label for s in a.scores] == [s.label for s in b.scores]
         for x, y in zip(a.scores, b.scores, strict=True):
-            assert x.score == pytest.approx(y.score, abs=1e-4)
-            assert x.lowest == pytest.approx(y.lowest, abs=1e-4)
+            assert x.score == pytest.approx(y.score, abs=score)
+            assert x.lowest == pytest.approx(y.lowest, abs=score)
         assert [(box.label, box.source) for box in a.boxes] == [
             (box.label, box.source) for box in b.boxes
         ]
         for p, q in zip(a.boxes, b.boxes, strict=True):
-            assert p.score == pytest.approx(q.score, abs=1e-4)
-            assert (p.x0, p.y0, p.x1, p.y1) == pytest.approx((q.x0, q.y0, q.x1, q.y1), abs=0.05)
+            assert p.score == pytest.approx(q.score, abs=score)
+            assert (p.x0, p.y0, p.x1, p.y1) == pytest.approx((q.x0, q.y0, q.x1, q.y1), abs=pixels)
 
 
 def test_pipeline_evidence_equals_ultralytics_per_image_predict(
-    sample: Config, tmp_path: Path
+    sample: Config, evidence: list[Evidence]
 ) -> None:
-    cfg = _with_shard(sample, tmp_path, _samples(sample), sample.detect)
-    stats = run_detect(cfg.detect, tmp_path, 0, "h")
-
-    got = read_parquet(tmp_path / "evidence/00000.parquet", Evidence)
     detectors = build_detectors(sample.detect)
     names = [det.name for det in detectors]
     want = []
@@ -89,13 +98,12 @@ def test_pipeline_evidence_equals_ultralytics_per_image_predict(
         with Image.open(io.BytesIO(s["jpg"])) as image:
             item = ImageItem(s["__key__"], s["json"]["url"], "", image.convert("RGB"))
         want.append(combine(item.key, names, [det.detect([item])[0] for det in detectors]))
-    assert len(want) == stats["count"] == 14 and stats["rejected"] == {}
     assert sum(len(e.boxes) for e in want) > 10  # the sample's photos show people
-    _assert_same_evidence(got, want)
+    _assert_same_evidence(evidence, want)
 
 
 def test_a_corrupt_jpeg_is_a_counted_reject_and_the_rest_is_detected(
-    sample: Config, tmp_path: Path
+    sample: Config, evidence: list[Evidence], tmp_path: Path
 ) -> None:
     samples = _samples(sample)
     broken = samples[3]["__key__"]
@@ -112,14 +120,47 @@ def test_a_corrupt_jpeg_is_a_counted_reject_and_the_rest_is_detected(
         ("detect", samples[7]["__key__"], UNDECODABLE),
     ]
     assert all(r.detail for r in rejects)
-    evidence = read_parquet(tmp_path / "evidence/00000.parquet", Evidence)
-    assert [e.key for e in evidence] == [
-        s["__key__"] for i, s in enumerate(samples) if i not in (3, 7)
+    got = read_parquet(tmp_path / "evidence/00000.parquet", Evidence)
+    _assert_same_evidence(got, [e for i, e in enumerate(evidence) if i not in (3, 7)])
+
+
+def test_weights_exported_to_onnx_give_the_same_evidence(
+    sample: Config, evidence: list[Evidence], tmp_path: Path
+) -> None:
+    """``negdata detect export --format onnx`` on the real person weights; the stage runs the
+    ONNX file through onnxruntime on the CPU."""
+    source = sample.detect.sources[1]
+    assert isinstance(source, YoloSource)
+    weights = tmp_path / "person.pt"
+    shutil.copyfile(source.weights, weights)
+    onnx = tmp_path / "models/person.onnx"
+    export = [*CLI, "detect", "export", "--weights", str(weights), "--format", "onnx"]
+    done = subprocess.run(
+        [*export, "--imgsz", str(source.imgsz), "--batch", str(source.batch), "--out", str(onnx)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(onnx) and onnx.stat().st_size > 1_000_000
+    sources = [sample.detect.sources[0], source.model_copy(update={"weights": onnx})]
+    detect = sample.detect.model_copy(update={"sources": sources})
+    cfg = _with_shard(sample, tmp_path / "run", _samples(sample), detect)
+
+    run_detect(cfg.detect, tmp_path / "run", 0, "h")
+
+    got = read_parquet(tmp_path / "run/evidence/00000.parquet", Evidence)
+    assert all(e.sources == ["labels:labels.json", "yolo:person.onnx"] for e in got)
+    renamed = [
+        e.model_copy(
+            update={
+                "sources": ["labels:labels.json", "yolo:person.onnx"],
+                "boxes": [b.model_copy(update={"source": "yolo:person.onnx"}) for b in e.boxes],
+            }
+        )
+        for e in evidence
     ]
-    whole = _with_shard(sample, tmp_path / "whole", _samples(sample), sample.detect)
-    run_detect(whole.detect, tmp_path / "whole", 0, "h")
-    first = read_parquet(tmp_path / "whole/evidence/00000.parquet", Evidence)
-    _assert_same_evidence(evidence, [e for i, e in enumerate(first) if i not in (3, 7)])
+    _assert_same_evidence(got, renamed, score=1e-3, pixels=0.5)
 
 
 def test_sources_that_need_no_pixels_decode_nothing(sample: Config, tmp_path: Path) -> None:
