@@ -245,6 +245,10 @@ class DetectConfig(Section):
     # Processes that decode and letterbox JPEGs for the pixel detectors while they run;
     # unset: min(4, CPUs).
     decode_workers: Annotated[int, Field(ge=1)] | None = None
+    # Where detection runs, one detector process per device (each with its own decode_workers):
+    # "auto", every CUDA device the process sees (else the CPU), or a list such as
+    # [cuda:0, cuda:1]. A source's own device, unless "auto", is kept.
+    devices: Literal["auto"] | Annotated[list[str], Field(min_length=1)] = "auto"
 
     @model_validator(mode="after")
     def _thresholds_ordered(self) -> DetectConfig:

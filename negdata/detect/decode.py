@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import threading
 import time
 from collections import deque
@@ -28,6 +29,7 @@ import numpy as np
 from PIL import Image
 
 UNDECODABLE = "undecodable_image"
+_ADDRESS = re.compile(r" ?<[^<>]* at 0x[0-9a-fA-F]+>")
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,12 @@ def _rgb(jpg: bytes) -> np.ndarray:
         return np.asarray(image.convert("RGB"))
 
 
+def _detail(exc: Exception) -> str:
+    """The error as a reject's detail, without the object addresses PIL puts in some (a rerun
+    writes the same rejects)."""
+    return f"{type(exc).__name__}: {_ADDRESS.sub('', str(exc))}"
+
+
 def decode_batch(samples: list[RawSample], sizes: tuple[int, ...]) -> DecodedBatch:
     """Decode and letterbox one batch (runs in a pool worker)."""
     from ultralytics.data.augment import LetterBox
@@ -71,7 +79,7 @@ def decode_batch(samples: list[RawSample], sizes: tuple[int, ...]) -> DecodedBat
         try:
             rgb = _rgb(sample.jpg)
         except (OSError, ValueError, Image.DecompressionBombError) as exc:
-            out.rejects.append((sample, UNDECODABLE, f"{type(exc).__name__}: {exc}"))
+            out.rejects.append((sample, UNDECODABLE, _detail(exc)))
             continue
         out.samples.append(sample)
         out.shapes.append((rgb.shape[0], rgb.shape[1]))
@@ -84,7 +92,9 @@ def decode_batch(samples: list[RawSample], sizes: tuple[int, ...]) -> DecodedBat
     return out
 
 
-def _exit_with_parent(parent: int) -> None:
+def exit_with_parent(parent: int) -> None:
+    """End this process (a pool worker, a device's detector) once its parent is gone."""
+
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(1.0)
@@ -94,7 +104,7 @@ def _exit_with_parent(parent: int) -> None:
 
 
 def _init_worker(parent: int) -> None:
-    _exit_with_parent(parent)
+    exit_with_parent(parent)
     from ultralytics.data.augment import LetterBox  # noqa: F401  (the import is the slow part)
 
 

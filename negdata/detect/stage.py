@@ -14,6 +14,7 @@ from typing import Any
 from negdata.config import DetectConfig, LabelsSource, SourceConfig
 from negdata.detect.base import Detector, ImageItem, PixelDetector, combine
 from negdata.detect.decode import DecodedBatch, RawSample, decode_workers_default, decoded_batches
+from negdata.detect.devices import detect_devices, device_fleet, on_device
 from negdata.detect.vocab import vocabulary
 from negdata.detect.yolo import YoloDetector
 from negdata.progress import Progress
@@ -30,14 +31,15 @@ _loaded: dict[str, list[Detector]] = {}
 _loading = threading.Lock()  # shards detected at once in threads share the first one's load
 
 
-def build_detectors(cfg: DetectConfig) -> list[Detector]:
+def build_detectors(cfg: DetectConfig, device: str = "auto") -> list[Detector]:
     """Load every configured source once per process (a model load is the expensive part), even
-    when several shards start detecting at once."""
-    cache_key = cfg.model_dump_json()
+    when several shards start detecting at once; sources left to ``auto`` run on ``device``."""
+    cache_key = f"{cfg.model_dump_json()}|{device}"
     with _loading:
         if cache_key not in _loaded:
             _loaded[cache_key] = [
-                _load(source, index, cfg) for index, source in enumerate(cfg.sources)
+                _load(on_device(source, device), index, cfg)
+                for index, source in enumerate(cfg.sources)
             ]
         return _loaded[cache_key]
 
@@ -111,7 +113,7 @@ def detect_batches(
             yield pending.popleft().result()
 
 
-def _batch_size(detectors: Sequence[Detector]) -> int:
+def batch_size(detectors: Sequence[Detector]) -> int:
     sizes = [det.batch for det in detectors if isinstance(det, PixelDetector)]
     return max(sizes, default=DEFAULT_BATCH)
 
@@ -120,15 +122,23 @@ def run_detect(
     cfg: DetectConfig, output_dir: Location, shard: int, config_hash: str
 ) -> dict[str, Any]:
     started = time.monotonic()
-    detectors = build_detectors(cfg)
     tar = output_dir / "shards" / f"{shard_name(shard)}.tar"
     images = (read_stats(output_dir / "shards", shard) or {}).get("successes", 0)
     evidence: list[Evidence] = []
     rejects: list[Reject] = []
-    batches = _batches(tar, _batch_size(detectors))
     workers = cfg.decode_workers or decode_workers_default()
+    devices = detect_devices(cfg)
+    stream: Iterator[tuple[list[Evidence], list[Reject]]]
+    if len(devices) == 1:
+        detectors = build_detectors(cfg, devices[0])
+        names = [det.name for det in detectors]
+        stream = detect_batches(detectors, _batches(tar, batch_size(detectors)), workers)
+    else:
+        fleet = device_fleet(cfg, devices, workers)
+        names = fleet.names
+        stream = fleet.detect(_batches(tar, fleet.batch))
     with Progress(images, f"detect {shard_name(shard)}") as bar:
-        for batch_evidence, batch_rejects in detect_batches(detectors, batches, workers):
+        for batch_evidence, batch_rejects in stream:
             evidence += batch_evidence
             rejects += batch_rejects
             bar.update(len(batch_evidence) + len(batch_rejects))
@@ -139,7 +149,7 @@ def run_detect(
         "count": len(evidence),
         "boxes": sum(len(e.boxes) for e in evidence),
         "rejected": count_by(rejects),
-        "sources": [det.name for det in detectors],
+        "sources": names,
         "duration_s": round(time.monotonic() - started, 3),
     }
     write_stats(out, shard, config_hash, stats)

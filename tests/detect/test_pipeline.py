@@ -119,7 +119,7 @@ def test_a_corrupt_jpeg_is_a_counted_reject_and_the_rest_is_detected(
         ("detect", broken, UNDECODABLE),
         ("detect", samples[7]["__key__"], UNDECODABLE),
     ]
-    assert all(r.detail for r in rejects)
+    assert rejects[1].detail == "UnidentifiedImageError: cannot identify image file"
     got = read_parquet(tmp_path / "evidence/00000.parquet", Evidence)
     _assert_same_evidence(got, [e for i, e in enumerate(evidence) if i not in (3, 7)])
 
@@ -176,6 +176,34 @@ def test_sources_that_need_no_pixels_decode_nothing(sample: Config, tmp_path: Pa
     assert stats["count"] == 14 and stats["rejected"] == {}
     evidence = read_parquet(tmp_path / "evidence/00000.parquet", Evidence)
     assert evidence[0].sources == ["labels:labels.json"] and evidence[0].scores
+
+
+def test_two_devices_give_the_evidence_of_one(sample: Config, tmp_path: Path) -> None:
+    """Two CPU processes stand in for two GPUs (there is none here): detect.devices starts one
+    detector process per device, batch i goes to device i mod 2, and the evidence, rejects
+    included, is that of one device, byte for byte."""
+    samples = _samples(sample)
+    samples[5] = {**samples[5], "jpg": b"not a jpeg at all"}
+    raw = sample.detect.model_dump(mode="json")
+    raw["sources"][1].update(batch=3)  # 5 batches: each device gets some, the last is short
+    one = DetectConfig.model_validate({**raw, "devices": ["cpu"], "decode_workers": 1})
+    two = DetectConfig.model_validate({**raw, "devices": ["cpu", "cpu"], "decode_workers": 1})
+    _with_shard(sample, tmp_path / "one", samples, one)
+    _with_shard(sample, tmp_path / "two", samples, two)
+
+    def detector_processes() -> int:  # children with decoders of their own
+        return sum(1 for child in psutil.Process().children() if child.children())
+
+    run_detect(one, tmp_path / "one", 0, "h")
+    assert detector_processes() == 0  # one device: detection runs in this process
+    stats = run_detect(two, tmp_path / "two", 0, "h")
+
+    assert detector_processes() == 2
+    assert stats["count"] == 13 and stats["rejected"] == {UNDECODABLE: 1}
+    for name in ("00000.parquet", "00000_rejects.parquet"):
+        assert (tmp_path / "two/evidence" / name).read_bytes() == (
+            tmp_path / "one/evidence" / name
+        ).read_bytes()
 
 
 def _detect_cli(config: Path) -> subprocess.Popen[bytes]:
