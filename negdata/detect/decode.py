@@ -21,6 +21,7 @@ import time
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any
@@ -143,6 +144,18 @@ def decoded_batches(
                 yield pending.popleft().result()
         while pending:
             yield pending.popleft().result()
+    except BrokenProcessPool:
+        _forget(workers)  # the next shard starts a fresh pool
+        raise RuntimeError(
+            "a decode worker died (killed, or out of memory?): detect.decode_workers"
+        ) from None
     finally:
         for future in pending:
             future.cancel()
+
+
+def _forget(workers: int) -> None:
+    with _pools_lock:
+        pool = _pools.pop(workers, None)
+    if pool is not None:
+        pool.shutdown(wait=False, cancel_futures=True)

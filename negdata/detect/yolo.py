@@ -105,6 +105,12 @@ class YoloDetector:
         )
 
     @property
+    def predictor(self) -> Any:
+        """Ultralytics' predictor ``detect_pixels`` runs: its model (fused, fp16 on CUDA) and
+        its arguments."""
+        return self._predictor
+
+    @property
     def labels(self) -> frozenset[str]:
         return self._labels
 

@@ -163,6 +163,31 @@ def test_weights_exported_to_onnx_give_the_same_evidence(
     _assert_same_evidence(got, renamed, score=1e-3, pixels=0.5)
 
 
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--format", "engine"], "--format engine: a TensorRT engine is built on the GPU"),
+        (["--format", "onnx", "--weights", "missing.pt"], "--weights: weights file not found"),
+        (["--format", "onnx", "--weights", "model.onnx"], "--weights: model.onnx is not a .pt"),
+    ],
+)
+def test_export_mistakes_end_in_one_line(sample: Config, args: list[str], expected: str) -> None:
+    """An engine needs a GPU: with none visible (CUDA_VISIBLE_DEVICES empty, as here), one line
+    says so."""
+    source = sample.detect.sources[1]
+    assert isinstance(source, YoloSource)
+    done = subprocess.run(
+        [*CLI, "detect", "export", "--weights", str(source.weights), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "CUDA_VISIBLE_DEVICES": ""},
+    )
+    assert done.returncode == 1 and "Traceback" not in done.stderr and not done.stdout
+    assert done.stderr.strip().startswith("negdata: ") and expected in done.stderr.strip()
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
 def test_sources_that_need_no_pixels_decode_nothing(sample: Config, tmp_path: Path) -> None:
     """A labels-only config never decodes: the corrupt JPEG is no reject, its evidence the
     oracle's."""
