@@ -29,6 +29,8 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from negdata.stopping import ignore_interrupts
+
 UNDECODABLE = "undecodable_image"
 _ADDRESS = re.compile(r" ?<[^<>]* at 0x[0-9a-fA-F]+>")
 
@@ -105,6 +107,7 @@ def exit_with_parent(parent: int) -> None:
 
 
 def _init_worker(parent: int) -> None:
+    ignore_interrupts()
     exit_with_parent(parent)
     from ultralytics.data.augment import LetterBox  # noqa: F401  (the import is the slow part)
 

@@ -28,6 +28,7 @@ from typing import Any
 from negdata.config import DetectConfig
 from negdata.detect.decode import RawSample, exit_with_parent
 from negdata.records import Evidence, Reject
+from negdata.stopping import ignore_interrupts
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +38,8 @@ _END = "end"
 
 def detect_devices(cfg: DetectConfig) -> list[str]:
     """The devices ``detect.devices`` names: ``auto`` -> every visible CUDA device, else cpu."""
+    if not any(hasattr(source, "device") for source in cfg.sources):
+        return ["cpu"]  # no source runs a model (label files only): nothing to spread
     if cfg.devices != "auto":
         return list(cfg.devices)
     import torch
@@ -70,6 +73,7 @@ def _serve(
     outbox: Queue[Any],
 ) -> None:
     """A device's process: load the sources, say what they are, then detect job after job."""
+    ignore_interrupts()
     exit_with_parent(parent)
     from negdata.detect.stage import batch_size, build_detectors, detect_batches
 

@@ -25,7 +25,8 @@ from negdata.detect.stage import build_detectors, run_detect
 from negdata.ingest.sources import shard_count
 from negdata.ingest.stage import run_ingest
 from negdata.pipeline import STAGES, stage_hash
-from negdata.records import Evidence, Reject, read_parquet
+from negdata.publish.stage import upstream_rejects
+from negdata.records import Evidence, Reject, read_parquet, write_parquet
 from negdata.shards import read_stats, write_stats
 from negdata.wds import Sample, read_tar, write_tar
 from tests.conftest import SampleConfig
@@ -122,6 +123,12 @@ def test_a_corrupt_jpeg_is_a_counted_reject_and_the_rest_is_detected(
     assert rejects[1].detail == "UnidentifiedImageError: cannot identify image file"
     got = read_parquet(tmp_path / "evidence/00000.parquet", Evidence)
     _assert_same_evidence(got, [e for i, e in enumerate(evidence) if i not in (3, 7)])
+    # They reach the published rejects with the later stages' (none here).
+    for stage_dir in ("objects", "captions"):
+        write_parquet(tmp_path / stage_dir / "00000_rejects.parquet", Reject, [])
+    assert upstream_rejects(tmp_path, "00000", []) == rejects
+    (tmp_path / "evidence/00000_rejects.parquet").unlink()  # as a run detected before had it
+    assert upstream_rejects(tmp_path, "00000", []) == []
 
 
 def test_weights_exported_to_onnx_give_the_same_evidence(
