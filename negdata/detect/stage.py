@@ -4,6 +4,7 @@ and evidence/{s}_rejects.parquet (images no pixel source could decode, with the 
 from __future__ import annotations
 
 import logging
+import queue
 import threading
 import time
 from collections import deque
@@ -26,6 +27,7 @@ log = logging.getLogger(__name__)
 
 STAGE = "evidence"
 DEFAULT_BATCH = 16  # images per batch when no source has a batch size of its own
+READ_AHEAD = 4  # batches read from the shard ahead of decoding
 
 _loaded: dict[str, list[Detector]] = {}
 _loading = threading.Lock()  # shards detected at once in threads share the first one's load
@@ -62,6 +64,43 @@ def _batches(tar: Location, size: int) -> Iterator[list[RawSample]]:
             batch = []
     if batch:
         yield batch
+
+
+def _read_ahead(batches: Iterator[list[RawSample]], depth: int) -> Iterator[list[RawSample]]:
+    """``batches`` read in a thread, at most ``depth`` ahead of the consumer, so reading the
+    shard (from an object store too) overlaps decoding and inference."""
+    ready: queue.Queue[tuple[list[RawSample] | None, BaseException | None]] = queue.Queue(depth)
+    stop = threading.Event()
+
+    def put(item: tuple[list[RawSample] | None, BaseException | None]) -> bool:
+        while not stop.is_set():
+            try:
+                ready.put(item, timeout=0.5)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def read() -> None:
+        try:
+            for batch in batches:
+                if not put((batch, None)):
+                    return
+            put((None, None))
+        except BaseException as exc:  # raised again in the consumer's thread
+            put((None, exc))
+
+    threading.Thread(target=read, name="detect-read", daemon=True).start()
+    try:
+        while True:
+            batch, error = ready.get()
+            if error is not None:
+                raise error
+            if batch is None:
+                return
+            yield batch
+    finally:
+        stop.set()
 
 
 def _evidence(
@@ -132,11 +171,12 @@ def run_detect(
     if len(devices) == 1:
         detectors = build_detectors(cfg, devices[0])
         names = [det.name for det in detectors]
-        stream = detect_batches(detectors, _batches(tar, batch_size(detectors)), workers)
+        batches = _read_ahead(_batches(tar, batch_size(detectors)), READ_AHEAD)
+        stream = detect_batches(detectors, batches, workers)
     else:
         fleet = device_fleet(cfg, devices, workers)
         names = fleet.names
-        stream = fleet.detect(_batches(tar, fleet.batch))
+        stream = fleet.detect(_batches(tar, fleet.batch))  # its feeder thread reads the shard
     with Progress(images, f"detect {shard_name(shard)}") as bar:
         for batch_evidence, batch_rejects in stream:
             evidence += batch_evidence
