@@ -238,6 +238,30 @@ def test_two_devices_give_the_evidence_of_one(sample: Config, tmp_path: Path) ->
         ).read_bytes()
 
 
+def test_a_decode_worker_that_dies_fails_the_shard_in_one_line_and_the_next_gets_a_fresh_pool(
+    sample: Config, tmp_path: Path
+) -> None:
+    raw = sample.detect.model_dump(mode="json")
+    raw["sources"][1].update(imgsz=160, batch=2)
+    detect = DetectConfig.model_validate({**raw, "decode_workers": 3})  # a pool of its own
+    cfg = _with_shard(sample, tmp_path, _samples(sample), detect)
+    before = psutil.Process().children()
+    run_detect(cfg.detect, tmp_path, 0, "h")
+    decoders = [p for p in psutil.Process().children() if p not in before]
+    assert len(decoders) == 3
+
+    decoders[0].kill()  # as the kernel's OOM killer would
+    decoders[0].wait(timeout=30)
+    with pytest.raises(RuntimeError, match=r"^a decode worker died .*detect\.decode_workers$"):
+        run_detect(cfg.detect, tmp_path, 0, "h2")
+
+    assert (read_stats(tmp_path / "evidence", 0) or {})["config_hash"] == "h"  # still the first
+    stats = run_detect(cfg.detect, tmp_path, 0, "h3")
+    assert (
+        stats["count"] == 14 and (read_stats(tmp_path / "evidence", 0) or {})["config_hash"] == "h3"
+    )
+
+
 def _detect_cli(config: Path) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [*CLI, "stage", "detect", "--shards", "0", "--config", config],
