@@ -25,7 +25,7 @@ export PREFECT_LOGGING_LEVEL ?= WARNING
 
 .PHONY: install llm-env img2dataset-env browser sample generate server deploy worker test lint \
 	format eval-negation eval-clinical bench bench-llm bench-ingest bench-cluster bench-layout \
-	bench-report bench-verify finetune-smoke clean
+	bench-report bench-verify bench-detect finetune-smoke clean
 
 install: $(VENV)/.installed
 
@@ -126,7 +126,7 @@ eval-clinical: install
 	$(PY) -m bench.clinical_negation
 
 # Benchmarks print ratios against a baseline measured in the same run (numbers: README).
-bench: bench-llm bench-ingest bench-cluster bench-layout bench-report bench-verify
+bench: bench-llm bench-ingest bench-cluster bench-layout bench-report bench-verify bench-detect
 
 # LLM stages vs a bare load generator replaying the same request bodies on the local vLLM server.
 BENCH_LLM_ARGS ?=
@@ -159,6 +159,12 @@ bench-report: install
 BENCH_VERIFY_ARGS ?= --images 10000
 bench-verify: install
 	$(PY) -m bench.verify $(BENCH_VERIFY_ARGS)
+
+# The detect stage vs a bare Ultralytics predict loop over the same decoded images, same weights,
+# batch and image size (bench/detect.py). On a GPU: bench/detect_gpu.sh (stage vs model alone).
+BENCH_DETECT_ARGS ?= --images 96 --repeat 3
+bench-detect: install
+	$(PY) -m bench.detect $(BENCH_DETECT_ARGS)
 
 # open_clip fine-tuned on NegCap's train split for FT_STEPS steps with its own trainer, scored
 # before and after on the test split as `negdata eval-clip` scores it (bench/finetune_smoke.py).

@@ -73,6 +73,13 @@ def _stage(args: argparse.Namespace) -> None:
                 log.info("%s %05d: %s", stage.name, shard, run_stage(cfg, stage, shard))
 
 
+def _detect_export(args: argparse.Namespace) -> None:
+    from negdata.detect.export import export_weights
+
+    out = Path(args.out) if args.out else None
+    print(export_weights(Path(args.weights), args.format, args.imgsz, args.half, args.batch, out))
+
+
 def _summary(args: argparse.Namespace) -> None:
     from negdata.pipeline import done_markers, summarize
     from negdata.report import print_summary
@@ -171,6 +178,25 @@ def parser() -> argparse.ArgumentParser:
         help="ingest only: fetch rows that failed for a transient reason again, merge them",
     )
     stage.set_defaults(func=_stage)
+    detect = sub.add_parser("detect", help="detection models").add_subparsers(
+        dest="detect", required=True
+    )
+    export_model = detect.add_parser(
+        "export",
+        help="export YOLO .pt weights to ONNX or a TensorRT engine for a yolo source",
+        description="Write the weights as ONNX (any machine) or a TensorRT .engine (on the GPU "
+        "it will run on) with a dynamic batch, beside the weights unless --out is given; a "
+        "kind: yolo source takes the file as its weights. Prints the file written.",
+    )
+    export_model.add_argument("--weights", required=True, help="the .pt weights file")
+    export_model.add_argument("--format", required=True, choices=["onnx", "engine"])
+    export_model.add_argument("--imgsz", type=int, default=640, help="the source's imgsz")
+    export_model.add_argument(
+        "--batch", type=int, default=16, help="the largest batch (the source's batch)"
+    )
+    export_model.add_argument("--half", action="store_true", help="fp16 weights (on a GPU)")
+    export_model.add_argument("--out", help="where to write the file (default: beside the weights)")
+    export_model.set_defaults(func=_detect_export)
     summary = sub.add_parser(
         "summary", help="print the summary of a config's output folder (reads only)"
     )

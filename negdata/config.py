@@ -221,6 +221,8 @@ class YoloSource(Section):
     imgsz: Annotated[int, Field(ge=32)] = 640
     batch: Annotated[int, Field(ge=1)] = 16
     device: str = "auto"
+    # fp16 on a CUDA device (the CPU always runs fp32).
+    half: bool = True
     class_map: dict[str, str] = Field(default_factory=dict)
 
 
@@ -302,6 +304,13 @@ class DetectConfig(Section):
     # when a source scores it this high and no source covering it scores it below t_present:
     # one detector near t_present is wrong too often on web images to assert what nobody named.
     t_affirm: Annotated[float, Field(gt=0, le=1)] = 0.8
+    # Processes that decode and letterbox JPEGs for the pixel detectors while they run;
+    # unset: min(4, CPUs).
+    decode_workers: Annotated[int, Field(ge=1)] | None = None
+    # Where detection runs, one detector process per device (each with its own decode_workers):
+    # "auto", every CUDA device the process sees (else the CPU), or a list such as
+    # [cuda:0, cuda:1]. A source's own device, unless "auto", is kept.
+    devices: Literal["auto"] | Annotated[list[str], Field(min_length=1)] = "auto"
 
     @model_validator(mode="after")
     def _thresholds_ordered(self) -> DetectConfig:
@@ -485,12 +494,11 @@ class Config(Section):
 
     def section_hash(self, *sections: str) -> str:
         """Stable short hash of the named top-level sections (all when none are named).
-        ``storage_options`` say how to reach the data, not what it is, so they are left out."""
+        ``storage_options`` say how to reach the data, not what it is, and ``decode_workers``
+        and ``devices`` how fast detection runs, not what it finds, so they are left out."""
         names = sections or tuple(type(self).model_fields)
-        payload = {
-            name: getattr(self, name).model_dump(mode="json", exclude={"storage_options"})
-            for name in names
-        }
+        how = {"storage_options", "decode_workers", "devices"}
+        payload = {name: getattr(self, name).model_dump(mode="json", exclude=how) for name in names}
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         return digest[:16]
 

@@ -2,23 +2,33 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import io
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
+import numpy as np
 from PIL import Image
 
 from negdata.records import Box, Evidence, LabelScore
 
 
-@dataclass(frozen=True)
 class ImageItem:
-    """One decoded image with its sample metadata (key, url, caption)."""
+    """One image with its sample metadata (key, url, caption): given decoded, or as JPEG bytes
+    decoded on first use of ``image``, so a source that needs no pixels costs no decoding."""
 
-    key: str
-    url: str
-    caption: str
-    image: Image.Image
+    def __init__(
+        self, key: str, url: str, caption: str, image: Image.Image | None = None, jpg: bytes = b""
+    ) -> None:
+        self.key, self.url, self.caption = key, url, caption
+        self._image, self._jpg = image, jpg
+
+    @property
+    def image(self) -> Image.Image:
+        if self._image is None:
+            with Image.open(io.BytesIO(self._jpg)) as image:
+                self._image = image.convert("RGB")
+        return self._image
 
 
 @dataclass
@@ -38,6 +48,19 @@ class Detector(Protocol):
     def labels(self) -> frozenset[str]: ...
 
     def detect(self, items: Sequence[ImageItem]) -> list[Detection]: ...
+
+
+@runtime_checkable
+class PixelDetector(Detector, Protocol):
+    """A source that reads pixels: the detect stage decodes and letterboxes its images to
+    ``imgsz`` squares in worker processes and hands them over ``batch`` at a time."""
+
+    imgsz: int
+    batch: int
+
+    def detect_pixels(
+        self, pixels: np.ndarray, shapes: Sequence[tuple[int, int]]
+    ) -> list[Callable[[], Detection]]: ...
 
 
 def combine(key: str, names: Sequence[str], detections: Sequence[Detection]) -> Evidence:

@@ -20,7 +20,7 @@ from negdata.detect.base import Detection, ImageItem
 from negdata.detect.lexicon import Lexicon, lexicon_for
 from negdata.detect.text_embeddings import class_embeddings
 from negdata.detect.vocab import VocabularyName, vocabulary
-from negdata.detect.yolo import _ultralytics_offline, resolve_device
+from negdata.detect.yolo import resolve_device, ultralytics_offline
 from negdata.records import Box
 
 log = logging.getLogger(__name__)
@@ -114,7 +114,7 @@ class OpenVocabDetector:
         embeddings = class_embeddings(
             config.text_encoder, [prompt(n) for n in names], f"{key}.text_encoder", self.device
         )
-        _ultralytics_offline()
+        ultralytics_offline()
         from ultralytics.models import YOLO
 
         try:

@@ -8,6 +8,7 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Sequence
+from contextlib import suppress
 from itertools import groupby
 from typing import Any
 
@@ -41,7 +42,8 @@ log = logging.getLogger(__name__)
 
 
 def upstream_rejects(output_dir: Location, name: str, rows: list[IngestRow]) -> list[Reject]:
-    """Rejects of the earlier stages of this shard: failed ingest rows, plan and compose drops."""
+    """Rejects of the earlier stages of this shard: failed ingest rows, undecodable images,
+    plan and compose drops."""
     rejects = [
         Reject(
             stage="ingest",
@@ -52,6 +54,10 @@ def upstream_rejects(output_dir: Location, name: str, rows: list[IngestRow]) -> 
         for row in rows
         if row.status == "failed"
     ]
+    # Detect writes its rejects file since it counts undecodable images: a run detected before
+    # that has none.
+    with suppress(FileNotFoundError):
+        rejects += read_parquet(output_dir / "evidence" / f"{name}_rejects.parquet", Reject)
     for stage_dir in ("objects", "captions"):
         rejects += read_parquet(output_dir / stage_dir / f"{name}_rejects.parquet", Reject)
     return rejects

@@ -22,9 +22,9 @@ from open_clip.model import CLIP, CLIPTextCfg, CLIPVisionCfg
 from open_clip.transformer import TextTransformer
 
 from negdata.config import Config, ConfigError, DetectConfig, OpenVocabSource, load_config
-from negdata.detect.base import ImageItem
+from negdata.detect.base import ImageItem, combine
 from negdata.detect.open_vocab import OpenVocabDetector, evidence_labels, prompt
-from negdata.detect.stage import build_detectors, detect_items, run_detect
+from negdata.detect.stage import build_detectors, run_detect
 from negdata.detect.text_embeddings import class_embeddings
 from negdata.detect.vocab import COCO80, vocabulary
 from negdata.ingest.stage import run_ingest
@@ -185,7 +185,7 @@ def test_random_yolo_world_with_an_openai_clip_checkpoint_covers_the_run_vocabul
     item = ImageItem("k", bus.as_uri(), "a bus", Image.open(bus).convert("RGB"))
 
     detectors = build_detectors(cfg)
-    (evidence,) = detect_items(detectors, [item])
+    evidence = combine("k", [d.name for d in detectors], [d.detect([item])[0] for d in detectors])
 
     assert detectors[0].name == "open_vocab:yolov8s-worldv2.yaml"
     assert set(evidence.score_map()) == set(COCO80)

@@ -1,0 +1,164 @@
+"""JPEG decoding and letterboxing for pixel detectors, in a small pool of worker processes.
+
+A worker turns a batch of JPEG bytes into one uint8 array per input size: each image letterboxed
+to a square of that size with Ultralytics' own ``LetterBox``, exactly as its predictor
+preprocesses a batch of differently shaped images (``auto=False``: centred, padded with 114), so
+boxes map back to the original image the same way. The arrays stay RGB: letterboxing treats the
+channels alike, so the predictor's BGR round trip is skipped, not changed. A JPEG that does not
+decode is a counted reject (``undecodable_image``), not an error.
+
+The pool uses fresh (spawned) processes, never forks of a process that holds a model, and each
+worker exits when the process that started it is gone, so a killed run leaves no decoder behind.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import threading
+import time
+from collections import deque
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from typing import Any
+
+import numpy as np
+from PIL import Image
+
+from negdata.stopping import ignore_interrupts
+
+UNDECODABLE = "undecodable_image"
+_ADDRESS = re.compile(r" ?<[^<>]* at 0x[0-9a-fA-F]+>")
+
+
+@dataclass(frozen=True)
+class RawSample:
+    """One sample of an ingested shard as read from its tar."""
+
+    key: str
+    url: str
+    caption: str
+    jpg: bytes
+
+
+@dataclass
+class DecodedBatch:
+    """A batch's samples that decoded, their letterboxed pixels per input size (one array of
+    shape (n, size, size, 3) per size), their original (height, width), and the rejects."""
+
+    samples: list[RawSample]
+    pixels: dict[int, np.ndarray] = field(default_factory=dict)
+    shapes: list[tuple[int, int]] = field(default_factory=list)
+    rejects: list[tuple[RawSample, str, str]] = field(default_factory=list)
+
+
+def decode_workers_default() -> int:
+    return min(4, os.cpu_count() or 1)
+
+
+def _rgb(jpg: bytes) -> np.ndarray:
+    with Image.open(io.BytesIO(jpg)) as image:
+        return np.asarray(image.convert("RGB"))
+
+
+def _detail(exc: Exception) -> str:
+    """The error as a reject's detail, without the object addresses PIL puts in some (a rerun
+    writes the same rejects)."""
+    return f"{type(exc).__name__}: {_ADDRESS.sub('', str(exc))}"
+
+
+def decode_batch(samples: list[RawSample], sizes: tuple[int, ...]) -> DecodedBatch:
+    """Decode and letterbox one batch (runs in a pool worker)."""
+    from ultralytics.data.augment import LetterBox
+
+    boxes = {size: LetterBox((size, size), auto=False) for size in sizes}
+    out = DecodedBatch(samples=[])
+    boxed: dict[int, list[np.ndarray]] = {size: [] for size in sizes}
+    for sample in samples:
+        try:
+            rgb = _rgb(sample.jpg)
+        except (OSError, ValueError, Image.DecompressionBombError) as exc:
+            out.rejects.append((sample, UNDECODABLE, _detail(exc)))
+            continue
+        out.samples.append(sample)
+        out.shapes.append((rgb.shape[0], rgb.shape[1]))
+        for size, letterbox in boxes.items():
+            boxed[size].append(np.asarray(letterbox(image=rgb)))
+    out.pixels = {
+        size: np.stack(arrays) if arrays else np.zeros((0, size, size, 3), np.uint8)
+        for size, arrays in boxed.items()
+    }
+    return out
+
+
+def exit_with_parent(parent: int) -> None:
+    """End this process (a pool worker, a device's detector) once its parent is gone."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="exit-with-parent").start()
+
+
+def _init_worker(parent: int) -> None:
+    ignore_interrupts()
+    exit_with_parent(parent)
+    from ultralytics.data.augment import LetterBox  # noqa: F401  (the import is the slow part)
+
+
+_pools: dict[int, ProcessPoolExecutor] = {}
+_pools_lock = threading.Lock()
+
+
+def decode_pool(workers: int) -> ProcessPoolExecutor:
+    """This process's pool of ``workers`` decoders, started once and shared by its shards."""
+    with _pools_lock:
+        if workers not in _pools:
+            _pools[workers] = ProcessPoolExecutor(
+                workers,
+                mp_context=get_context("spawn"),
+                initializer=_init_worker,
+                initargs=(os.getpid(),),
+            )
+        return _pools[workers]
+
+
+def decoded_batches(
+    batches: Iterable[list[RawSample]],
+    sizes: tuple[int, ...],
+    workers: int,
+    ahead: int | None = None,
+) -> Iterator[DecodedBatch]:
+    """Decode ``batches`` in the pool, in order, with at most ``ahead`` batches in flight
+    (default: two per worker), so decoding runs ahead of the consumer but memory stays flat."""
+    pool = decode_pool(workers)
+    limit = ahead or 2 * workers
+    pending: deque[Future[Any]] = deque()
+    try:
+        for batch in batches:
+            pending.append(pool.submit(decode_batch, batch, sizes))
+            if len(pending) >= limit:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    except BrokenProcessPool:
+        _forget(workers)  # the next shard starts a fresh pool
+        raise RuntimeError(
+            "a decode worker died (killed, or out of memory?): detect.decode_workers"
+        ) from None
+    finally:
+        for future in pending:
+            future.cancel()
+
+
+def _forget(workers: int) -> None:
+    with _pools_lock:
+        pool = _pools.pop(workers, None)
+    if pool is not None:
+        pool.shutdown(wait=False, cancel_futures=True)
