@@ -26,15 +26,28 @@ from negdata.leases import release_held
 from negdata.shards import remove_unfinished
 
 CHILD_GRACE_S = 2.0  # children get this long to exit on SIGTERM before they are killed
+CHILD_ROUNDS = 3
 HOOK_TIMEOUT_S = 3.0
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
+# Set once a stop begins: code that would start a process (a decode pool) refuses, so no child
+# starts after the stop has looked for them and outlives this process.
+STOPPING = threading.Event()
 
 
 def stop_children(grace: float = CHILD_GRACE_S) -> None:
     """SIGTERM every descendant of this process (the whole group of one that leads its own
     process group, like the LLM server), then SIGKILL whatever is left after ``grace``."""
     me = psutil.Process()
-    children = me.children(recursive=True)
+    # A thread may still be starting a child (a decode pool grows on demand) while the first
+    # ones are stopped: look again until none is left, so none outlives this process.
+    for _ in range(CHILD_ROUNDS):
+        children = me.children(recursive=True)
+        if not children:
+            return
+        _stop(children, grace)
+
+
+def _stop(children: list[psutil.Process], grace: float) -> None:
     groups = {c.pid for c in children if _leads_group(c.pid)}
     for sig in (signal.SIGTERM, signal.SIGKILL):
         for pgid in groups:
@@ -90,6 +103,7 @@ def stop_on_signals(
         if stopping.is_set():
             os._exit(128 + signum)
         stopping.set()
+        STOPPING.set()
         name = signal.Signals(signum).name
         with contextlib.suppress(OSError, ValueError):
             sys.stdout.flush()

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-from negdata.stopping import ignore_interrupts
+from negdata.stopping import STOPPING, ignore_interrupts
 
 UNDECODABLE = "undecodable_image"
 _ADDRESS = re.compile(r" ?<[^<>]* at 0x[0-9a-fA-F]+>")
@@ -119,6 +119,8 @@ _pools_lock = threading.Lock()
 def decode_pool(workers: int) -> ProcessPoolExecutor:
     """This process's pool of ``workers`` decoders, started once and shared by its shards."""
     with _pools_lock:
+        if STOPPING.is_set():
+            raise RuntimeError("stopping: no new decode pool is started")
         if workers not in _pools:
             _pools[workers] = ProcessPoolExecutor(
                 workers,

@@ -28,7 +28,7 @@ from typing import Any
 from negdata.config import DetectConfig
 from negdata.detect.decode import RawSample, exit_with_parent
 from negdata.records import Evidence, Reject
-from negdata.stopping import ignore_interrupts
+from negdata.stopping import STOPPING, ignore_interrupts
 
 log = logging.getLogger(__name__)
 
@@ -209,6 +209,8 @@ _fleets_lock = threading.Lock()
 def device_fleet(cfg: DetectConfig, devices: list[str], decode_workers: int) -> DeviceFleet:
     key = f"{cfg.model_dump_json()}|{devices}|{decode_workers}"
     with _fleets_lock:
+        if STOPPING.is_set():
+            raise RuntimeError("stopping: no new detector process is started")
         if key not in _fleets:
             _fleets[key] = DeviceFleet(cfg, devices, decode_workers)
         return _fleets[key]
