@@ -6,7 +6,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,9 +18,8 @@ from negdata.detect.base import ImageItem
 from negdata.detect.oracles.coco import CocoDetector
 from negdata.detect.stage import run_detect
 from negdata.detect.vocab import COCO80
-from negdata.ingest.stage import run_ingest
 from negdata.records import Evidence, read_parquet
-from negdata.sample import package_file
+from tests.detect.conftest import BUS, COFFEE, IngestTwoPhotos
 
 VOCAB = frozenset(COCO80)
 URL = "http://images.cocodataset.org/val2017/000000000139.jpg"
@@ -235,16 +233,15 @@ def test_a_missing_file_names_the_config_key(tmp_path: Path) -> None:
         CocoDetector(CocoSource(kind="coco", path=tmp_path / "nope.json"), VOCAB, 1)
 
 
-def test_the_detect_stage_writes_a_coco_and_a_table_oracles_evidence(tmp_path: Path) -> None:
+def test_the_detect_stage_writes_a_coco_and_a_table_oracles_evidence(
+    tmp_path: Path, ingest_two_photos: IngestTwoPhotos
+) -> None:
     """A real ingested shard of two photos: the COCO file has the bus photo (by its URL), a CSV
     table the coffee one; each covers only its own image."""
-    bus = package_file("ultralytics", "assets/bus.jpg")  # 810x1080, ingested at 384x512
-    coffee = package_file("skimage", "data/coffee.png")
-    (tmp_path / "in.tsv").write_text(f"{bus.as_uri()}\ta bus\n{coffee.as_uri()}\tcoffee\n")
     coco = {
         "images": [
             {"id": 1, "file_name": "bus.jpg", "width": 810, "height": 1080,
-             "coco_url": bus.as_uri()}
+             "coco_url": BUS.as_uri()}
         ],
         "annotations": [
             {"id": 10, "image_id": 1, "category_id": 6, "bbox": [27.0, 216.0, 783.0, 540.0],
@@ -259,24 +256,15 @@ def test_the_detect_stage_writes_a_coco_and_a_table_oracles_evidence(tmp_path: P
         ],
     }  # fmt: skip
     (tmp_path / "instances_test.json").write_text(json.dumps(coco))
-    (tmp_path / "labels.csv").write_text(f"url,label,score\n{coffee.as_uri()},cup,1\n")
-    cfg = Config.model_validate(
+    (tmp_path / "labels.csv").write_text(f"url,label,score\n{COFFEE.as_uri()},cup,1\n")
+    cfg = ingest_two_photos(
         {
-            "run": {"output_dir": str(tmp_path / "out")},
-            "input": {
-                "path": str(tmp_path / "in.tsv"),
-                "files_root": os.path.commonpath([bus, coffee]),
-            },
-            "ingest": {"allow_file_urls": True},
-            "detect": {
-                "sources": [
-                    {"kind": "coco", "path": str(tmp_path / "instances_test.json")},
-                    {"kind": "table", "path": str(tmp_path / "labels.csv")},
-                ]
-            },
+            "sources": [
+                {"kind": "coco", "path": str(tmp_path / "instances_test.json")},
+                {"kind": "table", "path": str(tmp_path / "labels.csv")},
+            ]
         }
     )
-    run_ingest(cfg, 0, "h")
 
     stats = run_detect(cfg.detect, cfg.run.output_dir, 0, "h")
 

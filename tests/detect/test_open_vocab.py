@@ -10,7 +10,6 @@ prove the plumbing (embeddings, cache, classes, evidence), not what the models f
 from __future__ import annotations
 
 import hashlib
-import os
 import sys
 import warnings
 from pathlib import Path
@@ -27,9 +26,9 @@ from negdata.detect.open_vocab import OpenVocabDetector, evidence_labels, prompt
 from negdata.detect.stage import build_detectors, run_detect
 from negdata.detect.text_embeddings import class_embeddings
 from negdata.detect.vocab import COCO80, vocabulary
-from negdata.ingest.stage import run_ingest
 from negdata.records import Evidence, read_parquet
 from negdata.sample import package_file
+from tests.detect.conftest import IngestTwoPhotos
 
 
 class _UnitText(torch.nn.Module):
@@ -85,34 +84,22 @@ def _source(weights: str, encoder: Path, **extra: object) -> OpenVocabSource:
 
 
 def test_random_yoloe_prompted_with_lvis_writes_evidence_for_all_1203_labels(
-    tmp_path: Path, own_cache: Path
+    tmp_path: Path, own_cache: Path, ingest_two_photos: IngestTwoPhotos
 ) -> None:
-    bus = package_file("ultralytics", "assets/bus.jpg")
-    coffee = package_file("skimage", "data/coffee.png")
-    (tmp_path / "in.tsv").write_text(f"{bus.as_uri()}\ta bus\n{coffee.as_uri()}\tcoffee\n")
     encoder = random_mobileclip_stand_in(tmp_path / "mobileclip_blt.ts")
-    cfg = Config.model_validate(
+    cfg = ingest_two_photos(
         {
-            "run": {"output_dir": str(tmp_path / "out")},
-            "input": {
-                "path": str(tmp_path / "in.tsv"),
-                "files_root": os.path.commonpath([bus, coffee]),
-            },
-            "ingest": {"allow_file_urls": True},
-            "detect": {
-                "vocabulary": "lvis",
-                "sources": [
-                    {
-                        "kind": "open_vocab",
-                        "weights": "yoloe-11s-seg.yaml",  # random weights
-                        "text_encoder": str(encoder),
-                        "imgsz": 320,
-                    }
-                ],
-            },
+            "vocabulary": "lvis",
+            "sources": [
+                {
+                    "kind": "open_vocab",
+                    "weights": "yoloe-11s-seg.yaml",  # random weights
+                    "text_encoder": str(encoder),
+                    "imgsz": 320,
+                }
+            ],
         }
     )
-    run_ingest(cfg, 0, "h")
 
     stats = run_detect(cfg.detect, cfg.run.output_dir, 0, "h")
 
