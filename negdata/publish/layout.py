@@ -15,7 +15,7 @@ an empty tar (nothing to infer a schema from) nor an empty Parquet file.
 
 from __future__ import annotations
 
-from negdata.records import SPLITS, PublishedCaption, PublishedMcq, Split, read_parquet
+from negdata.records import SPLITS, PublishedCaption, PublishedMcq, R, Split, read_parquet
 from negdata.shards import Location
 
 NEGCAP = "negcap"
@@ -66,19 +66,13 @@ def folders(out: Location) -> list[Location]:
 
 def published_captions(out: Location, name: str) -> list[PublishedCaption]:
     """A shard's published NegCap rows, split by split."""
-    return [
-        record
-        for split in SPLITS
-        if (path := negcap_parquet(out, split, name)).exists()
-        for record in read_parquet(path, PublishedCaption)
-    ]
+    return _published([negcap_parquet(out, split, name) for split in SPLITS], PublishedCaption)
 
 
 def published_mcqs(out: Location, name: str) -> list[PublishedMcq]:
     """A shard's published NegMCQ rows, split by split."""
-    return [
-        record
-        for split in SPLITS
-        if (path := negmcq_parquet(out, split, name)).exists()
-        for record in read_parquet(path, PublishedMcq)
-    ]
+    return _published([negmcq_parquet(out, split, name) for split in SPLITS], PublishedMcq)
+
+
+def _published(paths: list[Location], model: type[R]) -> list[R]:
+    return [record for path in paths if path.exists() for record in read_parquet(path, model)]

@@ -306,6 +306,7 @@ def drop_relative_clauses(text: str) -> str:
         if _CLAUSE_OPENING.match(rest):
             continue  # "note that the laptop is not included": a clause of its own
         aside = relative.group(0).startswith(",")  # ", which ... ," ends at the next comma
+        none_of = _NONE_OF_BEFORE.search(text, 0, relative.start())
         for n, word in enumerate(_WORD.finditer(rest)):
             before = rest[: word.start()]
             if n > 14 or re.search(r"[.;:!?|]", before) or (not aside and "," in before):
@@ -313,7 +314,6 @@ def drop_relative_clauses(text: str) -> str:
             if aside and not before.rstrip().endswith(","):
                 continue
             predicate = rest[word.start() :]
-            none_of = _NONE_OF_BEFORE.search(text, 0, relative.start())
             if POST.match(predicate) or (none_of and _NONE_OF_PREDICATE.match(predicate)):
                 kept.append(text[at : relative.start()])
                 at = relative.end() + word.start()
