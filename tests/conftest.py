@@ -6,6 +6,7 @@ import http.server
 import io
 import json
 import os
+import random
 import secrets
 import socket
 import subprocess
@@ -114,10 +115,26 @@ def written_outputs(out: Path) -> dict[str, bytes]:
     }
 
 
+def _ephemeral_low() -> int:
+    """The first port the kernel hands out as a connection's local port."""
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
 def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
+    """A free loopback port below the ephemeral range: a server stopped and started again on it
+    (a restart test) cannot find it taken meanwhile as the local port of some connection, nor
+    can a client retrying against it connect to itself (TCP's simultaneous open)."""
+    low = min(_ephemeral_low(), 32768)
+    while True:
+        port = random.randrange(low // 2, low)
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
         return port
 
 

@@ -70,15 +70,20 @@ def test_server_killed_mid_shard_is_waited_for_and_nothing_is_paid_twice(
     first = LocalServer(cfg.llm, log_path=log_dir / "first.log")
     second = LocalServer(cfg.llm, log_path=log_dir / "second.log")
     at_kill: dict[str, int] = {}
+    failed: list[BaseException] = []
 
     def crash_then_restart() -> None:
-        while _cached(cache) < 3:
-            time.sleep(0.2)
-        assert first.pid is not None
-        os.killpg(first.pid, signal.SIGKILL)  # a crash: no graceful shutdown
-        first.stop()
-        at_kill["cached"] = _cached(cache)
-        second.start()
+        try:
+            while _cached(cache) < 3:
+                time.sleep(0.2)
+            assert first.pid is not None
+            os.killpg(first.pid, signal.SIGKILL)  # a crash: no graceful shutdown
+            first.stop()
+            at_kill["cached"] = _cached(cache)
+            second.start()
+        except BaseException as exc:  # the run then waits in vain: say why, not that it waited
+            failed.append(exc)
+            raise
 
     first.start()
     crasher = threading.Thread(target=crash_then_restart)
@@ -91,6 +96,7 @@ def test_server_killed_mid_shard_is_waited_for_and_nothing_is_paid_twice(
         crasher.join()
         first.stop()
         second.stop()
+        assert not failed, f"killing and restarting the server failed: {failed[0]!r}"
 
     out = cfg.run.output_dir / "objects"
     planned = {r.key for r in read_parquet(out / "00000.parquet", PlanRecord)}
