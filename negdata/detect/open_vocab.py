@@ -106,10 +106,15 @@ class OpenVocabDetector:
                 f"{key}.weights: weights file not found: {weights} "
                 "(nothing is downloaded; point it at a local .pt file)"
             )
+        classes = run_vocabulary if config.classes == "vocabulary" else config.classes
+        if classes == "chexpert":
+            raise ValueError(
+                f"{key}.classes: an open-vocabulary detector sees objects, not radiology "
+                "findings; prompt it with coco, lvis, objects365 or openimages"
+            )
         started = time.monotonic()
         self.config = config
         self.device = resolve_device(config.device)
-        classes = run_vocabulary if config.classes == "vocabulary" else config.classes
         names = vocabulary(classes)
         embeddings = class_embeddings(
             config.text_encoder, [prompt(n) for n in names], f"{key}.text_encoder", self.device

@@ -212,6 +212,9 @@ def run_detect(
     stats = {
         "count": len(evidence),
         "boxes": sum(len(e.boxes) for e in evidence),
+        # Images no source says anything of (a label oracle that does not list them): nothing
+        # in them can be verified, so planning drops them, counted there too.
+        "uncovered": sum(1 for e in evidence if not e.scores),
         "rejected": count_by(rejects),
         "sources": names,
         "duration_s": round(time.monotonic() - started, 3),

@@ -19,7 +19,7 @@ _RESIDUE = re.compile(
     r"\bi hope\b|\blet me know\b|\bi can(not|'t)\b|\boutput\s*:|\btext\s*:)",
     re.IGNORECASE,
 )
-BROAD_VOCABULARIES: tuple[VocabularyName, ...] = ("objects365", "openimages")
+BROAD_VOCABULARIES: tuple[VocabularyName, ...] = ("lvis", "objects365", "openimages")
 # Words that name the picture itself, not an object in it ("in this picture", "this shot").
 META_NOUNS = frozenset({"picture", "image", "photo", "photograph", "frame", "shot", "scene"})
 

@@ -11,9 +11,10 @@ from negdata.config import ChexpertSource, Config, ConfigError, DetectConfig, lo
 from negdata.detect.base import ImageItem, combine
 from negdata.detect.chexpert import COLUMNS, ChexpertDetector
 from negdata.detect.lexicon import lexicon_for
-from negdata.detect.stage import build_detectors
+from negdata.detect.stage import build_detectors, run_detect
 from negdata.detect.vocab import CHEXPERT_FINDINGS, vocabulary
 from negdata.verify import evidence_verdicts
+from tests.detect.conftest import BUS, IngestTwoPhotos
 
 DETECT = DetectConfig.model_validate(
     {"vocabulary": "chexpert", "sources": [{"kind": "chexpert", "path": "unused.csv"}]}
@@ -170,3 +171,16 @@ def test_the_config_loads_a_chexpert_source_and_the_stage_builds_it(tmp_path: Pa
     )
     with pytest.raises(ConfigError, match=r"detect\.sources\.0\.column: Extra inputs"):
         load_config(config)
+
+
+def test_images_the_csv_does_not_list_are_counted_as_uncovered_by_the_stage(
+    tmp_path: Path, ingest_two_photos: IngestTwoPhotos
+) -> None:
+    csv = _csv(tmp_path, [{"Path": BUS.name, "Cardiomegaly": "1"}])  # a path tail of the bus
+    cfg = ingest_two_photos(
+        {"vocabulary": "chexpert", "sources": [{"kind": "chexpert", "path": str(csv)}]}
+    )
+
+    stats = run_detect(cfg.detect, cfg.run.output_dir, 0, "h")
+
+    assert stats["count"] == 2 and stats["uncovered"] == 1  # the coffee photo

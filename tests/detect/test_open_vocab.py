@@ -230,6 +230,23 @@ def test_closed_set_weights_are_refused_as_an_open_vocabulary_source(tmp_path: P
         OpenVocabDetector(_source("yolo11n.yaml", encoder), "coco", 0)
 
 
+@pytest.mark.parametrize(
+    ("classes", "run_vocabulary"), [("chexpert", "coco"), ("vocabulary", "chexpert")]
+)
+def test_radiology_findings_are_refused_as_prompts(
+    tmp_path: Path, classes: str, run_vocabulary: str
+) -> None:
+    encoder = random_mobileclip_stand_in(tmp_path / "enc.ts")
+    source = _source("yoloe-11s-seg.yaml", encoder, classes=classes)
+
+    with pytest.raises(ValueError) as raised:
+        OpenVocabDetector(source, run_vocabulary, 2)  # type: ignore[arg-type]
+
+    message = str(raised.value)
+    assert message.startswith("detect.sources[2].classes: ") and "radiology" in message
+    assert "\n" not in message
+
+
 def test_config_errors_in_an_open_vocab_source_name_the_key(tmp_path: Path) -> None:
     path = tmp_path / "c.yaml"
     path.write_text(

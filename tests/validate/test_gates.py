@@ -85,6 +85,11 @@ def test_objects_named_by_the_original_caption_may_be_affirmed_unless_absent() -
         "guitar",
         "lamp",
     ]
+    # Objects only LVIS's long tail names are added objects too.
+    assert GATE.new_unverifiable(_caption("A bus by a hammock and a windmill, no dog.")) == [
+        "hammock",
+        "windmill",
+    ]
 
 
 def test_template_stands_in_only_when_the_llm_caption_fails() -> None:
