@@ -24,7 +24,7 @@ export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export PREFECT_LOGGING_LEVEL ?= WARNING
 
 .PHONY: install llm-env img2dataset-env browser sample generate server deploy worker test lint \
-	format eval-negation eval-clinical bench bench-llm bench-ingest bench-cluster bench-layout \
+	format eval-negation eval-clinical eval-negation-readers bench bench-llm bench-ingest bench-cluster bench-layout \
 	bench-report bench-verify bench-detect finetune-smoke clean
 
 install: $(VENV)/.installed
@@ -124,6 +124,11 @@ eval-negation: install
 # the labelled clinical cases and every report-style template caption (bench/clinical_negation.py).
 eval-clinical: install
 	$(PY) -m bench.clinical_negation
+
+# The rules against the other readers that run here offline (NegEx, a learned n-gram reader
+# trained on the development sets), on the held-out and unseen sets (bench/negation_readers.py).
+eval-negation-readers: install
+	$(PY) -m bench.negation_readers
 
 # Benchmarks print ratios against a baseline measured in the same run (numbers: README).
 bench: bench-llm bench-ingest bench-cluster bench-layout bench-report bench-verify bench-detect

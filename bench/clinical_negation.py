@@ -33,8 +33,9 @@ Checker = Callable[[str], dict[str, Polarity]]
 Case = tuple[str, str, dict[str, str]]  # id, text, {label: expected polarity}
 
 
-def negex_checker(lexicon: Lexicon) -> Checker:
-    """NegEx over an entity ruler of the lexicon's terms, on a blank English pipeline."""
+def negex_checker(lexicon: Lexicon, termset_name: str = "en_clinical") -> Checker:
+    """NegEx over an entity ruler of the lexicon's terms, on a blank English pipeline, with
+    negspacy's cue set ``termset_name`` (``en_clinical`` or the general ``en``)."""
     import spacy
     from negspacy.negation import Negex  # noqa: F401  (registers the "negex" factory)
     from negspacy.termsets import termset
@@ -48,7 +49,7 @@ def negex_checker(lexicon: Lexicon) -> Checker:
             for form in {term, plural(term)}:
                 patterns.append({"label": "FINDING", "pattern": form, "id": name})
     ruler.add_patterns(patterns)  # type: ignore[attr-defined]
-    cues = termset("en_clinical").get_patterns()  # type: ignore[no-untyped-call]
+    cues = termset(termset_name).get_patterns()  # type: ignore[no-untyped-call]
     nlp.add_pipe("negex", config={"neg_termset": cues, "ent_types": ["FINDING"]})
 
     def check(text: str) -> dict[str, Polarity]:

@@ -352,7 +352,9 @@ def test_no_published_caption_carries_alt_text_noise(run: dict[str, Any]) -> Non
 # Article and number errors a template could make: "there is boats", "a umbrella", "a broccoli".
 _ENGLISH_ERROR = re.compile(
     r"\b(?:there|here) is (?:no )?(?!bus\b|glass\b|this\b|\w+ss\b)\w+s(?= *(?:[.,;]|in |here))"
-    r"|\bthere are (?:no )?an? \w+\.|\ba [aeiou]\w*|\ban [^aeiouh\W]\w*|\ban? broccoli\b",
+    r"|\bthere are (?:no )?an? \w+\.|\ban [^aeiouh\W]\w*|\ban? broccoli\b"
+    # "a" before a vowel letter, unless it sounds "you" or "wun": "a utility car", "a one-way"
+    r"|\ba (?!u[bcdfgklmnprstvz][aeiouy]|eu|one\b)[aeiou]\w*",
     re.IGNORECASE,
 )
 
