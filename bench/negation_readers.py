@@ -19,15 +19,14 @@ Only aggregate scores are printed: the sets stay unread. ``python -m bench.negat
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench.clinical_negation import negex_checker
+from bench.clinical_negation import labelled_cases, negex_checker
 from negdata.detect.lexicon import Lexicon, lexicon_for
-from negdata.validate.evaluate import CLASSES, label_polarity
+from negdata.validate.evaluate import CLASSES, Outcome, label_polarity, scores
 from negdata.validate.negation import Polarity, analyze
 
 DATA = Path("tests/data")
@@ -40,12 +39,11 @@ Reader = Callable[[list[Row]], list[str]]
 
 
 def rows(name: str) -> list[Row]:
-    found = []
-    for line in (DATA / f"{name}.jsonl").read_text().splitlines():
-        if line.strip():
-            case = json.loads(line)
-            found += [(case["text"], label, exp) for label, exp in case["objects"].items()]
-    return found
+    return [
+        (text, label, expected)
+        for _, text, objects in labelled_cases(DATA / f"{name}.jsonl")
+        for label, expected in objects.items()
+    ]
 
 
 def mention_context(text: str, label: str, lexicon: Lexicon) -> str:
@@ -94,13 +92,16 @@ def by_caption(check: Callable[[str], dict[str, Polarity]], lexicon: Lexicon) ->
     return lambda batch: [label_polarity(check(t), label, lexicon) for t, label, _ in batch]
 
 
-def scores(expected: list[str], predicted: list[str]) -> str:
-    parts = []
-    for cls in ("negated", "affirmed"):
-        tp = sum(1 for e, p in zip(expected, predicted, strict=True) if e == p == cls)
-        said, actual = predicted.count(cls), expected.count(cls)
-        parts.append(f"{cls} P {tp / said if said else 1:.3f} R {tp / actual if actual else 1:.3f}")
-    return "  ".join(parts)
+def summary(batch: list[Row], predicted: list[str]) -> str:
+    outcomes = [
+        Outcome("", "", text, label, expected, got)
+        for (text, label, expected), got in zip(batch, predicted, strict=True)
+    ]
+    found = scores(outcomes)
+    return "  ".join(
+        f"{cls} P {found[cls]['precision']:.3f} R {found[cls]['recall']:.3f}"
+        for cls in ("negated", "affirmed")
+    )
 
 
 def main() -> None:
@@ -126,9 +127,8 @@ def main() -> None:
     for title, name in SCORED.items():
         batch = rows(name)
         print(f"{title} ({name}.jsonl): {len(batch)} labelled objects")
-        expected = [e for *_, e in batch]
         for reader, read in readers.items():
-            print(f"  {reader:<16} {scores(expected, read(batch))}")
+            print(f"  {reader:<16} {summary(batch, read(batch))}")
 
 
 if __name__ == "__main__":
