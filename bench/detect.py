@@ -35,7 +35,8 @@ from PIL import Image
 from negdata.cli import PERSON_WEIGHTS
 from negdata.config import DetectConfig, YoloSource
 from negdata.detect.decode import decode_batch, decode_workers_default
-from negdata.detect.stage import build_detectors, run_detect
+from negdata.detect.detectors import build_detectors
+from negdata.detect.stage import run_detect
 from negdata.detect.yolo import YoloDetector
 from negdata.sample import load_manifest, package_file
 from negdata.shards import sample_key, write_stats

@@ -40,10 +40,11 @@ import yaml
 from negdata.config import Config
 from negdata.llm import LocalServer, ensure_model, shared_pool
 from negdata.llm.metrics import ServerCounters, metrics_url, read_counters
-from negdata.pipeline import STAGES, run_stage, summarize
+from negdata.pipeline import run_stage, summarize
 from negdata.publish.diversity import diversity
 from negdata.records import CaptionRecord, read_parquet
 from negdata.sample import build_sample
+from negdata.stages import STAGES
 
 log = logging.getLogger("bench.llm")
 

@@ -26,7 +26,6 @@ from PIL import Image
 from negdata.cli import PERSON_WEIGHTS
 from negdata.config import Config, load_config
 from negdata.detect.vocab import vocabulary
-from negdata.pipeline import STAGES, stage_hash
 from negdata.publish.samples import image_samples
 from negdata.publish.stage import write_splits
 from negdata.records import (
@@ -46,6 +45,7 @@ from negdata.records import (
 )
 from negdata.sample import SampleImage, build_sample, load_manifest, package_file
 from negdata.shards import sample_key, shard_name, write_stats
+from negdata.stages import STAGES, stage_hash
 from negdata.wds import write_tar
 
 MARKUP_CAPTION = '<script>alert("caption")</script> a <b>bold</b> cat & "friends"'

@@ -25,8 +25,8 @@ from uuid import UUID
 from negdata.config import Config
 from negdata.console import log_to_stderr
 from negdata.leases import live_owner
-from negdata.pipeline import STAGES, stage_done
 from negdata.shards import shard_spec
+from negdata.stages import STAGES, stage_done
 
 log = logging.getLogger("negdata.cluster")
 

@@ -41,7 +41,6 @@ from negdata.llm import (
 from negdata.llm.metrics import read_all_counters
 from negdata.llm.pool import process_pool
 from negdata.pipeline import (
-    STAGES,
     TALLY,
     done_markers,
     leased,
@@ -49,11 +48,11 @@ from negdata.pipeline import (
     retry_failed_ingest,
     run_stage,
     select_shards,
-    stage_done,
     summarize,
 )
 from negdata.report import print_summary
 from negdata.shards import shard_spec
+from negdata.stages import STAGES, stage_done
 from negdata.stopping import stop_on_signals
 
 log = logging.getLogger("negdata.flow")

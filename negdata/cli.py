@@ -44,14 +44,8 @@ def _build_model(args: argparse.Namespace) -> None:
 
 
 def _stage(args: argparse.Namespace) -> None:
-    from negdata.pipeline import (
-        STAGES,
-        TALLY,
-        leased,
-        retry_failed_ingest,
-        run_stage,
-        select_shards,
-    )
+    from negdata.pipeline import TALLY, leased, retry_failed_ingest, run_stage, select_shards
+    from negdata.stages import STAGES
     from negdata.stopping import stop_on_signals
 
     names = [s.name for s in STAGES]

@@ -1,4 +1,5 @@
-"""The stages in order, their done-marker hashes, and the run-level summary files.
+"""Running the stages (``negdata.stages``) on shards, under leases, and the run-level summary
+files.
 
 Prefect (flows/) and the CLI both drive the stages through this module, so a stage runs the
 same way from a flow, a test or a shell.
@@ -7,13 +8,11 @@ same way from a flow, a test or a shell.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import logging
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from itertools import islice
 from typing import Any, get_args
 
@@ -22,13 +21,11 @@ from negdata.config import Config
 from negdata.ingest.sources import shard_count
 from negdata.leases import LeaseHeld, ShardLease
 from negdata.llm.client import FailureReason
-from negdata.llm.prompts import load_prompt
 from negdata.publish import layout
 from negdata.publish.diversity import diversity
 from negdata.records import SPLITS, PublishedCaption
 from negdata.shards import (
     done_stats,
-    is_done,
     is_remote,
     parse_shards,
     read_stats,
@@ -37,112 +34,11 @@ from negdata.shards import (
     stats_path,
     write_if_changed,
 )
+from negdata.stages import STAGES, Stage, stage_done, stage_hash
 
 log = logging.getLogger(__name__)
 
-StageFn = Callable[[Config, int, str], dict[str, Any]]
 DIVERSITY_SAMPLE = 100_000  # captions read for the diversity report (the first shards' captions)
-
-
-def _ingest(cfg: Config, shard: int, h: str) -> dict[str, Any]:
-    from negdata.ingest.stage import run_ingest
-
-    return run_ingest(cfg, shard, h)
-
-
-def _detect(cfg: Config, shard: int, h: str) -> dict[str, Any]:
-    from negdata.detect.stage import run_detect
-
-    return run_detect(cfg.detect, cfg.run.output_dir, shard, h)
-
-
-def _plan(cfg: Config, shard: int, h: str) -> dict[str, Any]:
-    from negdata.compose.plan import run_plan
-
-    return run_plan(cfg, shard, h)
-
-
-def _compose(cfg: Config, shard: int, h: str) -> dict[str, Any]:
-    from negdata.compose.captions import run_compose
-
-    return run_compose(cfg, shard, h)
-
-
-def _publish(cfg: Config, shard: int, h: str) -> dict[str, Any]:
-    from negdata.publish.stage import run_publish
-
-    return run_publish(cfg, shard, h)
-
-
-def _no_prompts(cfg: Config) -> tuple[str, ...]:
-    return ()
-
-
-def _judge_prompt(cfg: Config) -> tuple[str, ...]:
-    return ("judge",) if cfg.validation.judge else ()
-
-
-@dataclass(frozen=True)
-class Stage:
-    name: str
-    directory: str
-    run: StageFn
-    sections: tuple[str, ...]
-    prompts: Callable[[Config], tuple[str, ...]] = _no_prompts
-
-    def uses_llm(self, cfg: Config) -> bool:
-        return bool(self.prompts(cfg))
-
-
-_UP_TO_DETECT = ("input", "ingest", "detect")
-STAGES: tuple[Stage, ...] = (
-    Stage("ingest", "shards", _ingest, ("input", "ingest")),
-    Stage("detect", "evidence", _detect, _UP_TO_DETECT),
-    Stage("plan", "objects", _plan, (*_UP_TO_DETECT, "plan"), lambda cfg: ("plan",)),
-    Stage(
-        "compose",
-        "captions",
-        _compose,
-        (*_UP_TO_DETECT, "plan", "compose"),
-        lambda cfg: ("compose", "paraphrase") if cfg.compose.paraphrase_mcq else ("compose",),
-    ),
-    Stage(
-        "publish",
-        layout.MARKERS,  # its outputs are in the dataset folders (negdata.publish.layout)
-        _publish,
-        (*_UP_TO_DETECT, "plan", "compose", "validation", "publish"),
-        _judge_prompt,
-    ),
-)
-
-
-def stage_hash(cfg: Config, stage: Stage) -> str:
-    """Hash of everything the stage's output depends on (upstream settings included)."""
-    index = STAGES.index(stage)
-    upstream = STAGES[: index + 1]
-    prompts = [
-        load_prompt(cfg.compose.prompts_dir, p).ref for s in upstream for p in s.prompts(cfg)
-    ]
-    uses_llm = any(s.uses_llm(cfg) for s in upstream)
-    payload = {
-        "sections": cfg.section_hash(*stage.sections),
-        "prompts": prompts,
-        "llm": _llm_outputs(cfg) if uses_llm else None,
-        "seed": cfg.run.seed,
-        "negdata": __version__,
-    }
-    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
-
-
-def _llm_outputs(cfg: Config) -> dict[str, Any]:
-    """The LLM settings that change what it answers (not where it is or how hard it is pushed)."""
-    return cfg.llm.model_dump(
-        mode="json", include={"model", "server_kind", "temperature", "max_tokens", "seed"}
-    )
-
-
-def stage_done(cfg: Config, stage: Stage, shard: int) -> bool:
-    return is_done(cfg.run.output_dir / stage.directory, shard, stage_hash(cfg, stage))
 
 
 def select_shards(cfg: Config, spec: str) -> list[int]:

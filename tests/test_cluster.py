@@ -25,8 +25,8 @@ import pytest
 import yaml
 
 from negdata.config import LLMConfig, load_config
-from negdata.pipeline import STAGES as PIPELINE_STAGES
-from negdata.pipeline import stage_done
+from negdata.stages import STAGES as PIPELINE_STAGES
+from negdata.stages import stage_done
 from tests.conftest import written_outputs
 
 if TYPE_CHECKING:

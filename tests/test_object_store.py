@@ -12,8 +12,9 @@ import s3fs
 from upath import UPath
 
 from negdata.config import Config
-from negdata.pipeline import STAGES, pending, run_stage, stage_done, stage_hash
+from negdata.pipeline import pending, run_stage
 from negdata.shards import atomic_path, write_json_atomic
+from negdata.stages import STAGES, stage_done, stage_hash
 
 INGEST = STAGES[0]
 

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from negdata.config import Config, load_config
-from negdata.pipeline import STAGES, leased, select_shards, stage_hash
+from negdata.pipeline import leased, select_shards
 from negdata.shards import ShardError
+from negdata.stages import STAGES, stage_hash
 
 BY_NAME = {stage.name: stage for stage in STAGES}
 

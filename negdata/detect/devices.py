@@ -1,7 +1,7 @@
 """Detection on every device of a machine: one detector process per device (``detect.devices``).
 
 Each process loads the sources on its device once and runs the decode pipeline of
-``negdata.detect.stage.detect_batches`` with a decode pool of its own, so a device never waits
+``negdata.detect.detectors.detect_batches`` with a decode pool of its own, so a device never waits
 on another's decoding. The stage reads the shard and cuts it into batches here; batch ``i`` goes
 to device ``i mod n`` through a bounded queue, and the evidence comes back in input order.
 Shards of one process take the devices one at a time (each shard uses all of them).
@@ -27,6 +27,7 @@ from typing import Any
 
 from negdata.config import DetectConfig
 from negdata.detect.decode import RawSample, exit_with_parent
+from negdata.detect.detectors import batch_size, build_detectors, detect_batches
 from negdata.records import Evidence, Reject
 from negdata.stopping import STOPPING, ignore_interrupts
 
@@ -46,13 +47,6 @@ def detect_devices(cfg: DetectConfig) -> list[str]:
 
     count = torch.cuda.device_count() if torch.cuda.is_available() else 0
     return [f"cuda:{i}" for i in range(count)] or ["cpu"]
-
-
-def on_device(source: Any, device: str) -> Any:
-    """``source`` with its ``device`` set to ``device`` where it was left to ``auto``."""
-    if getattr(source, "device", None) == "auto":
-        return source.model_copy(update={"device": device})
-    return source
 
 
 def _job(inbox: Queue[Any], indices: list[int]) -> Iterator[list[RawSample]]:
@@ -75,7 +69,6 @@ def _serve(
     """A device's process: load the sources, say what they are, then detect job after job."""
     ignore_interrupts()
     exit_with_parent(parent)
-    from negdata.detect.stage import batch_size, build_detectors, detect_batches
 
     cfg = DetectConfig.model_validate_json(cfg_json)
     try:

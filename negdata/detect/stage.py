@@ -7,25 +7,15 @@ import logging
 import queue
 import threading
 import time
-from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Iterator
 from typing import Any
 
 from negdata.config import (
-    ChexpertSource,
-    CocoSource,
     DetectConfig,
-    LabelsSource,
-    OpenVocabSource,
-    SourceConfig,
-    TableSource,
 )
-from negdata.detect.base import Detector, ImageItem, PixelDetector, combine
-from negdata.detect.decode import DecodedBatch, RawSample, decode_workers_default, decoded_batches
-from negdata.detect.devices import detect_devices, device_fleet, on_device
-from negdata.detect.vocab import vocabulary
-from negdata.detect.yolo import YoloDetector
+from negdata.detect.decode import RawSample, decode_workers_default
+from negdata.detect.detectors import batch_size, build_detectors, detect_batches
+from negdata.detect.devices import detect_devices, device_fleet
 from negdata.progress import Progress
 from negdata.records import Evidence, Reject, count_by, write_parquet
 from negdata.shards import Location, read_stats, shard_name, write_stats
@@ -34,48 +24,7 @@ from negdata.wds import read_tar
 log = logging.getLogger(__name__)
 
 STAGE = "evidence"
-DEFAULT_BATCH = 16  # images per batch when no source has a batch size of its own
 READ_AHEAD = 4  # batches read from the shard ahead of decoding
-
-_loaded: dict[str, list[Detector]] = {}
-_loading = threading.Lock()  # shards detected at once in threads share the first one's load
-
-
-def build_detectors(cfg: DetectConfig, device: str = "auto") -> list[Detector]:
-    """Load every configured source once per process (a model load is the expensive part), even
-    when several shards start detecting at once; sources left to ``auto`` run on ``device``."""
-    cache_key = f"{cfg.model_dump_json()}|{device}"
-    with _loading:
-        if cache_key not in _loaded:
-            _loaded[cache_key] = [
-                _load(on_device(source, device), index, cfg)
-                for index, source in enumerate(cfg.sources)
-            ]
-        return _loaded[cache_key]
-
-
-def _load(source: SourceConfig, index: int, cfg: DetectConfig) -> Detector:
-    if isinstance(source, LabelsSource):
-        from negdata.detect.labels import LabelsDetector
-
-        return LabelsDetector(source, frozenset(vocabulary(cfg.vocabulary)), index)
-    if isinstance(source, CocoSource):
-        from negdata.detect.oracles.coco import CocoDetector
-
-        return CocoDetector(source, frozenset(vocabulary(cfg.vocabulary)), index)
-    if isinstance(source, TableSource):
-        from negdata.detect.oracles.table import TableDetector
-
-        return TableDetector(source, frozenset(vocabulary(cfg.vocabulary)), index)
-    if isinstance(source, OpenVocabSource):
-        from negdata.detect.open_vocab import OpenVocabDetector
-
-        return OpenVocabDetector(source, cfg.vocabulary, index)
-    if isinstance(source, ChexpertSource):
-        from negdata.detect.chexpert import ChexpertDetector
-
-        return ChexpertDetector(source, cfg, index)
-    return YoloDetector(source, index)
 
 
 def _batches(tar: Location, size: int) -> Iterator[list[RawSample]]:
@@ -125,60 +74,6 @@ def _read_ahead(batches: Iterator[list[RawSample]], depth: int) -> Iterator[list
             yield batch
     finally:
         stop.set()
-
-
-def _evidence(
-    names: list[str], batch: DecodedBatch, per_source: list[list[Any]]
-) -> tuple[list[Evidence], list[Reject]]:
-    """The batch's evidence (a pixel source's detections are built here, off the thread that
-    feeds the model) and its rejects."""
-    detections = [[d() if callable(d) else d for d in dets] for dets in per_source]
-    evidence = [
-        combine(sample.key, names, [dets[i] for dets in detections])
-        for i, sample in enumerate(batch.samples)
-    ]
-    rejects = [
-        Reject(stage="detect", key=sample.key, reason=reason, detail=detail)
-        for sample, reason, detail in batch.rejects
-    ]
-    return evidence, rejects
-
-
-def detect_batches(
-    detectors: Sequence[Detector], batches: Iterable[list[RawSample]], decode_workers: int
-) -> Iterator[tuple[list[Evidence], list[Reject]]]:
-    """Evidence and rejects per batch, in order. With a pixel source, the batches are decoded
-    in ``decode_workers`` processes ahead of the model, and each batch's evidence is built in a
-    thread while the model runs on the next: reading, decoding, inference and collecting
-    overlap, each a bounded number of batches ahead. Sources that need no pixels see the items
-    undecoded (``ImageItem.image`` decodes on first use)."""
-    names = [det.name for det in detectors]
-    sizes = tuple(sorted({det.imgsz for det in detectors if isinstance(det, PixelDetector)}))
-    decoded: Iterable[DecodedBatch] = (
-        decoded_batches(batches, sizes, decode_workers)
-        if sizes
-        else (DecodedBatch(samples=batch) for batch in batches)
-    )
-    pending: deque[Future[tuple[list[Evidence], list[Reject]]]] = deque()
-    with ThreadPoolExecutor(1, thread_name_prefix="detect-collect") as collector:
-        for batch in decoded:
-            items = [ImageItem(s.key, s.url, s.caption, jpg=s.jpg) for s in batch.samples]
-            per_source: list[list[Any]] = [
-                det.detect_pixels(batch.pixels[det.imgsz], batch.shapes)
-                if isinstance(det, PixelDetector)
-                else det.detect(items)
-                for det in detectors
-            ]
-            pending.append(collector.submit(_evidence, names, batch, per_source))
-            if len(pending) > 2:
-                yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
-
-
-def batch_size(detectors: Sequence[Detector]) -> int:
-    sizes = [det.batch for det in detectors if isinstance(det, PixelDetector)]
-    return max(sizes, default=DEFAULT_BATCH)
 
 
 def run_detect(

@@ -12,7 +12,7 @@ from typing import Any
 
 from negdata.config import Config, OpenVocabSource, YoloSource
 from negdata.llm.prompts import load_prompt
-from negdata.pipeline import STAGES, stage_hash
+from negdata.stages import STAGES, stage_hash
 
 # Where the servers are, and credentials: not what the data depends on, and not for a card.
 _NOT_PROVENANCE: dict[str, Any] = {

@@ -10,8 +10,9 @@ from PIL import Image
 from negdata.config import ChexpertSource, Config, ConfigError, DetectConfig, load_config
 from negdata.detect.base import ImageItem, combine
 from negdata.detect.chexpert import COLUMNS, ChexpertDetector
+from negdata.detect.detectors import build_detectors
 from negdata.detect.lexicon import lexicon_for
-from negdata.detect.stage import build_detectors, run_detect
+from negdata.detect.stage import run_detect
 from negdata.detect.vocab import CHEXPERT_FINDINGS, vocabulary
 from negdata.verify import evidence_verdicts
 from tests.detect.conftest import BUS, IngestTwoPhotos

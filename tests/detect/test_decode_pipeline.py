@@ -21,13 +21,14 @@ from PIL import Image
 from negdata.config import Config, DetectConfig, LLMConfig, YoloSource, load_config
 from negdata.detect.base import ImageItem, combine
 from negdata.detect.decode import UNDECODABLE
-from negdata.detect.stage import build_detectors, run_detect
+from negdata.detect.detectors import build_detectors
+from negdata.detect.stage import run_detect
 from negdata.ingest.sources import shard_count
 from negdata.ingest.stage import run_ingest
-from negdata.pipeline import STAGES, stage_hash
 from negdata.publish.stage import upstream_rejects
 from negdata.records import Evidence, Reject, read_parquet, write_parquet
 from negdata.shards import read_stats, write_stats
+from negdata.stages import STAGES, stage_hash
 from negdata.wds import Sample, read_tar, write_tar
 from tests.conftest import SampleConfig
 

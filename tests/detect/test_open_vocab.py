@@ -22,8 +22,9 @@ from open_clip.transformer import TextTransformer
 
 from negdata.config import Config, ConfigError, DetectConfig, OpenVocabSource, load_config
 from negdata.detect.base import ImageItem, combine
+from negdata.detect.detectors import build_detectors
 from negdata.detect.open_vocab import OpenVocabDetector, evidence_labels, prompt
-from negdata.detect.stage import build_detectors, run_detect
+from negdata.detect.stage import run_detect
 from negdata.detect.text_embeddings import class_embeddings
 from negdata.detect.vocab import COCO80, vocabulary
 from negdata.records import Evidence, read_parquet

@@ -11,7 +11,8 @@ import yaml
 
 from negdata.cli import PERSON_WEIGHTS
 from negdata.config import Config, DetectConfig
-from negdata.detect.stage import build_detectors, run_detect
+from negdata.detect.detectors import build_detectors
+from negdata.detect.stage import run_detect
 from negdata.ingest.stage import run_ingest
 from negdata.records import Evidence, read_parquet
 from negdata.sample import package_file

@@ -16,8 +16,9 @@ from PIL import Image
 
 from negdata.config import Config, LLMConfig
 from negdata.ingest.stage import run_ingest
-from negdata.pipeline import STAGES, retry_failed_ingest, run_stage
+from negdata.pipeline import retry_failed_ingest, run_stage
 from negdata.shards import stats_path, write_stats
+from negdata.stages import STAGES
 from negdata.wds import read_tar
 
 if TYPE_CHECKING:

@@ -17,9 +17,10 @@ import pytest
 from negdata.config import Config
 from negdata.llm import LocalServer
 from negdata.llm.metrics import read_counters
-from negdata.pipeline import STAGES, run_stage, stage_done
+from negdata.pipeline import run_stage
 from negdata.records import PlanRecord, Reject, read_parquet
 from negdata.sample import build_sample
+from negdata.stages import STAGES, stage_done
 
 PLAN = next(s for s in STAGES if s.name == "plan")
 
