@@ -42,6 +42,7 @@ from negdata.llm.metrics import read_all_counters
 from negdata.llm.pool import process_pool
 from negdata.pipeline import (
     TALLY,
+    check_before_run,
     done_markers,
     leased,
     pending,
@@ -312,7 +313,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     setup_logging(args.debug)
     with main_guard(args.debug):
-        # Mistakes in the config or the shards are caught here, before Prefect starts.
+        # Mistakes in the config, the shards and the files it names are caught here, before
+        # Prefect starts (on a cluster, the workers' machines check their own).
         cfg = load_config(args.config)
         shard_ids = select_shards(cfg, args.shards)
         log.info(
@@ -326,6 +328,7 @@ def main(argv: list[str] | None = None) -> None:
             follow(args.cluster, args.shards, Path(args.config).resolve(), cfg)
             print_summary(cfg, {**summarize(cfg, write=False), "done_markers": done_markers(cfg)})
             return
+        check_before_run(cfg, shard_ids)
         global _stop_from_shell
         _stop_from_shell = functools.partial(_stop_on_signals, lambda: TALLY.describe(shard_ids))
         _stop_from_shell(None)

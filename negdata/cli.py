@@ -44,7 +44,14 @@ def _build_model(args: argparse.Namespace) -> None:
 
 
 def _stage(args: argparse.Namespace) -> None:
-    from negdata.pipeline import TALLY, leased, retry_failed_ingest, run_stage, select_shards
+    from negdata.pipeline import (
+        TALLY,
+        check_before_run,
+        leased,
+        retry_failed_ingest,
+        run_stage,
+        select_shards,
+    )
     from negdata.stages import STAGES
     from negdata.stopping import stop_on_signals
 
@@ -57,6 +64,7 @@ def _stage(args: argparse.Namespace) -> None:
     shards = select_shards(cfg, args.shards)
     stop_on_signals(lambda: TALLY.describe(shards))
     stage = STAGES[names.index(args.name)]
+    check_before_run(cfg, shards, (stage,))
     for shard in shards:
         with leased(cfg, shard) as mine:
             if not mine:

@@ -503,6 +503,15 @@ class Config(Section):
         return digest[:16]
 
 
+def _yaml_problem(exc: yaml.YAMLError) -> str:
+    """``line 7, column 3: not valid YAML: mapping values are not allowed here``: where the
+    parser stopped (1-based, as editors count), on one line."""
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+    return f"{where}not valid YAML: {problem}"
+
+
 def _key_path(loc: tuple[int | str, ...]) -> str:
     return ".".join(str(part) for part in loc if not str(part).startswith(SOURCE_KINDS))
 
@@ -519,7 +528,7 @@ def load_config(path: str | Path) -> Config:
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: not a text file") from None
     except yaml.YAMLError as exc:
-        raise ConfigError(f"{path}: not valid YAML: {exc}") from None
+        raise ConfigError(f"{path}: {_yaml_problem(exc)}") from None
     if not isinstance(raw, dict):
         raise ConfigError(f"{path}: expected a mapping at the top level")
     try:

@@ -19,6 +19,7 @@ from typing import NoReturn
 from tqdm import tqdm
 
 from negdata import __version__
+from negdata.shards import ShardError
 
 # Errors that describe a mistake in what the user asked for or set up, not a bug: their
 # message alone says what to change. negdata's own error classes are written that way too.
@@ -127,7 +128,8 @@ def _refused_by_prefect(exc: BaseException) -> str | None:
 
 @contextlib.contextmanager
 def main_guard(debug: bool) -> Iterator[None]:
-    """End the program with one line and a non-zero exit on any error (unless ``debug``)."""
+    """End the program with one line and a non-zero exit on any error (unless ``debug``): 2 for
+    a usage mistake (a ``--shards`` selection that is malformed or past the input), else 1."""
     try:
         yield
     except SystemExit:
@@ -138,4 +140,4 @@ def main_guard(debug: bool) -> Iterator[None]:
         if debug:
             raise
         print(f"negdata: {one_line(exc)}", file=sys.stderr)
-        sys.exit(EXIT_ERROR)
+        sys.exit(EXIT_USAGE if isinstance(exc, ShardError) else EXIT_ERROR)

@@ -10,13 +10,14 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import threading
 from collections import Counter
 from collections.abc import Iterator
 from itertools import islice
 from typing import Any, get_args
 
-from negdata import __version__
+from negdata import __version__, preflight
 from negdata.config import Config
 from negdata.ingest.sources import shard_count
 from negdata.leases import LeaseHeld, ShardLease
@@ -25,6 +26,7 @@ from negdata.publish import layout
 from negdata.publish.diversity import diversity
 from negdata.records import SPLITS, PublishedCaption
 from negdata.shards import (
+    STORAGE_ERRNOS,
     done_stats,
     is_remote,
     parse_shards,
@@ -73,6 +75,11 @@ class Tally:
 TALLY = Tally()
 
 
+class StageError(RuntimeError):
+    """A stage failed on a shard for a reason outside the data (a full disk, say): the message
+    names the stage, the shard and the file."""
+
+
 def run_stage(cfg: Config, stage: Stage, shard: int) -> dict[str, Any]:
     """Run one stage on one shard unless its done marker matches; returns the shard's stats."""
     config_hash = stage_hash(cfg, stage)
@@ -80,7 +87,15 @@ def run_stage(cfg: Config, stage: Stage, shard: int) -> dict[str, Any]:
     if stats is not None:  # one read of the marker: on an object store, one request
         TALLY.add(stage.name, shard)
         return {**stats, "skipped": True}
-    result = {**stage.run(cfg, shard, config_hash), "skipped": False}
+    try:
+        result = {**stage.run(cfg, shard, config_hash), "skipped": False}
+    except OSError as exc:
+        if exc.errno not in STORAGE_ERRNOS:
+            raise
+        where = f" writing {exc.filename}" if exc.filename else ""
+        raise StageError(
+            f"{stage.name} shard {shard_name(shard)}: {os.strerror(exc.errno)}{where}"
+        ) from exc
     TALLY.add(stage.name, shard)
     return result
 
@@ -104,6 +119,17 @@ def retry_failed_ingest(cfg: Config, shard: int) -> dict[str, Any]:
 
 def pending(cfg: Config, shards: list[int]) -> list[tuple[Stage, int]]:
     return [(st, s) for s in shards for st in STAGES if not stage_done(cfg, st, s)]
+
+
+def check_before_run(cfg: Config, shards: list[int], stages: tuple[Stage, ...] = STAGES) -> None:
+    """Refuse in one line, before any work starts, what would fail the run later
+    (``negdata.preflight``): checked for what ``stages`` still have to do on ``shards``."""
+    preflight.check_output_dir(cfg)  # first: reading the done markers needs the folder
+    todo = {stage.name for stage, _ in pending(cfg, shards) if stage in stages}
+    if "detect" in todo:
+        preflight.check_detect_inputs(cfg)
+    if cfg.llm.local and any(stage.uses_llm(cfg) for stage in stages if stage.name in todo):
+        preflight.check_local_llm(cfg)
 
 
 @contextlib.contextmanager

@@ -20,6 +20,7 @@ appears only once its upload is complete), so no reader, and no rerun, ever sees
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -157,21 +158,33 @@ def remove_unfinished() -> None:
             path.unlink(missing_ok=True)
 
 
+# Errors of the storage rather than of the data: disk full, quota, file too large, read-only,
+# I/O. Raised while an output is written, they name the output (``atomic_path``).
+STORAGE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EIO})
+
+
 @contextmanager
 def atomic_path(final: Location) -> Iterator[Path]:
     """Yield a local temporary path to write ``final``'s content to; on success publish it
-    whole: a local file is fsynced and renamed into place, a remote one uploaded."""
-    if is_remote(final):
-        with (
-            tempfile.TemporaryDirectory(prefix="negdata-upload-") as folder,
-            _tracked(Path(folder)),
-        ):
-            tmp = Path(folder) / final.name
+    whole: a local file is fsynced and renamed into place, a remote one uploaded. A storage
+    error while writing (``STORAGE_ERRNOS``) is raised again naming ``final``, not the
+    temporary file or nothing (a full disk fails a write with no file name)."""
+    try:
+        if is_remote(final):
+            with (
+                tempfile.TemporaryDirectory(prefix="negdata-upload-") as folder,
+                _tracked(Path(folder)),
+            ):
+                tmp = Path(folder) / final.name
+                yield tmp
+                final.fs.put_file(str(tmp), final.path)
+            return
+        with _atomic_local(final if isinstance(final, Path) else Path(final.path)) as tmp:
             yield tmp
-            final.fs.put_file(str(tmp), final.path)
-        return
-    with _atomic_local(final if isinstance(final, Path) else Path(final.path)) as tmp:
-        yield tmp
+    except OSError as exc:
+        if exc.errno not in STORAGE_ERRNOS:
+            raise
+        raise OSError(exc.errno, os.strerror(exc.errno), str(final)) from exc
 
 
 def _process_umask() -> int:

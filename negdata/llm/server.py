@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import importlib.util
 import logging
 import os
@@ -62,7 +63,7 @@ def find_gguf() -> Path:
     )
 
 
-def _serve_python(serve: ServeConfig) -> Path:
+def serve_python(serve: ServeConfig) -> Path:
     python = serve.python.expanduser()
     if not python.is_file():
         raise LLMServerError(
@@ -75,12 +76,38 @@ def _offline_env() -> dict[str, str]:
     return {**os.environ, **SERVER_ENV}
 
 
+def models_dir() -> Path:
+    """The one place negdata builds model folders in: ``$NEGDATA_CACHE/models``."""
+    return cache_dir() / "models"
+
+
+def _buildable(model_dir: Path) -> bool:
+    """Whether negdata may build a model into ``model_dir``: only inside its own cache, so a
+    mistyped ``llm.serve.model_dir`` never becomes a 260 MB folder wherever it points."""
+    return model_dir.resolve().is_relative_to(models_dir().resolve())
+
+
+def check_model_dir(serve: ServeConfig) -> None:
+    """Refuse in one line a ``llm.serve.model_dir`` that holds no model and that negdata would
+    not build (it is outside ``$NEGDATA_CACHE/models``)."""
+    model_dir = serve.model_dir.expanduser()
+    if (model_dir / "config.json").is_file() or _buildable(model_dir):
+        return
+    what = "has no config.json" if model_dir.is_dir() else "does not exist"
+    raise LLMServerError(
+        f"llm.serve.model_dir: {model_dir} {what}; point it at a model folder, or leave it "
+        f"unset to have the bundled model built once under {models_dir()}"
+    )
+
+
 def ensure_model(serve: ServeConfig) -> Path:
-    """The HF model folder vLLM serves, built from the GGUF on first use and reused afterwards."""
+    """The HF model folder vLLM serves, built from the GGUF on first use and reused afterwards;
+    built only inside ``$NEGDATA_CACHE/models`` (``check_model_dir``)."""
     model_dir = serve.model_dir.expanduser()
     if (model_dir / "config.json").is_file():
         return model_dir
-    python = _serve_python(serve)
+    python = serve_python(serve)
+    check_model_dir(serve)
     gguf = find_gguf()
     log.info("building %s from %s (once)", model_dir, gguf)
     done = subprocess.run(
@@ -216,6 +243,47 @@ def _terminate(watchdog: subprocess.Popen[bytes]) -> None:
     watchdog.wait()
 
 
+class PortLock:
+    """This host's claim on a port for one local server's whole life, from before its start
+    to after its stop: an exclusive ``flock`` on ``$NEGDATA_CACHE/locks/vllm-<host>-<port>.lock``,
+    which the kernel releases whenever the holder ends, SIGKILL included. A second run on the
+    port is refused in one line before it touches anything of the first's (its port, its
+    socket folder), even while the first's vLLM is still loading and not yet listening."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.path = cache_dir() / "locks" / f"vllm-{socket.gethostname()}-{port}.lock"
+        self._fd: int | None = None
+
+    def acquire(self) -> None:
+        if self._fd is not None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
+            os.close(fd)
+            raise LLMServerError(
+                f"llm.serve.port: another negdata run (pid {holder}) serves on port "
+                f"{self.port}; let it finish or choose another llm.serve.port"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        self._fd = fd
+
+    @property
+    def held(self) -> bool:
+        return self._fd is not None
+
+    def release(self) -> None:
+        """Give the port up (the file stays: removing a lock file races with its next taker)."""
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            os.close(fd)
+
+
 def _claim_port(host: str, port: int) -> None:
     """Make sure ``port`` is free to serve on: a leftover negdata server whose run died is
     stopped; anything else there is a one-line error that names it."""
@@ -285,6 +353,7 @@ class LocalServer:
         self._proc: subprocess.Popen[bytes] | None = None
         self._lifeline: int | None = None
         self._log_file: IO[bytes] | None = None
+        self._port_lock = PortLock(cfg.serve.port)
 
     @property
     def base_url(self) -> str:
@@ -313,7 +382,7 @@ class LocalServer:
             "--max-num-seqs": serve.max_num_seqs,
         }
         return [
-            str(_serve_python(serve)),
+            str(serve_python(serve)),
             *("-m", "vllm.entrypoints.openai.api_server"),
             *("--model", str(model_dir)),
             *("--served-model-name", self.cfg.model),
@@ -337,8 +406,13 @@ class LocalServer:
             return
         self.stop()
         serve = self.cfg.serve
-        _claim_port(self._connect_host, serve.port)
-        cmd = self.command(ensure_model(serve))
+        self._port_lock.acquire()
+        try:
+            _claim_port(self._connect_host, serve.port)
+            cmd = self.command(ensure_model(serve))
+        except BaseException:
+            self._port_lock.release()
+            raise
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         self._log_file = self.log_path.open("wb")
         log.info(
@@ -378,7 +452,9 @@ class LocalServer:
         if self._log_file is not None:
             self._log_file.close()
             self._log_file = None
-        shutil.rmtree(self._tmp, ignore_errors=True)
+        if self._port_lock.held:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+        self._port_lock.release()
 
     @property
     def _tmp(self) -> Path:
