@@ -24,7 +24,7 @@ export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export PREFECT_LOGGING_LEVEL ?= WARNING
 
 .PHONY: install llm-env img2dataset-env browser sample generate server deploy worker test lint \
-	format eval-negation eval-clinical eval-negation-readers bench bench-llm bench-ingest bench-cluster bench-layout \
+	format docs eval-negation eval-clinical eval-negation-readers bench bench-llm bench-ingest bench-cluster bench-layout \
 	bench-report bench-verify bench-detect finetune-smoke clean
 
 install: $(VENV)/.installed
@@ -64,7 +64,7 @@ sample: install
 generate: install $(LLM_ENV) sample
 	$(PY) flows/generate.py --shards $(SHARDS) --config $(CONFIG) $(if $(CLUSTER),--cluster)
 
-# The cluster (README, "Scaling out"): a Prefect server, negdata's pools and deployments on it
+# The cluster (docs/scaling-out.md): a Prefect server, negdata's pools and deployments on it
 # (idempotent; CRON="0 2 * * *" adds a schedule), and this machine's workers (one per GPU).
 # NEGDATA_PREFECT_AUTH ("user:password"), set in the environment of every machine, is the server's
 # basic auth and every client's credentials; a server reachable from a network needs it.
@@ -96,6 +96,12 @@ lint: install
 format: install
 	$(VENV)/bin/ruff check --fix negdata flows bench tests
 	$(VENV)/bin/ruff format negdata flows bench tests
+
+# docs/configuration.md, written from the field descriptions in negdata/config.py
+# (tests/test_docs.py fails when the committed page differs).
+docs: install
+	$(PY) -m negdata.config_docs > docs/configuration.md.tmp
+	mv docs/configuration.md.tmp docs/configuration.md
 
 test: install llm-env sample lint browser
 	$(PY) -m pytest
@@ -130,7 +136,7 @@ eval-clinical: install
 eval-negation-readers: install
 	$(PY) -m bench.negation_readers
 
-# Benchmarks print ratios against a baseline measured in the same run (numbers: README).
+# Benchmarks print ratios against a baseline measured in the same run (numbers: docs/benchmarks.md).
 bench: bench-llm bench-ingest bench-cluster bench-layout bench-report bench-verify bench-detect
 
 # LLM stages vs a bare load generator replaying the same request bodies on the local vLLM server.
@@ -174,7 +180,7 @@ bench-detect: install
 # open_clip fine-tuned on NegCap's train split for FT_STEPS steps with its own trainer, scored
 # before and after on the test split as `negdata eval-clip` scores it (bench/finetune_smoke.py).
 # FT_RUN: a finished run's folder (default: a synthetic run of 200 images, made in seconds).
-# Here: random-init RN50 at 64 pixels on the CPU. On a GPU, from real weights (README):
+# Here: random-init RN50 at 64 pixels on the CPU. On a GPU, from real weights (docs/outputs.md):
 #   make finetune-smoke FT_RUN=runs/cc12m FT_PRETRAINED=/models/RN50-openai.pt FT_IMAGE_SIZE=0 \
 #     FT_DEVICE=cuda FT_PRECISION=amp FT_BATCH=256 FT_STEPS=500
 FT_RUN ?=

@@ -59,31 +59,65 @@ OBJECT_STORES = ("s3", "s3a", "gs", "gcs", "az", "abfs", "abfss")
 
 
 class RunConfig(Section):
-    # fsspec options for output_dir's filesystem, e.g. {endpoint_url: http://minio:9000} for an
-    # S3-compatible store. Credentials are best left to the environment (AWS_ACCESS_KEY_ID, ...).
+    """Where the run writes, and how its shards are scheduled over threads, Dask or a cluster."""
+
     # Declared before output_dir, whose validator reads it.
-    storage_options: dict[str, Any] = Field(default_factory=dict)
-    # A local folder, or an object-store URL such as s3://bucket/negdata/run1 (negdata[s3]).
-    output_dir: UPath = UPath("runs/sample")
-    seed: int = 0
-    # Shards the flow works on at once; unset: enough to keep llm.max_concurrency busy.
-    shards_in_flight: Annotated[int, Field(ge=1)] | None = None
-    # A run leases each shard it works on (negdata.leases), renewing the lease 4 times per
-    # lease_ttl_s; a worker that dies loses its shards this long after its last renewal.
-    lease_ttl_s: Annotated[float, Field(gt=0)] = 600.0
-    # On a cluster (flows/cluster.py): shards per child flow run, and how many child runs a
-    # chunk gets before its unfinished shards count as failed (a worker that dies costs one).
-    shards_per_chunk: Annotated[int, Field(ge=1)] = 4
-    chunk_attempts: Annotated[int, Field(ge=1)] = 3
-    # Where a run's shard tasks run (flows/engines.py): "threads", in the flow's own process,
-    # shards_in_flight at a time; or "dask", on a Dask cluster through prefect-dask (the dask
-    # extra), one shard per worker's GPU resource at a time.
-    engine: Literal["threads", "dask"] = "threads"
-    # The dask engine's cluster: the scheduler of an existing one (tcp://head:8786), whose
-    # workers declare --resources GPU=1 per GPU; unset, a LocalCluster the run starts and stops,
-    # of dask_workers processes with one thread and one GPU resource each.
-    dask_address: Annotated[str, Field(min_length=1)] | None = None
-    dask_workers: Annotated[int, Field(ge=1)] = 2
+    storage_options: dict[str, Any] = Field(
+        default_factory=dict,
+        description="fsspec options for `output_dir`'s filesystem, e.g. "
+        "`{endpoint_url: http://minio:9000}` for MinIO or another S3-compatible store. Leave "
+        "credentials to the environment (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, "
+        "`AWS_PROFILE`). Not part of any stage hash.",
+    )
+    output_dir: UPath = Field(
+        default=UPath("runs/sample"),
+        description="Where every stage writes: a local folder, or an object-store URL such as "
+        "`s3://bucket/negdata/cc12m` (`s3`, `gs`, `az`/`abfs`; S3 needs the `s3` extra, which "
+        "`make install` includes).",
+    )
+    seed: int = Field(
+        default=0,
+        description="Seeds every choice the run draws: candidate order, caption styles and "
+        "template frames, MCQ answer positions, and which of an image's captions is its "
+        "sample's `.txt`.",
+    )
+    shards_in_flight: Annotated[int, Field(ge=1)] | None = Field(
+        default=None,
+        description="Shards the flow works on at once; they share one LLM client. Unset: enough "
+        "shards (2 to 8) to hold four times `llm.max_concurrency` requests.",
+    )
+    lease_ttl_s: Annotated[float, Field(gt=0)] = Field(
+        default=600.0,
+        description="A run leases each shard it works on (`leases/` in the output folder), "
+        "renewing the lease 4 times per `lease_ttl_s` seconds; a worker that dies loses its "
+        "shards to the next run this long after its last renewal.",
+    )
+    shards_per_chunk: Annotated[int, Field(ge=1)] = Field(
+        default=4, description="On a cluster (`flows/cluster.py`): shards per child flow run."
+    )
+    chunk_attempts: Annotated[int, Field(ge=1)] = Field(
+        default=3,
+        description="On a cluster: child runs a chunk gets before its unfinished shards count "
+        "as failed (a worker that dies costs one).",
+    )
+    engine: Literal["threads", "dask"] = Field(
+        default="threads",
+        description="Where a run's shard tasks run (`flows/engines.py`): `threads`, in the "
+        "flow's own process, `shards_in_flight` at a time; or `dask`, on a Dask cluster through "
+        "prefect-dask (the `dask` extra), one shard per worker's `GPU` resource at a time. Not "
+        "part of any stage hash: switching engines redoes nothing.",
+    )
+    dask_address: Annotated[str, Field(min_length=1)] | None = Field(
+        default=None,
+        description="With `engine: dask`, the scheduler of an existing cluster "
+        "(`tcp://head:8786`), whose workers declare `--resources GPU=1` per GPU. Unset: a local "
+        "cluster the run starts and stops, of `dask_workers` processes.",
+    )
+    dask_workers: Annotated[int, Field(ge=1)] = Field(
+        default=2,
+        description="Worker processes of the local Dask cluster (`dask_address` unset), each "
+        "with one thread and one `GPU` resource.",
+    )
 
     @field_validator("output_dir")
     @classmethod
@@ -119,23 +153,50 @@ InputFormat = Literal["tsv", "parquet", "csv", "webdataset", "files"]
 
 
 class InputConfig(Section):
-    # A local file (tsv, parquet, csv) or folder (files); for webdataset, tar paths or fsspec
-    # URLs with an optional brace pattern (s3://bucket/cc12m/{00000..02175}.tar). A string, not a
-    # Path, because a Path would fold "s3://" into "s3:/".
-    path: Annotated[str, Field(min_length=1)]
-    format: InputFormat = "tsv"
-    url_column: str = "url"
-    caption_column: str = "caption"
-    has_header: bool = False  # tsv only; csv always has one; without it tsv is url<TAB>caption
-    samples_per_shard: Annotated[int, Field(gt=0)] = 10_000
-    max_caption_chars: Annotated[int, Field(ge=1)] = 10_000  # longer: rejected, caption_too_long
-    # The folder local input is confined to: a path or file:// URL in the url column must resolve
-    # (symlinks followed) under it, else the row is rejected as outside_root; a relative path is
-    # taken relative to it. Required when ingest.allow_file_urls is true; format "files" defaults
-    # it to input.path.
-    files_root: Path | None = None
-    # fsspec options for reading webdataset tars from URLs (endpoint_url, anon, ...).
-    storage_options: dict[str, Any] = Field(default_factory=dict)
+    """The source rows, and how they are cut into shards."""
+
+    # A string, not a Path, because a Path would fold "s3://" into "s3:/".
+    path: Annotated[str, Field(min_length=1)] = Field(
+        description="A local file (`tsv`, `parquet`, `csv`) or folder (`files`); for "
+        "`webdataset`, tar paths or fsspec URLs with an optional brace pattern "
+        "(`s3://bucket/cc12m/{00000..02175}.tar`)."
+    )
+    format: InputFormat = Field(
+        default="tsv",
+        description="`tsv` (CC12M's `url<TAB>caption`), `parquet` and `csv` (`url_column`, "
+        "`caption_column`), `files` (a folder of images, captions from `.txt` sidecars), or "
+        "`webdataset` (existing shards, local or fsspec URLs: images are taken from the tars, "
+        "never downloaded again).",
+    )
+    url_column: str = Field(
+        default="url", description="The column of image URLs or paths in `parquet` and `csv` input."
+    )
+    caption_column: str = Field(
+        default="caption", description="The column of captions in `parquet` and `csv` input."
+    )
+    has_header: bool = Field(
+        default=False,
+        description="`tsv` only: the first line is a header. Without one a line is "
+        "`url<TAB>caption`; a `csv` always has one.",
+    )
+    samples_per_shard: Annotated[int, Field(gt=0)] = Field(
+        default=10_000, description="Rows per shard: row i is in shard i // `samples_per_shard`."
+    )
+    max_caption_chars: Annotated[int, Field(ge=1)] = Field(
+        default=10_000, description="Longer captions are rejected (`caption_too_long`)."
+    )
+    files_root: Path | None = Field(
+        default=None,
+        description="The folder local input is confined to: a path or `file://` URL in the url "
+        "column must resolve (symlinks followed) under it, else the row is rejected as "
+        "`outside_root`; a relative path is taken relative to it. Required when "
+        "`ingest.allow_file_urls` is true; format `files` defaults it to `input.path`.",
+    )
+    storage_options: dict[str, Any] = Field(
+        default_factory=dict,
+        description="fsspec options for reading `webdataset` tars from URLs, e.g. "
+        "`{endpoint_url: http://minio:9000}` or `{anon: true}`. Not part of any stage hash.",
+    )
 
     @field_validator("path", mode="before")
     @classmethod
@@ -162,49 +223,110 @@ class InputConfig(Section):
         return self.local_path if self.format == "files" else None
 
 
-# How ingest resizes: "longest" shrinks the longest side to image_size (never upscales),
-# "center_crop" scales the shortest side to image_size and crops the centre square (img2dataset's
-# mode), "none" keeps the original size.
 ResizeMode = Literal["longest", "center_crop", "none"]
 
 
 class IngestConfig(Section):
-    image_size: Annotated[int, Field(ge=32)] = 512
-    jpeg_quality: Annotated[int, Field(ge=10, le=100)] = 90
-    resize_mode: ResizeMode = "longest"
-    # Both checked from the header, before decoding. A side under min_image_size pixels is
-    # rejected (image_too_small): detect runs at 640 px, where the objects of a smaller image are
-    # too few pixels to find, and a missed object becomes a false negation. A longer side over
-    # max_aspect_ratio times the shorter one is rejected (aspect_ratio_too_large): open_clip's
-    # centre crop keeps a third of a 3:1 image, so its caption no longer describes what the model
-    # sees. CC3M's own filter was stricter (over 400 px on both sides, ratio at most 2).
-    min_image_size: Annotated[int, Field(ge=1)] = 128
-    max_aspect_ratio: Annotated[float, Field(ge=1)] = 3.0
-    # Larger width x height is rejected from the header, before decoding. The default is Pillow's
-    # own limit; Pillow itself also refuses more than twice Image.MAX_IMAGE_PIXELS.
-    max_pixels: Annotated[int, Field(ge=1)] = 89_478_485
-    workers: Annotated[int, Field(ge=1)] | None = None  # decode processes; unset: one per core
-    dedup: bool = False  # keep one copy of an image (same original sha256) per shard
-    min_caption_chars: Annotated[int, Field(ge=1)] = 1
-    # Read file:// URLs and plain paths from the url column, confined to input.files_root. Off
-    # by default: a URL list from the open web must not publish this machine's files.
-    allow_file_urls: bool = False
-    # The open-web fetcher (negdata.ingest.http): per-URL limits, retries and politeness.
-    connect_timeout_s: Annotated[float, Field(gt=0)] = 5.0
-    read_timeout_s: Annotated[float, Field(gt=0)] = 10.0
-    total_timeout_s: Annotated[float, Field(gt=0)] = 30.0  # one URL, redirects and retries included
-    max_body_bytes: Annotated[int, Field(ge=1)] = 20 * 1024 * 1024
-    max_redirects: Annotated[int, Field(ge=0)] = 5
-    retries: Annotated[int, Field(ge=0)] = 2  # transient failures only: 429, 5xx, network
-    retry_backoff_s: Annotated[float, Field(ge=0)] = 0.5
-    per_host_concurrency: Annotated[int, Field(ge=1)] = 16
-    concurrency: Annotated[int, Field(ge=1)] = 256  # requests in flight over all hosts
-    user_agent: Annotated[str, Field(min_length=1)] = (
-        "negdata/0.1 (+https://github.com/negdata/negdata)"
+    """How ingest fetches, checks and re-encodes each image. The fetching keys are the open-web
+    fetcher's (``negdata.ingest.http``) per-URL limits, retries and politeness."""
+
+    image_size: Annotated[int, Field(ge=32)] = Field(
+        default=512, description="Pixels of the side `resize_mode` resizes to."
     )
-    honor_opt_out: bool = True  # skip images whose X-Robots-Tag says noai, noindex, ...
-    # IPs or CIDRs the private-address guard lets through (a local mirror, a test server).
-    allowed_hosts: list[str] = Field(default_factory=list)
+    jpeg_quality: Annotated[int, Field(ge=10, le=100)] = Field(
+        default=90, description="Quality of the JPEG every image is re-encoded as."
+    )
+    resize_mode: ResizeMode = Field(
+        default="longest",
+        description="`longest` shrinks the longest side to `image_size` (never upscales), "
+        "`center_crop` scales the shortest side to `image_size` and crops the centre square "
+        "(img2dataset's mode), `none` keeps the original size.",
+    )
+    min_image_size: Annotated[int, Field(ge=1)] = Field(
+        default=128,
+        description="A side under this many pixels is rejected (`image_too_small`), judged from "
+        "the header before decoding: detect runs at 640 px, where the objects of a smaller image "
+        "are too few pixels to find, and a missed object becomes a false negation. CC3M's own "
+        "filter was stricter: over 400 px on both sides.",
+    )
+    max_aspect_ratio: Annotated[float, Field(ge=1)] = Field(
+        default=3.0,
+        description="A longer side over this many times the shorter one is rejected "
+        "(`aspect_ratio_too_large`), judged from the header before decoding: open_clip's centre "
+        "crop keeps a third of a 3:1 image, so its caption no longer describes what the model "
+        "sees. CC3M's own filter was stricter: a ratio of at most 2.",
+    )
+    max_pixels: Annotated[int, Field(ge=1)] = Field(
+        default=89_478_485,
+        description="The decompression-bomb limit: larger width x height is rejected "
+        "(`decompression_bomb`) from the header, before decoding. The default is Pillow's own "
+        "limit; Pillow itself also refuses more than twice `Image.MAX_IMAGE_PIXELS`.",
+    )
+    workers: Annotated[int, Field(ge=1)] | None = Field(
+        default=None, description="Decode processes; unset: one per core."
+    )
+    dedup: bool = Field(
+        default=False,
+        description="Keep one copy of an image per shard (by the original's sha256); the others "
+        "fail as `duplicate_image`.",
+    )
+    min_caption_chars: Annotated[int, Field(ge=1)] = Field(
+        default=1, description="Shorter captions are rejected (`empty_caption`)."
+    )
+    allow_file_urls: bool = Field(
+        default=False,
+        description="Read `file://` URLs and plain paths from the url column, confined to "
+        "`input.files_root`. Off by default (they are refused as `unsupported_url`): a URL list "
+        "from the open web must not publish this machine's files. `configs/sample.yaml` turns it "
+        "on for `data/sample`.",
+    )
+    connect_timeout_s: Annotated[float, Field(gt=0)] = Field(
+        default=5.0, description="Seconds to connect to a host (`timeout`)."
+    )
+    read_timeout_s: Annotated[float, Field(gt=0)] = Field(
+        default=10.0, description="Seconds a socket read may wait for bytes (`timeout`)."
+    )
+    total_timeout_s: Annotated[float, Field(gt=0)] = Field(
+        default=30.0,
+        description="Seconds for one URL, redirects and retries included (`timeout`); bounds the "
+        "read of a local file too.",
+    )
+    max_body_bytes: Annotated[int, Field(ge=1)] = Field(
+        default=20 * 1024 * 1024,
+        description="Largest body fetched, or local file read (`body_too_large`).",
+    )
+    max_redirects: Annotated[int, Field(ge=0)] = Field(
+        default=5, description="Redirects followed per URL (`too_many_redirects`)."
+    )
+    retries: Annotated[int, Field(ge=0)] = Field(
+        default=2,
+        description="Retries per URL, of transient failures only: 429, 5xx, network errors.",
+    )
+    retry_backoff_s: Annotated[float, Field(ge=0)] = Field(
+        default=0.5,
+        description="Seconds before the first retry, doubled for each next one, jittered.",
+    )
+    per_host_concurrency: Annotated[int, Field(ge=1)] = Field(
+        default=16, description="Requests in flight to one host."
+    )
+    concurrency: Annotated[int, Field(ge=1)] = Field(
+        default=256, description="Requests in flight over all hosts."
+    )
+    user_agent: Annotated[str, Field(min_length=1)] = Field(
+        default="negdata/0.1 (+https://github.com/negdata/negdata)",
+        description="The `User-Agent` header of every request.",
+    )
+    honor_opt_out: bool = Field(
+        default=True,
+        description="Skip images whose `X-Robots-Tag` says `noai`, `noimageai`, `noindex` or "
+        "`noimageindex` (`opted_out`), as img2dataset does.",
+    )
+    allowed_hosts: list[str] = Field(
+        default_factory=list,
+        description="IPs or CIDRs the private-address guard lets through (a local mirror, a test "
+        "server). Every other URL or redirect hop whose host resolves to a loopback, private, "
+        "link-local, multicast or reserved address is refused (`refused_address`).",
+    )
 
     @field_validator("allowed_hosts")
     @classmethod
@@ -214,77 +336,153 @@ class IngestConfig(Section):
         return value
 
 
+_KIND = "Selects this kind of source."
+
+
 class YoloSource(Section):
-    kind: Literal["yolo"]
-    weights: Path
-    conf: Annotated[float, Field(ge=0, le=1)] = 0.05
-    imgsz: Annotated[int, Field(ge=32)] = 640
-    batch: Annotated[int, Field(ge=1)] = 16
-    device: str = "auto"
-    # fp16 on a CUDA device (the CPU always runs fp32).
-    half: bool = True
-    class_map: dict[str, str] = Field(default_factory=dict)
+    """Any Ultralytics detector by path, batched, on CUDA when present; the model's class names
+    are mapped into the vocabulary by ``class_map``."""
+
+    kind: Literal["yolo"] = Field(description=_KIND)
+    weights: Path = Field(
+        description="A `.pt`, `.onnx` or TensorRT `.engine` file (`negdata detect export`), or a "
+        "model `.yaml` (random weights: plumbing only)."
+    )
+    conf: Annotated[float, Field(ge=0, le=1)] = Field(
+        default=0.05,
+        description="Ultralytics' confidence threshold: lower-scoring boxes are dropped.",
+    )
+    imgsz: Annotated[int, Field(ge=32)] = Field(
+        default=640, description="Inference size in pixels."
+    )
+    batch: Annotated[int, Field(ge=1)] = Field(
+        default=16, description="Images per batch; batches reach the model full."
+    )
+    device: str = Field(
+        default="auto",
+        description="`auto` (the devices `detect.devices` gives), or a device such as `cpu` or "
+        "`cuda:1`, which is kept.",
+    )
+    half: bool = Field(
+        default=True, description="fp16 on a CUDA device (the CPU always runs fp32)."
+    )
+    class_map: dict[str, str] = Field(
+        default_factory=dict, description="Model class name -> vocabulary label."
+    )
 
 
 class LabelsSource(Section):
-    kind: Literal["labels"]
-    path: Path
+    """The bundled sample's ground truth: a JSON file of ``{url: [label, ...]}``."""
+
+    kind: Literal["labels"] = Field(description=_KIND)
+    path: Path = Field(description="The JSON file.")
 
 
-# How a label oracle's images are found among the samples: "url" compares the sample's URL
-# with the image's URL (a table's url column; COCO's coco_url, then flickr_url); "file_name"
-# compares the last path segment of the sample's URL with that of the url column / file_name.
 OracleMatch = Literal["url", "file_name"]
+_MATCH = (
+    "How the file's images are found among the samples: `url` compares the sample's URL with the "
+    "image's URL; `file_name` compares the last path segment of the sample's URL with that of "
+    "the image's."
+)
 
 
 class CocoSource(Section):
-    """A COCO instances file (``instances_*.json``) as ground truth over its categories."""
+    """A COCO instances file (``instances_*.json``) as ground truth over its categories. An image
+    of the file scores 1.0 for each category it has an annotation of and 0.0 for the file's other
+    categories; its boxes (``[x, y, w, h]`` on the original) are scaled, and for ``center_crop``
+    shifted, onto the ingested image, score 1.0; a crowd region (``iscrowd: 1``) makes its label
+    present without a box (a box is one object). The file is read whole: COCO's train file takes
+    a few GB while loading."""
 
-    kind: Literal["coco"]
-    path: Path
-    match: OracleMatch = "url"
-    class_map: dict[str, str] = Field(default_factory=dict)  # category name -> vocabulary label
+    kind: Literal["coco"] = Field(description=_KIND)
+    path: Path = Field(
+        description="The instances file as COCO publishes it (`instances_val2017.json`)."
+    )
+    match: OracleMatch = Field(
+        default="url",
+        description=_MATCH + " The image's URL is its `coco_url`, then its `flickr_url`.",
+    )
+    class_map: dict[str, str] = Field(
+        default_factory=dict,
+        description="Category name -> vocabulary label, for names that are not labels.",
+    )
 
 
 class TableSource(Section):
-    """Labels per image from a CSV or JSONL file: rows of url, label and an optional score."""
+    """Labels per image from a ``.csv`` (a header row; other columns ignored) or ``.jsonl`` (one
+    object a line) file: rows of ``url``, ``label`` and an optional ``score`` in [0, 1] (missing
+    or empty: 1.0); a row with an empty label lists an image with nothing in it. Streamed: memory
+    grows with the images and labels listed, not with the text."""
 
-    kind: Literal["table"]
-    path: Path
-    match: OracleMatch = "url"
-    # A label a listed image has no row for: "absent" (0.0, the file lists every object of its
-    # images) or "unknown" (not covered, as for Open Images' human-verified labels).
-    unlisted: Literal["absent", "unknown"] = "absent"
-    class_map: dict[str, str] = Field(default_factory=dict)  # file label -> vocabulary label
+    kind: Literal["table"] = Field(description=_KIND)
+    path: Path = Field(description="The `.csv` or `.jsonl` file.")
+    match: OracleMatch = Field(
+        default="url", description=_MATCH + " The image's URL is its row's `url`."
+    )
+    unlisted: Literal["absent", "unknown"] = Field(
+        default="absent",
+        description="A label a listed image has no row for: `absent` (0.0: the file lists every "
+        "object of its images) or `unknown` (not covered, as for Open Images' human-verified "
+        "labels, where 0 is verified absent).",
+    )
+    class_map: dict[str, str] = Field(
+        default_factory=dict,
+        description="File label -> vocabulary label (two onto one: the max).",
+    )
 
 
 class OpenVocabSource(Section):
-    """A YOLOE or YOLO-World model prompted with the class names of a vocabulary."""
+    """A YOLOE or YOLO-World model prompted with the class names of a vocabulary. Its class
+    embeddings are computed once per vocabulary and cached under
+    ``$NEGDATA_CACHE/text-embeddings``, keyed by the encoder's sha256 and the prompts."""
 
-    kind: Literal["open_vocab"]
-    weights: Path  # a local .pt (yoloe-11l-seg.pt, yolov8x-worldv2.pt) or a model .yaml
-    # The text encoder the model was trained with, a local file: a TorchScript one (.ts, YOLOE's
-    # mobileclip_blt.ts or mobileclip2_b.ts) or an OpenAI CLIP checkpoint (.pt, YOLO-World's
-    # ViT-B-32.pt). Its class embeddings are computed once per vocabulary and cached.
-    text_encoder: Path
-    # The class names it is prompted with: detect.vocabulary's, or another vocabulary's (its
-    # labels then join the lexicon beside detect.vocabulary's).
-    classes: Literal["vocabulary", VocabularyName] = "vocabulary"
-    conf: Annotated[float, Field(ge=0, le=1)] = 0.05
-    imgsz: Annotated[int, Field(ge=32)] = 640
-    batch: Annotated[int, Field(ge=1)] = 16
-    device: str = "auto"
+    kind: Literal["open_vocab"] = Field(description=_KIND)
+    weights: Path = Field(
+        description="A local YOLOE (text-prompt, not `-pf`) or YOLO-World `.pt` "
+        "(`yoloe-11l-seg.pt`, `yolov8x-worldv2.pt`), or a model `.yaml` (random weights: "
+        "plumbing only)."
+    )
+    text_encoder: Path = Field(
+        description="The local text encoder the model was trained with: a TorchScript `.ts` "
+        "(YOLOE-11/v8: `mobileclip_blt.ts`; YOLOE-26: `mobileclip2_b.ts`) or an OpenAI CLIP `.pt` "
+        "(YOLO-World: `ViT-B-32.pt`). A missing one is an error unless its embeddings of these "
+        "classes are cached."
+    )
+    classes: Literal["vocabulary", VocabularyName] = Field(
+        default="vocabulary",
+        description="The class names it is prompted with: `vocabulary`, `detect.vocabulary`'s, "
+        "or another vocabulary's (`coco`, `lvis`, `objects365`, `openimages`), whose labels then "
+        "join the lexicon beside `detect.vocabulary`'s.",
+    )
+    conf: Annotated[float, Field(ge=0, le=1)] = Field(
+        default=0.05,
+        description="Ultralytics' confidence threshold: lower-scoring boxes are dropped.",
+    )
+    imgsz: Annotated[int, Field(ge=32)] = Field(
+        default=640, description="Inference size in pixels."
+    )
+    batch: Annotated[int, Field(ge=1)] = Field(
+        default=16, description="Images per batch; batches reach the model full."
+    )
+    device: str = Field(
+        default="auto",
+        description="`auto` (the devices `detect.devices` gives), or a device such as `cpu` or "
+        "`cuda:1`, which is kept.",
+    )
 
 
 class ChexpertSource(Section):
-    """CheXpert-style finding labels (negdata.detect.chexpert): a CSV with an image column and
-    the finding columns, each 1 (present), 0 (absent), -1 (uncertain) or blank (unmentioned)."""
+    """CheXpert-style finding labels (``negdata.detect.chexpert``): a CSV with an image column and
+    the 14 CheXpert columns, each 1 (present), 0 (absent), -1 (uncertain) or blank (unmentioned).
+    A bad value, a missing column or a repeated path stops detect with the key and the line."""
 
-    kind: Literal["chexpert"]
-    path: Path
-    # The image column: a URL as ingested, or a path that ingested URLs end with
-    # ("CheXpert-v1.0-small/train/patient00001/study1/view1_frontal.jpg").
-    path_column: Annotated[str, Field(min_length=1)] = "Path"
+    kind: Literal["chexpert"] = Field(description=_KIND)
+    path: Path = Field(description="The CSV file.")
+    path_column: Annotated[str, Field(min_length=1)] = Field(
+        default="Path",
+        description="The image column: a URL as ingested, or a path that ingested URLs end with "
+        "(`CheXpert-v1.0-small/train/patient00001/study1/view1_frontal.jpg`).",
+    )
 
 
 # The kinds, as tags in error locations.
@@ -296,21 +494,53 @@ SourceConfig = Annotated[
 
 
 class DetectConfig(Section):
-    vocabulary: VocabularyName = "coco"
-    sources: Annotated[list[SourceConfig], Field(min_length=1)]
-    t_present: Annotated[float, Field(gt=0, le=1)] = 0.5
-    t_absent: Annotated[float, Field(ge=0, le=1)] = 0.1
-    # An object the caption does not name is affirmed (in a caption, as an MCQ positive) only
-    # when a source scores it this high and no source covering it scores it below t_present:
-    # one detector near t_present is wrong too often on web images to assert what nobody named.
-    t_affirm: Annotated[float, Field(gt=0, le=1)] = 0.8
-    # Processes that decode and letterbox JPEGs for the pixel detectors while they run;
-    # unset: min(4, CPUs).
-    decode_workers: Annotated[int, Field(ge=1)] | None = None
-    # Where detection runs, one detector process per device (each with its own decode_workers):
-    # "auto", every CUDA device the process sees (else the CPU), or a list such as
-    # [cuda:0, cuda:1]. A source's own device, unless "auto", is kept.
-    devices: Literal["auto"] | Annotated[list[str], Field(min_length=1)] = "auto"
+    """The evidence: which sources score which objects of the vocabulary, and the thresholds that
+    turn scores into verdicts. An object's score is the max over sources, so any source that sees
+    it blocks its negation; a label no source covers is unverifiable."""
+
+    vocabulary: VocabularyName = Field(
+        default="coco",
+        description="The label set the evidence is checked in: `coco` (80), `lvis` (1,203), "
+        "`objects365`, `openimages` (V7, 601) or `chexpert` (CheXpert's findings, needed by a "
+        "`chexpert` source). A detector's own class names are added.",
+    )
+    sources: Annotated[list[SourceConfig], Field(min_length=1)] = Field(
+        description="The evidence sources, each a mapping whose `kind` selects one of the "
+        "tables below."
+    )
+    t_present: Annotated[float, Field(gt=0, le=1)] = Field(
+        default=0.5, description="An object scored at least this is present."
+    )
+    t_absent: Annotated[float, Field(ge=0, le=1)] = Field(
+        default=0.1,
+        description="An object every covering source scores below this is absent, and may be "
+        "negated; between `t_absent` and `t_present` it is uncertain. At most `t_present`.",
+    )
+    t_affirm: Annotated[float, Field(gt=0, le=1)] = Field(
+        default=0.8,
+        description="An object the caption does not name is affirmed (in a caption, as an MCQ "
+        "positive) only when a source scores it this high and no source covering it scores it "
+        "below `t_present`: one detector near `t_present` is wrong too often on web images to "
+        "assert what nobody named. At least `t_present`.",
+    )
+    decode_workers: Annotated[int, Field(ge=1)] | None = Field(
+        default=None,
+        description="Processes per device that decode and letterbox JPEGs (Ultralytics' own "
+        "`LetterBox`, as its predictor does) for the pixel detectors while they run; unset: "
+        "min(4, CPUs). Batches of the source's `batch` reach the model full; decoding, inference "
+        "and collecting overlap through bounded queues. A JPEG that does not decode is a counted "
+        "reject (`undecodable_image`), not an error; label sources never decode. Not part of any "
+        "stage hash.",
+    )
+    devices: Literal["auto"] | Annotated[list[str], Field(min_length=1)] = Field(
+        default="auto",
+        description="Where detection runs, one detector process per device (each with its own "
+        "`decode_workers`), batches dealt round-robin and evidence kept in input order: `auto`, "
+        "every CUDA device the process sees (else the CPU), or a list such as "
+        "`[cuda:0, cuda:1]`. A cluster worker that owns one GPU (`CUDA_VISIBLE_DEVICES`) gets "
+        "one, in its own process. A source's own device, unless `auto`, is kept. Not part of any "
+        "stage hash.",
+    )
 
     @model_validator(mode="after")
     def _thresholds_ordered(self) -> DetectConfig:
@@ -324,20 +554,51 @@ class DetectConfig(Section):
 class ServeConfig(Section):
     """How to start the local vLLM server; ignored when ``llm.local`` is false."""
 
-    python: Path = Field(default_factory=lambda: cache_dir() / "vllm-venv" / "bin" / "python")
-    model_dir: Path = Field(
-        default_factory=lambda: cache_dir() / "models" / "SmolLM2-135M-Instruct"
+    python: Path = Field(
+        default_factory=lambda: cache_dir() / "vllm-venv" / "bin" / "python",
+        description="The Python that has vLLM installed; default "
+        "`$NEGDATA_CACHE/vllm-venv/bin/python`, which `make llm-env` builds.",
     )
-    host: str = "127.0.0.1"
-    port: Annotated[int, Field(gt=0, lt=65536)] = 8765
-    startup_timeout_s: Annotated[float, Field(gt=0)] = 300.0
-    max_model_len: Annotated[int, Field(ge=256)] = 2048
-    # The CPU build needs eager mode; on a GPU set it false to get CUDA graphs.
-    enforce_eager: bool = True
-    tensor_parallel_size: Annotated[int, Field(ge=1)] = 1
-    gpu_memory_utilization: Annotated[float, Field(gt=0, le=1)] | None = None  # vLLM: 0.9
-    max_num_seqs: Annotated[int, Field(ge=1)] | None = None  # vLLM's default when unset
-    extra_args: list[str] = Field(default_factory=list)
+    model_dir: Path = Field(
+        default_factory=lambda: cache_dir() / "models" / "SmolLM2-135M-Instruct",
+        description="The model folder it serves; default "
+        "`$NEGDATA_CACHE/models/SmolLM2-135M-Instruct`, converted once from the bundled GGUF. "
+        "negdata builds a model folder only under `$NEGDATA_CACHE/models`: one elsewhere must "
+        "already hold the model.",
+    )
+    host: str = Field(
+        default="127.0.0.1",
+        description="The address it listens on; `0.0.0.0` serves other machines too (a replica "
+        "per GPU node).",
+    )
+    port: Annotated[int, Field(gt=0, lt=65536)] = Field(
+        default=8765,
+        description="Its port. A busy port is taken over only from the server of a negdata run "
+        "that died.",
+    )
+    startup_timeout_s: Annotated[float, Field(gt=0)] = Field(
+        default=300.0, description="Seconds a starting server is waited for until it answers."
+    )
+    max_model_len: Annotated[int, Field(ge=256)] = Field(
+        default=2048, description="vLLM's `--max-model-len`."
+    )
+    enforce_eager: bool = Field(
+        default=True,
+        description="vLLM's `--enforce-eager`: the CPU build needs it; on a GPU set it false to "
+        "get CUDA graphs.",
+    )
+    tensor_parallel_size: Annotated[int, Field(ge=1)] = Field(
+        default=1, description="vLLM's `--tensor-parallel-size`."
+    )
+    gpu_memory_utilization: Annotated[float, Field(gt=0, le=1)] | None = Field(
+        default=None, description="vLLM's `--gpu-memory-utilization`; unset: vLLM's default, 0.9."
+    )
+    max_num_seqs: Annotated[int, Field(ge=1)] | None = Field(
+        default=None, description="vLLM's `--max-num-seqs`; unset: vLLM's default."
+    )
+    extra_args: list[str] = Field(
+        default_factory=list, description="More vLLM command-line arguments, passed as given."
+    )
 
 
 ServerKind = Literal["vllm", "llamacpp", "openai"]
@@ -345,31 +606,85 @@ LLM_API_KEY_ENV = "NEGDATA_LLM_API_KEY"
 
 
 class LLMConfig(Section):
-    local: bool = True
-    server_kind: ServerKind = "vllm"  # how structured output is asked for; checked at start-up
-    # Where the servers are (never part of a stage hash): one, or several replicas of the same
-    # model that the client spreads requests over. Set one of the two keys, not both.
-    endpoint: str | None = None
-    endpoints: list[str] = Field(default_factory=list)
-    model: str = "SmolLM2-135M-Instruct"
-    # Sent as a bearer token; a local server is started with it (vLLM's --api-key). Leave it
-    # out of config files: its default is the NEGDATA_LLM_API_KEY environment variable.
-    api_key: str = Field(
-        default_factory=lambda: os.environ.get(LLM_API_KEY_ENV) or "EMPTY", repr=False
+    """The OpenAI-compatible LLM server(s) the plan, compose and paraphrase stages send to, and
+    how requests are sent: one client for the whole run, with one budget of requests in flight."""
+
+    local: bool = Field(
+        default=True,
+        description="Start the local vLLM server (`llm.serve`), or use a remote "
+        "OpenAI-compatible server as is (`endpoint` or `endpoints` required).",
     )
-    max_concurrency: Annotated[int, Field(ge=1)] = 256  # requests in flight, over all shards
-    timeout_s: Annotated[float, Field(gt=0)] = 120.0
-    max_retries: Annotated[int, Field(ge=0)] = 4
-    backoff_s: Annotated[float, Field(ge=0)] = 0.5
-    server_wait_s: Annotated[float, Field(ge=0)] = 300.0  # a down server is waited for this long
-    temperature: Annotated[float, Field(ge=0, le=2)] = 0.7
-    max_tokens: Annotated[int, Field(ge=16)] = 384
-    # Sent with every request when set. Unset by default: vLLM samples seeded requests one by
-    # one (slower), and its CPU build can crash on them; the response cache is what makes a
-    # rerun reproduce a run exactly.
-    seed: int | None = None
-    cache: bool = True  # keep every reply (see Config.llm_cache for where)
-    serve: ServeConfig = ServeConfig()
+    server_kind: ServerKind = Field(
+        default="vllm",
+        description="How structured output is asked for: `vllm` (OpenAI `json_schema`), "
+        "`llamacpp` (`json_object` + `schema`) or `openai` (plain `json_object`); checked "
+        "against the server's `/v1/models` at start-up.",
+    )
+    endpoint: str | None = Field(
+        default=None,
+        description="The server's base URL (`http://HOST:8000/v1`). Set `endpoint` or "
+        "`endpoints`, not both. Never part of a stage hash: moving servers redoes nothing.",
+    )
+    endpoints: list[str] = Field(
+        default_factory=list,
+        description="Several servers of the same model (vLLM replicas, e.g. one per GPU node) "
+        "instead of `endpoint`: each request goes to the one with the fewest in flight, and a "
+        "dead one's requests move to the others. Never part of a stage hash.",
+    )
+    model: str = Field(
+        default="SmolLM2-135M-Instruct",
+        description="The served model's name, sent with every request.",
+    )
+    api_key: str = Field(
+        default_factory=lambda: os.environ.get(LLM_API_KEY_ENV) or "EMPTY",
+        repr=False,
+        description="Sent as a bearer token; a local server is started with it (vLLM's "
+        "`--api-key`, passed as `VLLM_API_KEY`). Leave it out of config files: its default is "
+        "the `NEGDATA_LLM_API_KEY` environment variable, else none (`EMPTY`).",
+    )
+    max_concurrency: Annotated[int, Field(ge=1)] = Field(
+        default=256,
+        description="Requests in flight over all shards. Keep it at or a little above the "
+        "servers' total `--max-num-seqs`.",
+    )
+    timeout_s: Annotated[float, Field(gt=0)] = Field(
+        default=120.0, description="Seconds one request may take."
+    )
+    max_retries: Annotated[int, Field(ge=0)] = Field(
+        default=4,
+        description="Retries of a transient error (429, 5xx, timeouts, dropped connections), "
+        "with exponential backoff and jitter.",
+    )
+    backoff_s: Annotated[float, Field(ge=0)] = Field(
+        default=0.5, description="Seconds before the first retry, doubled for each next one."
+    )
+    server_wait_s: Annotated[float, Field(ge=0)] = Field(
+        default=300.0,
+        description="How long a server that refuses connections is waited for, on one shared "
+        "probe, before the shard fails (with `endpoints`: when all of them refuse).",
+    )
+    temperature: Annotated[float, Field(ge=0, le=2)] = Field(
+        default=0.7, description="Sampling temperature; changing it reruns the LLM stages."
+    )
+    max_tokens: Annotated[int, Field(ge=16)] = Field(
+        default=384,
+        description="Most completion tokens per request; changing it reruns the LLM stages.",
+    )
+    seed: int | None = Field(
+        default=None,
+        description="Sent with every request when set. Unset by default: vLLM samples seeded "
+        "requests one by one (slower), and its CPU build can crash on them; the response cache is "
+        "what makes a rerun reproduce a run exactly.",
+    )
+    cache: bool = Field(
+        default=True,
+        description="Keep every reply, keyed by a hash of the whole request: in the output "
+        "folder (`llm_cache.sqlite`), or under `$NEGDATA_CACHE/llm-cache/` when the output "
+        "folder is on an object store.",
+    )
+    serve: ServeConfig = Field(
+        default=ServeConfig(), description="How the local server is started (`llm.serve`, below)."
+    )
 
     @model_validator(mode="after")
     def _remote_needs_endpoint(self) -> LLMConfig:
@@ -401,40 +716,101 @@ class LLMConfig(Section):
 
 
 class PlanConfig(Section):
-    min_candidates: Annotated[int, Field(ge=1)] = 5
-    max_candidates: Annotated[int, Field(ge=1)] = 8
-    vocabulary_fill: bool = False
+    """The plan stage: the LLM names, once per image, the objects its caption mentions and
+    plausible absent ones, each then verified against the evidence."""
+
+    min_candidates: Annotated[int, Field(ge=1)] = Field(
+        default=5, description="Verified-absent candidates `vocabulary_fill` tops an image up to."
+    )
+    max_candidates: Annotated[int, Field(ge=1)] = Field(
+        default=8, description="Most of the LLM's absent candidates kept per image."
+    )
+    vocabulary_fill: bool = Field(
+        default=False,
+        description="Top up absent candidates to `min_candidates` with verified-absent "
+        "vocabulary labels, the most plausible first: those most often present, in the shard's "
+        'own evidence, together with what the image shows ("no fork" beside a pizza), then '
+        "(vocabulary `coco`) labels of the same or a related COCO supercategory "
+        "(`compose/coco_supercategories.yaml`, with its source); the rest only as a last resort, "
+        "counted as "
+        "`random_fill` in the plan stats and listed per image.",
+    )
 
 
 class ComposeConfig(Section):
-    prompts_dir: Path = Path("prompts")
-    captions_per_image: Annotated[int, Field(ge=1, le=8)] = 3
-    template_fallback: bool = False
-    max_caption_chars: Annotated[int, Field(ge=20)] = 300
-    max_new_unverifiable: Annotated[int, Field(ge=0)] = 1
-    paraphrase_mcq: bool = True
-    # "rotate" varies the few-shot order per image (more varied captions, fewer prefix-cache
-    # hits); `make bench-llm` measures both. "fixed" keeps one shared prefix.
-    few_shot_order: Literal["fixed", "rotate"] = "fixed"
+    """The compose stage: M captions per image from one LLM call, each negating one
+    verified-absent object, and one NegMCQ question built from verified objects."""
+
+    prompts_dir: Path = Field(
+        default=Path("prompts"),
+        description="The prompt files (`*.yaml`: id, version, system text, few-shot turns, user "
+        "template); every record names its prompt as `id@version#hash`.",
+    )
+    captions_per_image: Annotated[int, Field(ge=1, le=8)] = Field(
+        default=3, description="M, the captions asked for per image."
+    )
+    template_fallback: bool = Field(
+        default=False,
+        description="Let a template caption (`compose/templates.py`, `generator: template`) "
+        "stand in for an LLM caption that fails the gates.",
+    )
+    max_caption_chars: Annotated[int, Field(ge=20)] = Field(
+        default=300, description="Longest caption accepted, in characters (`length`)."
+    )
+    max_new_unverifiable: Annotated[int, Field(ge=0)] = Field(
+        default=1,
+        description="New object nouns (as LVIS, Objects365 or Open Images name them) that the "
+        "evidence cannot check a caption may add (`new_unverifiable_objects`).",
+    )
+    paraphrase_mcq: bool = Field(
+        default=True,
+        description="One LLM call per MCQ rewrites its four options; an option keeps its "
+        "paraphrase only if every object keeps its polarity.",
+    )
+    few_shot_order: Literal["fixed", "rotate"] = Field(
+        default="fixed",
+        description="`fixed` keeps one shared prompt prefix; `rotate` varies the few-shot order "
+        "per image (more varied captions, fewer prefix-cache hits). `make bench-llm` measures "
+        "both.",
+    )
 
 
 class ValidationConfig(Section):
-    judge: bool = False  # ask the LLM which objects each accepted caption affirms and negates
+    """Checks of accepted captions beyond the gates."""
+
+    judge: bool = Field(
+        default=False,
+        description="Ask the LLM which objects each accepted caption says are present and "
+        "absent, and reject a caption it contradicts (`judge_disagrees`).",
+    )
 
 
 class ReportConfig(Section):
-    # Images in report.html's gallery (the first ones published): each adds a thumbnail of
-    # about 10 kB, so the page stays small on a 10,000-image shard.
-    gallery_images: Annotated[int, Field(ge=0)] = 24
+    """The run's ``report.html``."""
+
+    gallery_images: Annotated[int, Field(ge=0)] = Field(
+        default=24,
+        description="Images in the gallery (the first ones published): each adds a thumbnail of "
+        "about 10 kB, so the page stays small on a 10,000-image shard.",
+    )
 
 
 class SplitFractions(Section):
-    """The share of images in each split. An image's split follows from its sha256 alone
-    (``negdata.publish.splits``): the same image is in the same split in every shard and run."""
+    """The share of images in each split; they must sum to 1. An image's split follows from its
+    sha256 alone (``negdata.publish.splits``): the same image is in the same split in every shard
+    and run. Changing them redoes only the publish stage; raising ``validation`` or ``test``
+    later only moves train images into them. ``configs/sample.yaml`` uses 0.7 / 0.15 / 0.15,
+    which gives each split at least one of the sample's 14 images."""
 
-    train: Annotated[float, Field(ge=0, le=1)] = 0.98
-    validation: Annotated[float, Field(ge=0, le=1)] = 0.01
-    test: Annotated[float, Field(ge=0, le=1)] = 0.01
+    train: Annotated[float, Field(ge=0, le=1)] = Field(
+        default=0.98, description="The share of images in `train`."
+    )
+    validation: Annotated[float, Field(ge=0, le=1)] = Field(
+        default=0.01, description="The share of images in `validation`."
+    )
+    test: Annotated[float, Field(ge=0, le=1)] = Field(
+        default=0.01, description="The share of images in `test`."
+    )
 
     @model_validator(mode="after")
     def _sum_to_one(self) -> SplitFractions:
@@ -445,20 +821,32 @@ class SplitFractions(Section):
 
 
 class PublishConfig(Section):
-    splits: SplitFractions = SplitFractions()
+    """The publish stage, which gates every caption and question and writes the datasets."""
+
+    splits: SplitFractions = Field(
+        default=SplitFractions(), description="The split fractions (`publish.splits`, below)."
+    )
 
 
 class Config(Section):
-    run: RunConfig = RunConfig()
-    input: InputConfig
-    ingest: IngestConfig = IngestConfig()
-    detect: DetectConfig
-    llm: LLMConfig = LLMConfig()
-    plan: PlanConfig = PlanConfig()
-    compose: ComposeConfig = ComposeConfig()
-    validation: ValidationConfig = ValidationConfig()
-    report: ReportConfig = ReportConfig()
-    publish: PublishConfig = PublishConfig()
+    """One YAML file, parsed into pydantic models (``negdata/config.py``); an unknown key or a
+    bad value stops the run with one error naming the key. ``configs/sample.yaml`` is the
+    default; ``configs/cc12m.yaml`` is the cluster run."""
+
+    run: RunConfig = Field(default=RunConfig(), description="Output folder and scheduling.")
+    input: InputConfig = Field(description="The source rows and their shards.")
+    ingest: IngestConfig = Field(default=IngestConfig(), description="Fetching and image checks.")
+    detect: DetectConfig = Field(description="Evidence sources and verdict thresholds.")
+    llm: LLMConfig = Field(default=LLMConfig(), description="The LLM servers and requests.")
+    plan: PlanConfig = Field(default=PlanConfig(), description="Absent candidates per image.")
+    compose: ComposeConfig = Field(default=ComposeConfig(), description="Captions and questions.")
+    validation: ValidationConfig = Field(
+        default=ValidationConfig(), description="Checks beyond the gates."
+    )
+    report: ReportConfig = Field(default=ReportConfig(), description="The run's report.html.")
+    publish: PublishConfig = Field(
+        default=PublishConfig(), description="The splits of the datasets."
+    )
 
     @model_validator(mode="after")
     def _file_input_is_confined(self) -> Config:
