@@ -1,7 +1,8 @@
 """Other readers of negation scope against negdata's rules, on the sets never tuned on.
 
-Reaching 0.97 recall on unseen captions is where negdata's rules plateau (README, "Negation-scope
-checker"); this measures what the readers that can run here offline do on the same sets:
+Reaching 0.97 recall on unseen captions is where negdata's rules plateau (docs/verification.md,
+"Negation-scope checker"); this measures what the readers that can run here offline do on the
+same sets:
 
 - ``negdata``: the rule checker (``negdata.validate.negation``);
 - ``negex``: NegEx (negspacy, its general English cue set) over an entity ruler of the COCO

@@ -21,8 +21,8 @@ from negdata.validate.evaluate import evaluate, scores
 
 log = logging.getLogger(__name__)
 
-# The checker's labelled sets that were never tuned on (README, "Negation-scope checker"),
-# found in a source checkout of negdata; an installed package has none.
+# The checker's labelled sets that were never tuned on (docs/verification.md, "Negation-scope
+# checker"), found in a source checkout of negdata; an installed package has none.
 CHECKER_SETS = {"held-out": "negation_heldout.jsonl", "unseen": "negation_unseen.jsonl"}
 CHECKER_DATA = Path(negdata.__file__).resolve().parent.parent / "tests" / "data"
 
