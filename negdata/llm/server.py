@@ -292,7 +292,14 @@ def _claim_port(host: str, port: int) -> None:
     holder = processes.port_listener(port)
     group = _group_of(holder)
     if holder is None or group is None:
-        if not _port_in_use(host, port):  # it just went away
+        # No process to name: most often one still exiting (a server just killed, whose last
+        # thread has not let go of the socket yet, so /proc no longer shows whose it is).
+        deadline = time.monotonic() + PORT_FREE_WAIT_S
+        while _port_in_use(host, port):
+            if time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        else:
             return
         raise LLMServerError(
             f"llm.serve.port: port {port} is in use by an unknown process; "
