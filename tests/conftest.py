@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import http.server
 import io
 import json
 import os
 import random
 import secrets
+import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -31,13 +34,59 @@ from PIL import Image
 from negdata.cli import PERSON_WEIGHTS
 from negdata.config import LLMConfig
 from negdata.llm import LocalServer
+from negdata.llm.processes import start_guarded
 from negdata.sample import SampleFiles, build_sample, package_file
+from tests.reaper import MARK_ENV, start_reaper
 
 SampleConfig = Callable[..., tuple[Path, SampleFiles]]
 # A loopback server's answer to a GET: (status, body, extra headers), or None to close the
 # connection without answering. An error status with an empty body is sent as an error page.
 Reply = tuple[int, bytes, dict[str, str]] | None
 Respond = Callable[[http.server.BaseHTTPRequestHandler], Reply]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Everything this session starts carries its mark, and the reaper ends whatever is left of
+    it once pytest has exited, however (tests/reaper.py). In-process flows find no Prefect to
+    start by itself: they use the session's server (``prefect_api``), which stops with it."""
+    mark = uuid.uuid4().hex
+    os.environ[MARK_ENV] = mark
+    # Prefect's own temporary API server is a plain child that outlives a killed pytest; a flow
+    # run in this process without PREFECT_API_URL is an error instead. flows/generate.py run
+    # as a command starts its own, under negdata's watchdog, whatever this says.
+    os.environ["PREFECT_SERVER_EPHEMERAL_ENABLED"] = "false"
+    # vLLM's CPU server runs its model in the engine core's process, not in a worker process
+    # of its own: a server is ready in two thirds of the time and holds one copy of torch less
+    # (it is still a server process with an engine core process below it).
+    os.environ.setdefault("VLLM_ENABLE_V1_MULTIPROCESSING", "0")
+    _, lifeline = start_reaper(mark)
+    config.stash[_LIFELINE] = lifeline  # open until this process exits
+
+
+_LIFELINE = pytest.StashKey[int]()
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _detection_let_go() -> Iterator[None]:
+    """Detection keeps in each process what it starts, for the life of a run: decode pools,
+    detector processes (one per device), loaded models. In pytest a run's life is a test
+    module's: after it they are stopped and let go, or they pile up, each pool and detector
+    process a copy of Ultralytics and torch (half a GB and more)."""
+    yield
+    decode = sys.modules.get("negdata.detect.decode")
+    if decode is not None:
+        for workers in list(decode._pools):
+            decode._forget(workers)
+    devices = sys.modules.get("negdata.detect.devices")
+    if devices is not None:
+        with devices._fleets_lock:
+            fleets = list(devices._fleets.values())
+            devices._fleets.clear()
+        for fleet in fleets:
+            fleet.stop()
+    detectors = sys.modules.get("negdata.detect.detectors")
+    if detectors is not None:
+        detectors._loaded.clear()
 
 
 @pytest.fixture
@@ -105,13 +154,108 @@ def sample_config() -> SampleConfig:
     return _sample_config
 
 
-def written_outputs(out: Path) -> dict[str, bytes]:
-    """Every tar and Parquet file under an output folder, by relative path: what two runs
-    compare byte for byte."""
+SAMPLE_SHARDS = "0-4"  # the sample's 14 rows and 3 bad ones, at 4 per shard
+
+
+class SampleRun(NamedTuple):
+    """A finished run of the flow over the bundled sample: its config and what the flow
+    returned."""
+
+    config: Path
+    summary: dict[str, Any]
+
+    @property
+    def out(self) -> Path:
+        return Path(yaml.safe_load(self.config.read_text())["run"]["output_dir"])
+
+
+@pytest.fixture(scope="session")
+def sample_run(
+    tmp_path_factory: pytest.TempPathFactory,
+    prefect_starting: StartingPrefect,
+    vllm_server: LLMConfig,
+    prefect_server: PrefectServer,
+) -> SampleRun:
+    """The flow over the bundled sample plus three bad rows (a corrupt JPEG, a missing file, an
+    empty caption), run once per session in this process with the real YOLO weights, the
+    session's vLLM server and its Prefect server: what tests/test_flow.py checks, and what
+    the stop, restart, concurrency and cluster tests copy (``copy_sample_run``) and attack,
+    its LLM replies in the copied response cache. Nothing may change it: copy it first."""
+    from flows.generate import generate
+
+    root = tmp_path_factory.mktemp("sample-run")
+    corrupt = root / "corrupt.jpg"
+    corrupt.write_bytes(b"\xff\xd8\xff\xe0 not really a jpeg")
+    images = build_sample(root / "sample").tsv.parent / "images"
+    bad_rows = (
+        f"{corrupt.as_uri()}\ta corrupt photo of a dog\n"
+        f"{(root / 'missing.jpg').as_uri()}\ta photo that was deleted\n"
+        f"{next(images.iterdir()).as_uri()}\t\n"
+    )
+    config, _ = _sample_config(root, vllm_server, bad_rows)
+    with using_prefect(prefect_server):
+        summary = generate(shards=SAMPLE_SHARDS, config=str(config))
+    return SampleRun(config, summary)
+
+
+# The files each stage writes for shard S (``S*`` in these folders of the output).
+STAGE_FILES = {
+    "ingest": ("shards",),
+    "detect": ("evidence",),
+    "plan": ("objects",),
+    "compose": ("captions",),
+    "publish": ("negcap/*", "negcap_parquet/*", "negmcq/*", "rejects", "publish"),
+}
+
+
+def forget(out: Path, stages: tuple[str, ...], shards: range | list[int]) -> None:
+    """Delete what ``stages`` wrote for ``shards`` under ``out``, done markers included, as if
+    they had never run."""
+    for stage in stages:
+        for folder in STAGE_FILES[stage]:
+            for shard in shards:
+                for path in out.glob(f"{folder}/{shard:05d}*"):
+                    path.unlink()
+
+
+def copy_sample_run(
+    run: SampleRun, dest: Path, name: str = "out", **settings: Any
+) -> tuple[Path, Path]:
+    """A copy of ``run``'s output folder (its response cache included) at ``dest / name``, and
+    a config that writes there (``dest / f"{name}.yaml"``), with ``run:`` ``settings`` added;
+    it reads the same input, so every done marker still holds. Returns (config, output)."""
+    out = dest / name
+    shutil.copytree(run.out, out)
+    raw = yaml.safe_load(run.config.read_text())
+    raw["run"] = {**raw["run"], "output_dir": str(out), **settings}
+    config = dest / f"{name}.yaml"
+    config.write_text(yaml.safe_dump(raw))
+    return config, out
+
+
+def sample_run_config(run: SampleRun, dest: Path, name: str, **settings: Any) -> Path:
+    """A config for ``run``'s input and settings writing to the empty ``dest / name``, whose
+    response cache is a copy of ``run``'s: a new run that pays no LLM time."""
+    out = dest / name
+    out.mkdir(parents=True)
+    shutil.copyfile(run.out / "llm_cache.sqlite", out / "llm_cache.sqlite")
+    raw = yaml.safe_load(run.config.read_text())
+    raw["run"] = {**raw["run"], "output_dir": str(out), **settings}
+    config = dest / f"{name}.yaml"
+    config.write_text(yaml.safe_dump(raw))
+    return config
+
+
+def written_outputs(out: Path, shards: range | None = None) -> dict[str, bytes]:
+    """Every tar and Parquet file under an output folder (of ``shards`` only, when given), by
+    relative path: what two runs compare byte for byte."""
+    names = None if shards is None else tuple(f"{s:05d}" for s in shards)
     return {
         p.relative_to(out).as_posix(): p.read_bytes()
         for p in sorted(out.rglob("*"))
-        if p.suffix in (".tar", ".parquet") and not p.name.startswith(".")
+        if p.suffix in (".tar", ".parquet")
+        and not p.name.startswith(".")
+        and (names is None or p.name.startswith(names))
     }
 
 
@@ -156,36 +300,68 @@ def vllm_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LLMConfig]
         yield cfg.model_copy(update={"endpoint": server.base_url})
 
 
+@contextlib.contextmanager
+def guarded_server(
+    command: list[str], env: dict[str, str], log: Path
+) -> Iterator[subprocess.Popen[bytes]]:
+    """``command`` under negdata's watchdog (a process group of its own that cannot outlive
+    this process, SIGKILL included), logging to ``log``; stopped at the end (SIGTERM to the
+    watchdog, which stops the group). Yields the watchdog."""
+    with log.open("wb") as sink:
+        watchdog, lifeline = start_guarded(command, grace=10.0, env=env, stdout=sink)
+    try:
+        yield watchdog
+    finally:
+        watchdog.terminate()
+        try:
+            watchdog.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(watchdog.pid, signal.SIGKILL)
+            watchdog.wait()
+        os.close(lifeline)
+
+
+def wait_ready(
+    watchdog: subprocess.Popen[bytes],
+    log: Path,
+    ready: Callable[[], bool],
+    what: str,
+    timeout: float = 120.0,
+) -> None:
+    """Return once ``ready()``; an error naming ``what`` and quoting its log if the server
+    exits first or ``timeout`` passes."""
+    deadline = time.monotonic() + timeout
+    while not ready():
+        if watchdog.poll() is not None or time.monotonic() > deadline:
+            tail = log.read_text(errors="replace")[-3000:]
+            raise RuntimeError(f"{what} did not start; the end of {log}:\n{tail}")
+        time.sleep(0.2)
+
+
+def _answers(url: str, *, healthy: bool = False) -> bool:
+    try:
+        status = httpx.get(url, timeout=2.0).status_code
+    except httpx.TransportError:
+        return False
+    return status == 200 or not healthy
+
+
 @pytest.fixture(scope="session")
-def s3_options() -> Iterator[dict[str, Any]]:
+def s3_options(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     """A real S3-compatible server (moto in server mode) on a free loopback port, once per
     session; yields the fsspec storage options that reach it. The key and secret are given so
     that botocore never goes looking for credentials elsewhere (environment, metadata service)."""
     port = _free_port()
     endpoint = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen(
-        [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                httpx.get(endpoint, timeout=1.0)
-                break
-            except httpx.TransportError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("moto server did not start") from None
-                time.sleep(0.2)
+    log = tmp_path_factory.mktemp("moto") / "moto.log"
+    command = [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)]
+    with guarded_server(command, dict(os.environ), log) as watchdog:
+        wait_ready(watchdog, log, lambda: _answers(endpoint), "the moto server", timeout=60.0)
         yield {
             "endpoint_url": endpoint,
             "key": "negdata-test",
             "secret": "negdata-test",
         }
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
 
 
 class PrefectServer(NamedTuple):
@@ -199,42 +375,76 @@ class PrefectServer(NamedTuple):
         """What a client (worker, deploy step, flow) needs in its environment to reach it."""
         return {"PREFECT_API_URL": self.url, "PREFECT_API_AUTH_STRING": self.auth}
 
+    @property
+    def basic_auth(self) -> tuple[str, str]:
+        user, password = self.auth.split(":", 1)
+        return user, password
 
-@pytest.fixture(scope="module")
-def prefect_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PrefectServer]:
-    """A real Prefect server on a free loopback port, with a PREFECT_HOME of its own and basic
-    auth on, as a cluster's server runs, once per test module."""
+    def post(self, path: str, body: dict[str, Any] | None = None) -> Any:
+        """The JSON answer to a POST of ``body`` to the API's ``path``, with the credentials."""
+        reply = httpx.post(f"{self.url}{path}", json=body or {}, auth=self.basic_auth,
+                           timeout=10.0)  # fmt: skip
+        reply.raise_for_status()
+        return reply.json()
+
+
+class StartingPrefect(NamedTuple):
+    server: PrefectServer
+    watchdog: subprocess.Popen[bytes]
+    log: Path
+
+
+@pytest.fixture(scope="session")
+def prefect_starting(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StartingPrefect]:
+    """The session's Prefect server (``prefect_server``), started but not yet waited for: a
+    fixture that needs it and the vLLM server names this one first, and the two start at once."""
     port = _free_port()
     auth = f"negdata:{secrets.token_urlsafe(12)}"
+    home = tmp_path_factory.mktemp("prefect")
     env = {
         **os.environ,
-        "PREFECT_HOME": str(tmp_path_factory.mktemp("prefect")),
+        "PREFECT_HOME": str(home),
         "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
         "PREFECT_SERVER_UI_ENABLED": "false",
         "PREFECT_SERVER_API_AUTH_STRING": auth,
     }
     env.pop("PREFECT_API_URL", None)
-    server = subprocess.Popen(
-        [sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1",
-         "--port", str(port)],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    api = f"http://127.0.0.1:{port}/api"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                if httpx.get(f"{api}/health", timeout=2.0).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if server.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("the Prefect server did not start")
-            time.sleep(0.3)
-        yield PrefectServer(api, auth)
-    finally:
-        server.terminate()
-        server.wait(timeout=60)
+    command = [sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1",
+               "--port", str(port)]  # fmt: skip
+    with guarded_server(command, env, home / "server.log") as watchdog:
+        yield StartingPrefect(
+            PrefectServer(f"http://127.0.0.1:{port}/api", auth), watchdog, home / "server.log"
+        )
+
+
+@pytest.fixture(scope="session")
+def prefect_server(prefect_starting: StartingPrefect) -> PrefectServer:
+    """A real Prefect server on a free loopback port, with a PREFECT_HOME of its own and basic
+    auth on, as a cluster's server runs, once per session; under the watchdog, so that it
+    stops with this process however it ends. Its flow runs and artifacts are every test's:
+    a test tells its own apart (by config, by output folder)."""
+    server, watchdog, log = prefect_starting
+    health = f"{server.url}/health"
+    wait_ready(watchdog, log, lambda: _answers(health, healthy=True), "the Prefect server")
+    return server
+
+
+@contextlib.contextmanager
+def using_prefect(server: PrefectServer) -> Iterator[PrefectServer]:
+    """Flows run in this process talk to ``server`` (as flows/generate.py points its own at
+    a temporary server): Prefect starts no server of its own."""
+    from prefect.settings import PREFECT_API_AUTH_STRING, PREFECT_API_URL, temporary_settings
+
+    with temporary_settings(updates={PREFECT_API_URL: server.url,
+                                     PREFECT_API_AUTH_STRING: server.auth}):  # fmt: skip
+        yield server
+
+
+@pytest.fixture
+def prefect_api(prefect_server: PrefectServer) -> Iterator[PrefectServer]:
+    """For a test that runs a flow in this process: see ``using_prefect``."""
+    with using_prefect(prefect_server):
+        yield prefect_server
 
 
 @pytest.fixture

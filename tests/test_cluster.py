@@ -1,7 +1,12 @@
 """The cluster, on loopback: a real Prefect server with basic auth, `make deploy`'s pools and
 deployments, and real process workers, one per GPU, all holding the server's credentials, as on
 a cluster. The GPUs are fake (CUDA_VISIBLE_DEVICES=0 and 1 on a machine without one: detection
-runs on the CPU); everything else is what a cluster runs."""
+runs on the CPU); everything else is what a cluster runs.
+
+The runs are of the session's sample run's input and settings (tests/conftest.py), shards 0-3 in
+chunks of two, into output folders of their own holding a copy of its response cache: they pay
+no LLM time, and must write what it wrote. The Prefect server is the session's: a test looks at
+its own runs' artifacts, and starts from no leftover run or GPU slot of another test."""
 
 from __future__ import annotations
 
@@ -9,43 +14,35 @@ import contextlib
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 import httpx
 import psutil
 import pytest
-import yaml
 
-from negdata.config import LLMConfig, load_config
+from negdata.config import load_config
 from negdata.stages import STAGES as PIPELINE_STAGES
 from negdata.stages import stage_done
-from tests.conftest import written_outputs
+from tests.conftest import sample_run_config, written_outputs
 
 if TYPE_CHECKING:
-    from tests.conftest import PrefectServer
+    from tests.conftest import PrefectServer, SampleRun
 
-SHARDS = "0-13"  # the 14 sample photos, one per shard
+SHARDS = "0-3"  # of the sample run: 4 per shard, in 2 chunks of 2 (1 of 4 in the kill test)
+COUNT = 4
 STAGES = ("ingest", "detect", "plan", "compose", "publish")
 WORKED = re.compile(r"(ingest|detect|plan|compose|publish) shard (\d{5}):")
 
 
-def _config(root: Path, name: str, sample_config: Callable[..., tuple[Path, Any]],
-            llm: LLMConfig) -> Path:  # fmt: skip
-    config, _ = sample_config(root, llm, name=f"{name}.yaml")
-    raw = yaml.safe_load(config.read_text())
-    raw["run"] = {**raw["run"], "output_dir": str(root / name), "lease_ttl_s": 8,
-                  "shards_per_chunk": 2}  # fmt: skip
-    raw["input"]["samples_per_shard"] = 1
-    config.write_text(yaml.safe_dump(raw))
-    return config
+def _config(root: Path, name: str, sample_run: SampleRun, chunk: int = 2) -> Path:
+    return sample_run_config(sample_run, root, name, lease_ttl_s=8, shards_per_chunk=chunk)
 
 
 def _run(command: list[str], env: dict[str, str], timeout: float = 900) -> str:
@@ -100,10 +97,25 @@ class Workers:
             log.close()
 
 
+def _clean_slate(server: PrefectServer) -> None:
+    """No deployment run left waiting or running by another test, no GPU slot held by one of
+    its workers that was killed: every worker here starts from what `make deploy` makes."""
+    live = {"state": {"type": {"any_": ["SCHEDULED", "PENDING", "RUNNING"]}}}
+    for run in server.post("/flow_runs/filter", {"flow_runs": live}):
+        if run["deployment_id"]:
+            server.post(f"/flow_runs/{run['id']}/set_state",
+                        {"state": {"type": "CANCELLED"}, "force": True})  # fmt: skip
+    for limit in server.post("/v2/concurrency_limits/filter"):
+        if limit["name"].startswith("negdata-gpu-"):
+            httpx.delete(f"{server.url}/v2/concurrency_limits/{limit['id']}",
+                         auth=server.basic_auth, timeout=10.0).raise_for_status()  # fmt: skip
+
+
 @pytest.fixture
 def cluster(
     prefect_server: PrefectServer, tmp_path: Path
 ) -> Iterator[tuple[dict[str, str], Workers]]:
+    _clean_slate(prefect_server)
     env = {**os.environ, **prefect_server.env, "PREFECT_WORKER_QUERY_SECONDS": "1"}
     workers = Workers(env, tmp_path)
     yield env, workers
@@ -137,30 +149,21 @@ def _worked(*logs: str) -> Counter[tuple[str, str]]:
     return Counter(m.groups() for text in logs for m in WORKED.finditer(text))
 
 
-def _artifacts(server: PrefectServer) -> dict[str, dict[str, Any]]:
-    """The latest artifact of every key on the server."""
-    user, password = server.auth.split(":", 1)
-    found = httpx.post(f"{server.url}/artifacts/latest/filter", json={}, auth=(user, password),
-                       timeout=10.0).json()  # fmt: skip
-    return {a["key"]: a for a in found}
+def _artifacts(server: PrefectServer, out: Path) -> dict[str, dict[str, Any]]:
+    """The latest artifact of every key on the server that is about the run into ``out``."""
+    found = server.post("/artifacts/latest/filter")
+    return {a["key"]: a for a in found if (a["description"] or "").endswith(f" of {out}")}
 
 
 def test_a_cluster_run_does_every_stage_of_every_shard_once_and_matches_one_process(
     prefect_server: PrefectServer,
     tmp_path: Path,
-    vllm_server: LLMConfig,
-    sample_config: Callable[..., tuple[Path, Any]],
+    sample_run: SampleRun,
     cluster: tuple[dict[str, str], Workers],
 ) -> None:
+    """The reference is the session's run of the sample, made by one process."""
     env, workers = cluster
-    local_env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"}
-    reference = _config(tmp_path, "reference", sample_config, vllm_server)
-    _run([sys.executable, "flows/generate.py", "--shards", SHARDS, "--config", str(reference)],
-         local_env)  # fmt: skip
-    config = _config(tmp_path, "cluster", sample_config, vllm_server)
-    (tmp_path / "cluster").mkdir()
-    shutil.copyfile(tmp_path / "reference" / "llm_cache.sqlite",
-                    tmp_path / "cluster" / "llm_cache.sqlite")  # fmt: skip
+    config = _config(tmp_path, "cluster", sample_run)
 
     _run([sys.executable, "flows/deploy.py", "--config", str(config), "--shards", SHARDS], env)
     workers.start("gpus", "--gpus", "0,1")
@@ -169,27 +172,29 @@ def test_a_cluster_run_does_every_stage_of_every_shard_once_and_matches_one_proc
          "--cluster"], env,
     )  # fmt: skip
 
-    assert "14 of 14 shards finished" in followed
-    assert _worked(workers.log("gpus")) == {(st, f"{s:05d}"): 1 for st in STAGES for s in range(14)}
-    artifacts = _artifacts(prefect_server)
-    assert sorted(artifacts) == ["negdata-run"] + [f"negdata-shard-{s:05d}" for s in range(14)]
+    assert f"{COUNT} of {COUNT} shards finished" in followed
+    assert _worked(workers.log("gpus")) == {
+        (st, f"{s:05d}"): 1 for st in STAGES for s in range(COUNT)
+    }
+    artifacts = _artifacts(prefect_server, tmp_path / "cluster")
+    assert sorted(artifacts) == ["negdata-run"] + [f"negdata-shard-{s:05d}" for s in range(COUNT)]
     table = json.loads(artifacts["negdata-shard-00003"]["data"])
     assert [(row["stage"], row["status"]) for row in table] == [(st, "ran") for st in STAGES]
-    assert "finished: 14" in artifacts["negdata-run"]["data"]
+    assert f"finished: {COUNT}" in artifacts["negdata-run"]["data"]
     assert "gpu0@" in workers.log("gpus") and "gpu1@" in workers.log("gpus")
-    reference_outputs = written_outputs(tmp_path / "reference")
-    assert len(reference_outputs) > 14 * 4
+    reference_outputs = written_outputs(sample_run.out, range(COUNT))
+    assert len(reference_outputs) > COUNT * 4
     assert written_outputs(tmp_path / "cluster") == reference_outputs
 
 
 def test_a_worker_killed_mid_shard_loses_its_shards_to_the_other_after_the_lease_expires(
     tmp_path: Path,
-    vllm_server: LLMConfig,
-    sample_config: Callable[..., tuple[Path, Any]],
+    sample_run: SampleRun,
     cluster: tuple[dict[str, str], Workers],
 ) -> None:
+    """One chunk of the 4 shards: the survivor has one child run to do, not two in a row."""
     env, workers = cluster
-    config = _config(tmp_path, "cluster", sample_config, vllm_server)
+    config = _config(tmp_path, "cluster", sample_run, chunk=COUNT)
     _run([sys.executable, "flows/deploy.py", "--config", str(config), "--shards", SHARDS], env)
     workers.start("parent", "--role", "parent")
     workers.start("doomed", "--gpus", "0", "--role", "chunks")
@@ -210,10 +215,10 @@ def test_a_worker_killed_mid_shard_loses_its_shards_to_the_other_after_the_lease
 
     assert follow.returncode == 0, err[-3000:]
     cfg = load_config(config)
-    assert all(stage_done(cfg, st, s) for st in PIPELINE_STAGES for s in range(14))  # none lost
+    assert all(stage_done(cfg, st, s) for st in PIPELINE_STAGES for s in range(COUNT))  # none lost
     # What a worker's flow runs print reaches its log through the worker, so the doomed one's
     # last lines may die with it: the logs show what ran twice, the done markers what is done.
     assert max(_worked(doomed, workers.log("survivor")).values()) == 1  # nothing finished twice
     assert "its worker went silent" in workers.log("parent")
     published = sorted((tmp_path / "cluster" / "publish").glob("*_stats.json"))
-    assert len(published) == 14
+    assert len(published) == COUNT

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from negdata.config import LLMConfig
+from tests.conftest import STAGE_FILES, SampleRun, copy_sample_run, forget
 
 CLI = [sys.executable, "-c", "from negdata.cli import main; main()"]
 FLOW = [sys.executable, "flows/generate.py"]
@@ -54,9 +55,12 @@ def test_two_detect_commands_on_one_output_detect_each_shard_once(
 
 
 def test_two_flows_on_one_output_process_each_stage_of_each_shard_once(
-    tmp_path: Path, vllm_server: LLMConfig, sample_config: Callable[..., tuple[Path, Any]]
+    tmp_path: Path, sample_run: SampleRun
 ) -> None:
-    config, _ = sample_config(tmp_path, vllm_server)
+    """On a copy of the session's run of the sample with every stage of shards 0-3 forgotten:
+    the work is all there to do again, the LLM replies in the copied response cache."""
+    config, out = copy_sample_run(sample_run, tmp_path)
+    forget(out, tuple(STAGE_FILES), range(4))
     flow = [*FLOW, "--shards", "0-3", "--config", str(config)]
 
     results = _together(flow, flow)
@@ -64,4 +68,4 @@ def test_two_flows_on_one_output_process_each_stage_of_each_shard_once(
     assert [r.returncode for r in results] == [0, 0], [r.stderr for r in results]
     stages = ("ingest", "detect", "plan", "compose", "publish")
     assert _worked(results) == {(st, f"{s:05d}"): 1 for st in stages for s in range(4)}
-    assert list((tmp_path / "out" / "negcap").glob("*/00003.tar"))
+    assert list((out / "negcap").glob("*/00003.tar"))

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,22 +14,13 @@ import pytest
 import yaml
 
 from flows.engines import engine
-from negdata.config import ConfigError, LLMConfig, load_config
-from tests.conftest import written_outputs
+from negdata.config import ConfigError, load_config
+from tests.conftest import SampleRun, sample_run_config, written_outputs
 
-SHARDS = "0-5"  # 6 of the 14 sample photos, one per shard
+SHARDS = "0-3"  # of the session's sample run (4 per shard)
+COUNT = 4
 DETECTED = re.compile(r"detect shard (\d{5}):")
 YOLO_LOADED = re.compile(r"yolo:\S+: \d+ classes -> \d+ labels on \S+, loaded in")
-
-
-def _config(root: Path, name: str, sample_config: Callable[..., tuple[Path, Any]],
-            llm: LLMConfig, **run: Any) -> Path:  # fmt: skip
-    config, _ = sample_config(root, llm, name=f"{name}.yaml")
-    raw = yaml.safe_load(config.read_text())
-    raw["run"] = {**raw["run"], "output_dir": str(root / name), **run}
-    raw["input"]["samples_per_shard"] = 1
-    config.write_text(yaml.safe_dump(raw))
-    return config
 
 
 def _generate(config: Path) -> str:
@@ -47,21 +36,18 @@ def _generate(config: Path) -> str:
 
 @pytest.mark.slow
 def test_two_dask_worker_processes_write_what_one_process_writes_loading_yolo_once_each(
-    tmp_path: Path, vllm_server: LLMConfig, sample_config: Callable[..., tuple[Path, Any]]
+    tmp_path: Path, sample_run: SampleRun
 ) -> None:
-    reference = _config(tmp_path, "threads", sample_config, vllm_server)
-    _generate(reference)
-    config = _config(tmp_path, "dask", sample_config, vllm_server, engine="dask", dask_workers=2)
-    (tmp_path / "dask").mkdir()
-    shutil.copyfile(tmp_path / "threads" / "llm_cache.sqlite",
-                    tmp_path / "dask" / "llm_cache.sqlite")  # fmt: skip
+    """The one process is the session's run of the sample (tests/conftest.py), whose response
+    cache the dask run starts with."""
+    config = sample_run_config(sample_run, tmp_path, "dask", engine="dask", dask_workers=2)
 
     log = _generate(config)
 
-    assert sorted(DETECTED.findall(log)) == [f"{s:05d}" for s in range(6)]
+    assert sorted(DETECTED.findall(log)) == [f"{s:05d}" for s in range(COUNT)]
     assert 1 <= len(YOLO_LOADED.findall(log)) <= 2  # once per worker process, not per shard
-    reference_outputs = written_outputs(tmp_path / "threads")
-    assert len(reference_outputs) > 6 * 4
+    reference_outputs = written_outputs(sample_run.out, range(COUNT))
+    assert len(reference_outputs) > COUNT * 4
     assert written_outputs(tmp_path / "dask") == reference_outputs
 
 

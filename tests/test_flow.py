@@ -10,7 +10,6 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,15 +25,21 @@ from bench.layout import batches_in_open_clip
 from flows.generate import generate
 from negdata.cli import main as cli
 from negdata.clip_text import fits_clip
-from negdata.config import LLMConfig, load_config
+from negdata.config import load_config
 from negdata.detect.lexicon import Lexicon, lexicon_for
 from negdata.export import export_negbench
 from negdata.records import SPLITS, Evidence, read_parquet
-from negdata.sample import build_sample
 from negdata.validate.negation import analyze
 from negdata.wds import caption_for_epoch
+from tests.conftest import (
+    SAMPLE_SHARDS,
+    PrefectServer,
+    SampleRun,
+    copy_sample_run,
+    using_prefect,
+)
 
-SHARDS = "0-4"  # 14 sample rows + 3 bad rows at 4 per shard -> shards 0-4
+SHARDS = SAMPLE_SHARDS  # 14 sample rows + 3 bad rows at 4 per shard -> shards 0-4
 
 
 TINY_CLIP = "tests/data/tiny-clip.json"  # two layers per tower, 32-pixel images
@@ -49,31 +54,19 @@ def _snapshot(root: Path) -> dict[str, tuple[int, str]]:
 
 
 @pytest.fixture(scope="module")
-def run(
-    tmp_path_factory: pytest.TempPathFactory,
-    vllm_server: LLMConfig,
-    sample_config: Callable[..., tuple[Path, Any]],
-) -> dict[str, Any]:
-    root = tmp_path_factory.mktemp("flow")
-    corrupt = root / "corrupt.jpg"
-    corrupt.write_bytes(b"\xff\xd8\xff\xe0 not really a jpeg")
-    images = build_sample(root / "sample").tsv.parent / "images"
-    bad_rows = (
-        f"{corrupt.as_uri()}\ta corrupt photo of a dog\n"
-        f"{(root / 'missing.jpg').as_uri()}\ta photo that was deleted\n"
-        f"{next(images.iterdir()).as_uri()}\t\n"
-    )
-    config, _ = sample_config(root, vllm_server, bad_rows)
-    summary = generate(shards=SHARDS, config=str(config))
-    before = _snapshot(root / "out")
-    rerun = generate(shards=SHARDS, config=str(config))
+def run(sample_run: SampleRun, prefect_server: PrefectServer) -> dict[str, Any]:
+    """The session's run of the sample (tests/conftest.py), and a rerun of it."""
+    out = sample_run.out
+    before = _snapshot(out)
+    with using_prefect(prefect_server):
+        rerun = generate(shards=SHARDS, config=str(sample_run.config))
     return {
-        "config": config,
-        "cfg": load_config(config),
-        "summary": summary,
+        "config": sample_run.config,
+        "cfg": load_config(sample_run.config),
+        "summary": sample_run.summary,
         "rerun": rerun,
         "before": before,
-        "after": _snapshot(root / "out"),
+        "after": _snapshot(out),
     }
 
 
@@ -429,9 +422,11 @@ def test_diversity_is_reported_per_generator_and_style(run: dict[str, Any]) -> N
         assert 0 <= figures["frame_reuse"] <= 1
 
 
-def test_lost_llm_outputs_are_rebuilt_from_the_cache_identically(run: dict[str, Any]) -> None:
-    cfg = run["cfg"]
-    out = cfg.run.output_dir
+def test_lost_llm_outputs_are_rebuilt_from_the_cache_identically(
+    sample_run: SampleRun, tmp_path: Path, prefect_api: PrefectServer
+) -> None:
+    """On a copy of the run: its LLM outputs of shard 0 deleted, a rerun builds them again."""
+    config, out = copy_sample_run(sample_run, tmp_path)
     published = ("negcap/*/", "negcap_parquet/*/", "negmcq/*/", "rejects/", "publish/")
     before = {p: p.read_bytes() for d in published for p in out.glob(f"{d}00000*")}
     assert {p.suffix for p in before} == {".tar", ".parquet", ".json"}
@@ -439,7 +434,7 @@ def test_lost_llm_outputs_are_rebuilt_from_the_cache_identically(run: dict[str, 
         for path in out.glob(f"{pattern}00000*"):
             path.unlink()
 
-    summary = generate(shards="0", config=str(run["config"]))
+    summary = generate(shards="0", config=str(config))
 
     assert sorted(summary["this_run"]["ran"]) == [
         "compose/00000",
@@ -463,6 +458,7 @@ def test_a_run_to_an_object_store_writes_what_a_local_run_writes(
     s3_options: dict[str, Any],
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
+    prefect_api: PrefectServer,
 ) -> None:
     """The same flow with ``run.output_dir`` on S3 (moto on loopback). The local run's LLM
     replies are handed over through the response cache, which for a remote output folder lives

@@ -22,6 +22,7 @@ from negdata.records import IngestRow, read_parquet
 from negdata.sample.medical import MIN_SIDE, build_medical_sample, load_medical_manifest
 from negdata.shards import shard_name
 from negdata.validate.negation import analyze
+from tests.conftest import PrefectServer, using_prefect
 
 CONFIG = Path("configs/medical-sample.yaml")
 LEXICON = lexicon_for("chexpert")
@@ -60,7 +61,11 @@ def test_the_config_reads_what_the_sample_build_writes(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory: pytest.TempPathFactory, vllm_server: LLMConfig) -> Iterator[Any]:
+def run(
+    tmp_path_factory: pytest.TempPathFactory,
+    vllm_server: LLMConfig,
+    prefect_server: PrefectServer,
+) -> Iterator[Any]:
     root = tmp_path_factory.mktemp("medical")
     files = build_medical_sample(root / "sample")
     raw = yaml.safe_load(CONFIG.read_text())
@@ -72,7 +77,8 @@ def run(tmp_path_factory: pytest.TempPathFactory, vllm_server: LLMConfig) -> Ite
     raw["compose"]["prompts_dir"] = str(Path("prompts").resolve())
     config = root / "config.yaml"
     config.write_text(yaml.safe_dump(raw))
-    summary = generate(shards="0-3", config=str(config))
+    with using_prefect(prefect_server):
+        summary = generate(shards="0-3", config=str(config))
     yield load_config(config), files.labels, summary
 
 

@@ -1,5 +1,9 @@
 """SIGTERM and Ctrl-C stop the flow within seconds: in-flight work dropped, finished work kept,
-every process it started ended, one line saying what was done; a rerun then finishes the job."""
+every process it started ended, one line saying what was done; a rerun then finishes the job.
+
+Each test works on a copy of the session's run of the sample (tests/conftest.py) with the
+stages it stops in forgotten, so the flow does that work again (its LLM replies from the copied
+response cache) and is stopped while doing it."""
 
 from __future__ import annotations
 
@@ -10,21 +14,21 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-import httpx
 import psutil
 import pytest
 import yaml
 
-from negdata.config import LLMConfig
+from tests.conftest import STAGE_FILES, copy_sample_run, forget
 
 if TYPE_CHECKING:
-    from tests.conftest import PrefectServer
+    from tests.conftest import PrefectServer, SampleRun
 
 STOP_WITHIN_S = 10.0
+SHARDS = range(4)  # the flow is run on shards 0-3
+LLM_STAGES = ("plan", "compose", "publish")
 
 
 def _start(config: Path, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
@@ -61,6 +65,15 @@ def _rerun_finishes(config: Path) -> None:
     assert "shards 00000-00003 published" in rerun.stdout
 
 
+def _copy(sample_run: SampleRun, tmp_path: Path, redo: tuple[str, ...]) -> tuple[Path, Path]:
+    """A copy of the session's run with ``redo`` forgotten for shards 0-3 and shard 4 (which
+    the flow here does not select) forgotten entirely; its config and output folder."""
+    config, out = copy_sample_run(sample_run, tmp_path)
+    forget(out, tuple(STAGE_FILES), [4])
+    forget(out, redo, SHARDS)
+    return config, out
+
+
 def _group(pgid: int) -> list[psutil.Process]:
     found = []
     for process in psutil.process_iter():
@@ -73,22 +86,22 @@ def _group(pgid: int) -> list[psutil.Process]:
 
 
 @pytest.mark.parametrize(
-    ("sig", "to_group", "after"),
+    ("sig", "to_group", "after", "redo"),
     [
-        (signal.SIGTERM, False, ("objects", "*_stats.json")),  # mid LLM stages
-        (signal.SIGINT, True, ("shards", "*_stats.json")),  # Ctrl-C in a terminal, mid ingest
+        (signal.SIGTERM, False, ("objects", "*_stats.json"), LLM_STAGES),  # mid LLM stages
+        # Ctrl-C in a terminal, mid ingest
+        (signal.SIGINT, True, ("shards", "*_stats.json"), tuple(STAGE_FILES)),
     ],
 )
 def test_a_signal_stops_the_flow_within_seconds_and_a_rerun_finishes(
     tmp_path: Path,
-    vllm_server: LLMConfig,
-    sample_config: Callable[..., tuple[Path, Any]],
+    sample_run: SampleRun,
     sig: signal.Signals,
     to_group: bool,
     after: tuple[str, str],
+    redo: tuple[str, ...],
 ) -> None:
-    config, _ = sample_config(tmp_path, vllm_server)
-    out = tmp_path / "out"
+    config, out = _copy(sample_run, tmp_path, redo)
     proc = _start(config)
     _wait_for((out / after[0], after[1]), proc)
 
@@ -134,20 +147,20 @@ def _gone(process: psutil.Process) -> bool:
 def test_sigkill_of_the_flow_ends_its_llm_server_and_a_rerun_starts_a_fresh_one(
     tmp_path: Path,
     free_port: int,
-    sample_config: Callable[..., tuple[Path, Any]],
+    sample_run: SampleRun,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The flow starts its own vLLM server (llm.local); a scheduler SIGKILLs the flow's whole
     process group mid-run. The server, in a process group of its own, must go too, and the
     next run must get the port and finish."""
     monkeypatch.setenv("NEGDATA_CACHE", str(tmp_path / "cache"))  # the server's log goes there
-    config, _ = sample_config(tmp_path, LLMConfig())
+    config, out = _copy(sample_run, tmp_path, LLM_STAGES)
     raw = yaml.safe_load(config.read_text())
     raw["llm"] = {**raw["llm"], "local": True, "endpoint": None}
     raw["llm"]["serve"] = {**raw["llm"]["serve"], "host": "127.0.0.1", "port": free_port}
     config.write_text(yaml.safe_dump(raw))
     proc = _start(config)
-    _wait_for((tmp_path / "out" / "objects", "*_stats.json"), proc)  # the server is in use
+    _wait_for((out / "objects", "*_stats.json"), proc)  # the server is in use
     server = _listener(free_port)
     assert server is not None and os.getpgid(server.pid) != proc.pid
 
@@ -168,23 +181,21 @@ def test_sigkill_of_the_flow_ends_its_llm_server_and_a_rerun_starts_a_fresh_one(
 
 def test_a_stopped_run_is_marked_crashed_on_the_prefect_server(
     tmp_path: Path,
-    vllm_server: LLMConfig,
-    sample_config: Callable[..., tuple[Path, Any]],
+    sample_run: SampleRun,
     prefect_server: PrefectServer,
 ) -> None:
-    """On a shared Prefect server a stopped run must not stay "Running" forever."""
-    config, _ = sample_config(tmp_path, vllm_server)
+    """On a shared Prefect server a stopped run must not stay "Running" forever. The session's
+    server holds every test's runs: this test's are those of its config."""
+    config, out = _copy(sample_run, tmp_path, LLM_STAGES)
     proc = _start(config, {**os.environ, **prefect_server.env})
-    _wait_for((tmp_path / "out" / "objects", "*_stats.json"), proc)
+    _wait_for((out / "objects", "*_stats.json"), proc)
 
     proc.send_signal(signal.SIGTERM)
     proc.communicate(timeout=60)
 
     assert proc.returncode == 128 + signal.SIGTERM
-    user, password = prefect_server.auth.split(":", 1)
-    runs = httpx.post(
-        f"{prefect_server.url}/flow_runs/filter", json={}, auth=(user, password), timeout=10.0
-    ).json()
-    assert [(r["state_type"], r["state"]["message"]) for r in runs] == [
+    runs = prefect_server.post("/flow_runs/filter")
+    mine = [r for r in runs if r["parameters"].get("config") == str(config)]
+    assert [(r["state_type"], r["state"]["message"]) for r in mine] == [
         ("CRASHED", "stopped by SIGTERM")
     ]

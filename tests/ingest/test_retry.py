@@ -22,7 +22,7 @@ from negdata.stages import STAGES
 from negdata.wds import read_tar
 
 if TYPE_CHECKING:
-    from tests.conftest import Reply, Respond
+    from tests.conftest import PrefectServer, Reply, Respond
 
 
 def _jpeg(color: str) -> bytes:
@@ -123,7 +123,10 @@ def test_retry_with_nothing_transient_changes_nothing(
 
 
 def test_the_flow_retries_then_redoes_the_later_stages_of_that_shard(
-    tmp_path: Path, flaky_server: tuple[str, dict[str, Any]], vllm_server: LLMConfig
+    tmp_path: Path,
+    flaky_server: tuple[str, dict[str, Any]],
+    vllm_server: LLMConfig,
+    prefect_api: PrefectServer,
 ) -> None:
     from flows.generate import generate
 

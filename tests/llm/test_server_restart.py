@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import sqlite3
 import threading
 import time
@@ -33,15 +34,34 @@ def _cached(path: Path) -> int:
         return count
 
 
+IMAGES = 6  # of the sample's 14: the kill comes after 3 replies, with 3 left to ask for
+
+
+def _port_released(port: int, timeout: float = 30.0) -> None:
+    """Wait until nothing accepts on ``port``. A killed server's processes may all read as
+    gone (a process whose first thread has exited is a zombie to psutil) while its other
+    threads, still exiting, hold the listening socket for a moment; a supervisor restarts a
+    crashed server once its port is free."""
+    deadline = time.monotonic() + timeout
+    while True:
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) != 0:
+                return
+        assert time.monotonic() < deadline, f"port {port} still taken {timeout:.0f} s after"
+        time.sleep(0.1)
+
+
 def _config(tmp_path: Path, port: int) -> Config:
     files = build_sample(tmp_path / "sample")
+    rows = tmp_path / "input.tsv"
+    rows.write_text("".join(files.tsv.read_text().splitlines(keepends=True)[:IMAGES]))
     serve = {"host": "127.0.0.1", "port": port}
     return Config.model_validate(
         {
             "run": {"output_dir": str(tmp_path / "out")},
             "input": {
-                "path": str(files.tsv),
-                "samples_per_shard": 14,
+                "path": str(rows),
+                "samples_per_shard": IMAGES,
                 "files_root": str(files.tsv.parent),
             },
             "ingest": {"allow_file_urls": True},
@@ -81,6 +101,7 @@ def test_server_killed_mid_shard_is_waited_for_and_nothing_is_paid_twice(
             os.killpg(first.pid, signal.SIGKILL)  # a crash: no graceful shutdown
             first.stop()
             at_kill["cached"] = _cached(cache)
+            _port_released(cfg.llm.serve.port)
             second.start()
         except BaseException as exc:  # the run then waits in vain: say why, not that it waited
             failed.append(exc)
@@ -103,8 +124,8 @@ def test_server_killed_mid_shard_is_waited_for_and_nothing_is_paid_twice(
     planned = {r.key for r in read_parquet(out / "00000.parquet", PlanRecord)}
     rejected = {r.key for r in read_parquet(out / "00000_rejects.parquet", Reject)}
     assert stage_done(cfg, PLAN, 0)
-    assert planned | rejected == {f"{i:09d}" for i in range(14)} and not planned & rejected
-    assert stats["planned"] + sum(stats["rejected"].values()) == 14
+    assert planned | rejected == {f"{i:09d}" for i in range(IMAGES)} and not planned & rejected
+    assert stats["planned"] + sum(stats["rejected"].values()) == IMAGES
     # Every reply the first server delivered was kept; the second server generated only the rest.
     assert 3 <= at_kill["cached"] < _cached(cache)
     assert counters is not None
