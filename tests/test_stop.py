@@ -52,7 +52,7 @@ def _wait_for(path_glob: tuple[Path, str], proc: subprocess.Popen[str]) -> None:
         time.sleep(0.05)
 
 
-def _rerun_finishes(config: Path, env: dict[str, str] | None = None) -> None:
+def _rerun_finishes(config: Path) -> None:
     """The same command again runs to the end and publishes every shard."""
     rerun = subprocess.run(
         [sys.executable, "flows/generate.py", "--shards", "0-3", "--config", str(config)],
@@ -60,7 +60,6 @@ def _rerun_finishes(config: Path, env: dict[str, str] | None = None) -> None:
         text=True,
         timeout=600,
         check=False,
-        env=env,
     )
     assert rerun.returncode == 0, rerun.stderr
     assert "shards 00000-00003 published" in rerun.stdout
@@ -149,21 +148,18 @@ def test_sigkill_of_the_flow_ends_its_llm_server_and_a_rerun_starts_a_fresh_one(
     tmp_path: Path,
     free_port: int,
     sample_run: SampleRun,
-    prefect_server: PrefectServer,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The flow starts its own vLLM server (llm.local); a scheduler SIGKILLs the flow's whole
     process group mid-run. The server, in a process group of its own, must go too, and the
-    next run must get the port and finish. The flows run against the session's Prefect
-    server, as a scheduled one would (and start no Prefect server of their own)."""
+    next run must get the port and finish."""
     monkeypatch.setenv("NEGDATA_CACHE", str(tmp_path / "cache"))  # the server's log goes there
     config, out = _copy(sample_run, tmp_path, LLM_STAGES)
     raw = yaml.safe_load(config.read_text())
     raw["llm"] = {**raw["llm"], "local": True, "endpoint": None}
     raw["llm"]["serve"] = {**raw["llm"]["serve"], "host": "127.0.0.1", "port": free_port}
     config.write_text(yaml.safe_dump(raw))
-    env = {**os.environ, **prefect_server.env}
-    proc = _start(config, env)
+    proc = _start(config)
     _wait_for((out / "objects", "*_stats.json"), proc)  # the server is in use
     server = _listener(free_port)
     assert server is not None and os.getpgid(server.pid) != proc.pid
@@ -176,7 +172,7 @@ def test_sigkill_of_the_flow_ends_its_llm_server_and_a_rerun_starts_a_fresh_one(
         assert time.monotonic() < deadline, "the server outlived the killed flow"
         time.sleep(0.2)
 
-    _rerun_finishes(config, env)
+    _rerun_finishes(config)
     assert _listener(free_port) is None  # the rerun's own server stopped with it
     # vLLM's socket files went into a folder of the server's own, cleared at each start on
     # the port and removed at each clean stop: nothing is left in the temporary directory.
