@@ -46,11 +46,13 @@ def add_common_options(parser: argparse.ArgumentParser) -> None:
 
 
 class _Handler(logging.StreamHandler):  # type: ignore[type-arg]
-    """Writes through tqdm on a terminal, so that log lines do not tear the progress bars."""
+    """Writes through tqdm on a terminal, so that log lines do not tear the progress bars.
+    A line and its newline go in one write: a stop (negdata/stopping.py) may silence stderr
+    between two writes, and its one line must not follow half of another."""
 
     def emit(self, record: logging.LogRecord) -> None:
         try:
-            tqdm.write(self.format(record), file=sys.stderr)
+            tqdm.write(self.format(record) + "\n", file=sys.stderr, end="")
         except Exception:
             self.handleError(record)
 

@@ -13,6 +13,7 @@ A second signal during the stop exits at once.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import signal
 import sys
@@ -82,6 +83,17 @@ def ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _hold_log_handlers() -> None:
+    """Let the log lines being written end and keep any more from starting, so that none
+    follows the stop's one line: a line written before stderr was silenced may still be in
+    ``write()``, blocked on a full pipe (for at most ``HOOK_TIMEOUT_S``: a pipe nobody reads
+    never drains). Never released: the process exits."""
+    for name in ("negdata", None):
+        for handler in logging.getLogger(name).handlers:
+            if handler.lock is not None:
+                handler.lock.acquire(timeout=HOOK_TIMEOUT_S)
+
+
 def _silence_stderr() -> int:
     """Point this process's stderr at /dev/null; returns a descriptor of the real one."""
     real = os.dup(2)
@@ -113,6 +125,7 @@ def stop_on_signals(
         stop_children()
         remove_unfinished()
         release_held()
+        _hold_log_handlers()
         line = (
             f"negdata: stopped by {name}; {describe()}; in-flight work was dropped and finished "
             "work is kept: rerun the same command to resume\n"

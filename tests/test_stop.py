@@ -52,7 +52,7 @@ def _wait_for(path_glob: tuple[Path, str], proc: subprocess.Popen[str]) -> None:
         time.sleep(0.05)
 
 
-def _rerun_finishes(config: Path) -> None:
+def _rerun_finishes(config: Path, env: dict[str, str] | None = None) -> None:
     """The same command again runs to the end and publishes every shard."""
     rerun = subprocess.run(
         [sys.executable, "flows/generate.py", "--shards", "0-3", "--config", str(config)],
@@ -60,6 +60,7 @@ def _rerun_finishes(config: Path) -> None:
         text=True,
         timeout=600,
         check=False,
+        env=env,
     )
     assert rerun.returncode == 0, rerun.stderr
     assert "shards 00000-00003 published" in rerun.stdout
@@ -148,18 +149,21 @@ def test_sigkill_of_the_flow_ends_its_llm_server_and_a_rerun_starts_a_fresh_one(
     tmp_path: Path,
     free_port: int,
     sample_run: SampleRun,
+    prefect_server: PrefectServer,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The flow starts its own vLLM server (llm.local); a scheduler SIGKILLs the flow's whole
     process group mid-run. The server, in a process group of its own, must go too, and the
-    next run must get the port and finish."""
+    next run must get the port and finish. The flows run against the session's Prefect
+    server, as a scheduled one would (and start no Prefect server of their own)."""
     monkeypatch.setenv("NEGDATA_CACHE", str(tmp_path / "cache"))  # the server's log goes there
     config, out = _copy(sample_run, tmp_path, LLM_STAGES)
     raw = yaml.safe_load(config.read_text())
     raw["llm"] = {**raw["llm"], "local": True, "endpoint": None}
     raw["llm"]["serve"] = {**raw["llm"]["serve"], "host": "127.0.0.1", "port": free_port}
     config.write_text(yaml.safe_dump(raw))
-    proc = _start(config)
+    env = {**os.environ, **prefect_server.env}
+    proc = _start(config, env)
     _wait_for((out / "objects", "*_stats.json"), proc)  # the server is in use
     server = _listener(free_port)
     assert server is not None and os.getpgid(server.pid) != proc.pid
@@ -172,7 +176,7 @@ def test_sigkill_of_the_flow_ends_its_llm_server_and_a_rerun_starts_a_fresh_one(
         assert time.monotonic() < deadline, "the server outlived the killed flow"
         time.sleep(0.2)
 
-    _rerun_finishes(config)
+    _rerun_finishes(config, env)
     assert _listener(free_port) is None  # the rerun's own server stopped with it
     # vLLM's socket files went into a folder of the server's own, cleared at each start on
     # the port and removed at each clean stop: nothing is left in the temporary directory.
@@ -199,3 +203,43 @@ def test_a_stopped_run_is_marked_crashed_on_the_prefect_server(
     assert [(r["state_type"], r["state"]["message"]) for r in mine] == [
         ("CRASHED", "stopped by SIGTERM")
     ]
+
+
+CHATTY = """
+import logging, threading, time
+from negdata.console import setup_logging
+from negdata.stopping import stop_on_signals
+
+setup_logging()
+stop_on_signals(lambda: "3 of 4 stage-shards done")
+log = logging.getLogger("negdata.flow")
+
+
+def chatter() -> None:
+    for n in range(10**9):
+        log.info("plan shard %05d: 4 planned", n)
+
+
+for _ in range(2):
+    threading.Thread(target=chatter, daemon=True).start()
+print("logging", flush=True)
+time.sleep(600)
+"""
+
+
+def test_the_stop_line_is_a_line_of_its_own_while_other_threads_log() -> None:
+    """A stop silences stderr and prints its one line; a log line another thread is writing
+    at that moment must not run into it (it did, when a line and its newline were two
+    writes: a stopped flow's last line read '... 4 plannednegdata: stopped by SIGTERM; ...')."""
+    for _ in range(10):
+        proc = subprocess.Popen(
+            [sys.executable, "-c", CHATTY],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        assert proc.stdout is not None and proc.stdout.readline() == "logging\n"
+        time.sleep(0.1)
+        proc.send_signal(signal.SIGTERM)
+        _, stderr = proc.communicate(timeout=30)
+        assert proc.returncode == 128 + signal.SIGTERM
+        last = stderr.strip().splitlines()[-1]
+        assert last.startswith("negdata: stopped by SIGTERM; 3 of 4 stage-shards done"), last
