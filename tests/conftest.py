@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import gc
 import http.server
 import io
 import json
@@ -15,6 +17,7 @@ import socket
 import subprocess
 import sys
 import tarfile
+import tempfile
 import threading
 import time
 import uuid
@@ -66,27 +69,67 @@ def pytest_configure(config: pytest.Config) -> None:
 _LIFELINE = pytest.StashKey[int]()
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _detection_let_go() -> Iterator[None]:
-    """Detection keeps in each process what it starts, for the life of a run: decode pools,
-    detector processes (one per device), loaded models. In pytest a run's life is a test
-    module's: after it they are stopped and let go, or they pile up, each pool and detector
-    process a copy of Ultralytics and torch (half a GB and more)."""
-    yield
-    decode = sys.modules.get("negdata.detect.decode")
-    if decode is not None:
-        for workers in list(decode._pools):
-            decode._forget(workers)
+@pytest.hookimpl(trylast=True)
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """pytest's own peak memory (the kernel's high-water mark of its resident set), beside the
+    slowest tests: the suite is to stay under 2 GB."""
+    with contextlib.suppress(OSError):
+        status = Path("/proc/self/status").read_text()
+        peak = next(line.split()[1] for line in status.splitlines() if line.startswith("VmHWM"))
+        terminalreporter.write_line(f"pytest's peak RSS: {int(peak) // 1024} MiB")
+
+
+def _detection_state() -> tuple[set[str], set[str]]:
+    """The keys of the detector models and of the detector processes this process holds."""
+    detectors = sys.modules.get("negdata.detect.detectors")
+    devices = sys.modules.get("negdata.detect.devices")
+    return (
+        set(detectors._loaded) if detectors else set(),
+        set(devices._fleets) if devices else set(),
+    )
+
+
+def _let_go(models: set[str], fleets: set[str], pools: bool) -> None:
+    """Forget the detector models ``models``, stop the detector processes ``fleets`` and,
+    with ``pools``, the decode pools."""
+    detectors = sys.modules.get("negdata.detect.detectors")
+    if detectors is not None:
+        for key in models:
+            detectors._loaded.pop(key, None)
     devices = sys.modules.get("negdata.detect.devices")
     if devices is not None:
         with devices._fleets_lock:
-            fleets = list(devices._fleets.values())
-            devices._fleets.clear()
-        for fleet in fleets:
+            stopping = [devices._fleets.pop(key) for key in fleets if key in devices._fleets]
+        for fleet in stopping:
             fleet.stop()
-    detectors = sys.modules.get("negdata.detect.detectors")
-    if detectors is not None:
-        detectors._loaded.clear()
+    decode = sys.modules.get("negdata.detect.decode")
+    if decode is not None and pools:
+        for workers in list(decode._pools):
+            decode._forget(workers)
+
+
+@pytest.fixture(autouse=True)
+def _detection_let_go() -> Iterator[None]:
+    """Detection keeps in each process what it starts, for the life of a run: loaded models,
+    detector processes (one per device), decode pools. In pytest a run's life is a test's:
+    the models and detector processes a test started are let go after it (those of a module's
+    fixtures after the module), or they pile up, a model up to half a GB, a detector process
+    a copy of torch and Ultralytics. The decode pools, slow to start, last a module."""
+    models, fleets = _detection_state()
+    yield
+    now_models, now_fleets = _detection_state()
+    _let_go(now_models - models, now_fleets - fleets, pools=False)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _module_let_go() -> Iterator[None]:
+    """After a module: all of the above, and the memory freed is handed back to the system
+    (glibc keeps it otherwise; pytest's RSS would only grow)."""
+    yield
+    _let_go(*_detection_state(), pools=True)
+    gc.collect()
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None).malloc_trim(0)
 
 
 @pytest.fixture
@@ -172,17 +215,14 @@ class SampleRun(NamedTuple):
 @pytest.fixture(scope="session")
 def sample_run(
     tmp_path_factory: pytest.TempPathFactory,
-    prefect_starting: StartingPrefect,
     vllm_server: LLMConfig,
     prefect_server: PrefectServer,
 ) -> SampleRun:
     """The flow over the bundled sample plus three bad rows (a corrupt JPEG, a missing file, an
-    empty caption), run once per session in this process with the real YOLO weights, the
+    empty caption), run once per session (``run_flow``) with the real YOLO weights, the
     session's vLLM server and its Prefect server: what tests/test_flow.py checks, and what
     the stop, restart, concurrency and cluster tests copy (``copy_sample_run``) and attack,
     its LLM replies in the copied response cache. Nothing may change it: copy it first."""
-    from flows.generate import generate
-
     root = tmp_path_factory.mktemp("sample-run")
     corrupt = root / "corrupt.jpg"
     corrupt.write_bytes(b"\xff\xd8\xff\xe0 not really a jpeg")
@@ -193,9 +233,33 @@ def sample_run(
         f"{next(images.iterdir()).as_uri()}\t\n"
     )
     config, _ = _sample_config(root, vllm_server, bad_rows)
-    with using_prefect(prefect_server):
-        summary = generate(shards=SAMPLE_SHARDS, config=str(config))
+    summary = run_flow(prefect_server, shards=SAMPLE_SHARDS, config=str(config))
     return SampleRun(config, summary)
+
+
+_FLOW = """
+import json, sys
+from flows.generate import generate
+summary = generate(**json.loads(sys.argv[1]))
+with open(sys.argv[2], "w") as out:
+    json.dump(summary, out)
+"""
+
+
+def run_flow(prefect: PrefectServer, **parameters: Any) -> dict[str, Any]:
+    """``flows.generate.generate(**parameters)``, the flow function a Prefect worker runs, in a
+    python of its own talking to ``prefect``; what it returns. Not in pytest: a run loads the
+    detectors, spaCy and the rest, half a GB that pytest would then hold."""
+    with tempfile.TemporaryDirectory() as folder:
+        returned = Path(folder) / "summary.json"
+        done = subprocess.run(
+            [sys.executable, "-c", _FLOW, json.dumps(parameters), str(returned)],
+            env={**os.environ, **prefect.env}, capture_output=True, text=True, timeout=900,
+            check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr[-3000:]
+        summary: dict[str, Any] = json.loads(returned.read_text())
+        return summary
 
 
 # The files each stage writes for shard S (``S*`` in these folders of the output).
@@ -289,9 +353,12 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def vllm_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LLMConfig]:
+def vllm_server(
+    tmp_path_factory: pytest.TempPathFactory, prefect_starting: StartingPrefect
+) -> Iterator[LLMConfig]:
     """The real vLLM CPU server on a free loopback port, once per session, started with an API
-    key as a cluster's is (every test that talks to it sends the key); yields its config."""
+    key as a cluster's is (every test that talks to it sends the key); yields its config. The
+    session's Prefect server starts beside it: nearly every test that runs a flow needs both."""
     base = LLMConfig(api_key=secrets.token_urlsafe(16))
     serve = base.serve.model_copy(update={"host": "127.0.0.1", "port": _free_port()})
     cfg = base.model_copy(update={"serve": serve})
@@ -396,8 +463,8 @@ class StartingPrefect(NamedTuple):
 
 @pytest.fixture(scope="session")
 def prefect_starting(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StartingPrefect]:
-    """The session's Prefect server (``prefect_server``), started but not yet waited for: a
-    fixture that needs it and the vLLM server names this one first, and the two start at once."""
+    """The session's Prefect server (``prefect_server``), started but not yet waited for, so
+    that it starts while the vLLM server does (``vllm_server``)."""
     port = _free_port()
     auth = f"negdata:{secrets.token_urlsafe(12)}"
     home = tmp_path_factory.mktemp("prefect")

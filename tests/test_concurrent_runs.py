@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -11,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from negdata.config import LLMConfig
-from tests.conftest import STAGE_FILES, SampleRun, copy_sample_run, forget
+from tests.conftest import STAGE_FILES, PrefectServer, SampleRun, copy_sample_run, forget
 
 CLI = [sys.executable, "-c", "from negdata.cli import main; main()"]
 FLOW = [sys.executable, "flows/generate.py"]
@@ -19,10 +20,12 @@ FLOW = [sys.executable, "flows/generate.py"]
 WORKED = re.compile(r"(ingest|detect|plan|compose|publish) shard (\d{5}):")
 
 
-def _together(*commands: list[str]) -> list[subprocess.CompletedProcess[str]]:
+def _together(
+    *commands: list[str], env: dict[str, str] | None = None
+) -> list[subprocess.CompletedProcess[str]]:
     """Start every command at once; their results once all have ended."""
     procs = [
-        subprocess.Popen(c, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(c, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         for c in commands
     ]
     results = []
@@ -55,15 +58,17 @@ def test_two_detect_commands_on_one_output_detect_each_shard_once(
 
 
 def test_two_flows_on_one_output_process_each_stage_of_each_shard_once(
-    tmp_path: Path, sample_run: SampleRun
+    tmp_path: Path, sample_run: SampleRun, prefect_server: PrefectServer
 ) -> None:
     """On a copy of the session's run of the sample with every stage of shards 0-3 forgotten:
-    the work is all there to do again, the LLM replies in the copied response cache."""
+    the work is all there to do again, the LLM replies in the copied response cache. The two
+    flows report to the session's Prefect server (the leases on the output folder, not
+    Prefect, keep them apart)."""
     config, out = copy_sample_run(sample_run, tmp_path)
     forget(out, tuple(STAGE_FILES), range(4))
     flow = [*FLOW, "--shards", "0-3", "--config", str(config)]
 
-    results = _together(flow, flow)
+    results = _together(flow, flow, env={**os.environ, **prefect_server.env})
 
     assert [r.returncode for r in results] == [0, 0], [r.stderr for r in results]
     stages = ("ingest", "detect", "plan", "compose", "publish")

@@ -15,7 +15,7 @@ import yaml
 
 from flows.engines import engine
 from negdata.config import ConfigError, load_config
-from tests.conftest import SampleRun, sample_run_config, written_outputs
+from tests.conftest import PrefectServer, SampleRun, sample_run_config, written_outputs
 
 SHARDS = "0-3"  # of the session's sample run (4 per shard)
 COUNT = 4
@@ -23,9 +23,9 @@ DETECTED = re.compile(r"detect shard (\d{5}):")
 YOLO_LOADED = re.compile(r"yolo:\S+: \d+ classes -> \d+ labels on \S+, loaded in")
 
 
-def _generate(config: Path) -> str:
-    """``python flows/generate.py`` over SHARDS with a temporary Prefect server; its stderr."""
-    env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"}
+def _generate(config: Path, prefect: PrefectServer) -> str:
+    """``python flows/generate.py`` over SHARDS with the session's Prefect server; its stderr."""
+    env = {**os.environ, **prefect.env}
     done = subprocess.run(
         [sys.executable, "flows/generate.py", "--shards", SHARDS, "--config", str(config)],
         env=env, capture_output=True, text=True, timeout=900, check=False,
@@ -36,13 +36,13 @@ def _generate(config: Path) -> str:
 
 @pytest.mark.slow
 def test_two_dask_worker_processes_write_what_one_process_writes_loading_yolo_once_each(
-    tmp_path: Path, sample_run: SampleRun
+    tmp_path: Path, sample_run: SampleRun, prefect_server: PrefectServer
 ) -> None:
     """The one process is the session's run of the sample (tests/conftest.py), whose response
     cache the dask run starts with."""
     config = sample_run_config(sample_run, tmp_path, "dask", engine="dask", dask_workers=2)
 
-    log = _generate(config)
+    log = _generate(config, prefect_server)
 
     assert sorted(DETECTED.findall(log)) == [f"{s:05d}" for s in range(COUNT)]
     assert 1 <= len(YOLO_LOADED.findall(log)) <= 2  # once per worker process, not per shard
