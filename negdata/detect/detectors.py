@@ -79,8 +79,14 @@ def _evidence(
     names: list[str], batch: DecodedBatch, per_source: list[list[Any]]
 ) -> tuple[list[Evidence], list[Reject]]:
     """The batch's evidence (a pixel source's detections are built here, off the thread that
-    feeds the model) and its rejects."""
+    feeds the model) and its rejects; an error if a source left an image out."""
     detections = [[d() if callable(d) else d for d in dets] for dets in per_source]
+    for name, dets in zip(names, detections, strict=True):
+        if len(dets) != len(batch.samples):  # the missing images' objects would read as absent
+            raise RuntimeError(
+                f"{name} gave {len(dets)} detections for a batch of {len(batch.samples)} "
+                "images: the shard's evidence would be incomplete"
+            )
     evidence = [
         combine(sample.key, names, [dets[i] for dets in detections])
         for i, sample in enumerate(batch.samples)

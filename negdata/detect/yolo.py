@@ -5,10 +5,11 @@ Ultralytics downloads missing weights, fonts and packages on its own; here it ru
 exist locally; a ``.yaml`` path builds a random-weight model (plumbing only).
 
 The detect stage feeds it batches already decoded and letterboxed by ``negdata.detect.decode``
-(``detect_pixels``); ``detect`` takes decoded images and lets Ultralytics' predictor prepare them,
-the same way. Either way an image is letterboxed to a square of ``imgsz`` whatever its batch-mates,
-so its evidence does not depend on the batch it lands in. On CUDA the model runs in fp16
-(``half``), on the CPU in fp32.
+(``detect_pixels``); ``detect`` takes decoded images and lets Ultralytics' predictor prepare them
+the same way; both then run the same model and NMS (``suppress``, with no time limit). Either way
+an image is letterboxed to a square of ``imgsz`` whatever its batch-mates, so its evidence does
+not depend on the batch it lands in. On CUDA the model runs in fp16 (``half``), on the CPU in
+fp32.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
+import math
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -56,6 +58,26 @@ def _sha256(path: Path) -> str:
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+def suppress(prediction: Any, args: Any, end2end: bool = False) -> list[Any]:
+    """Ultralytics' NMS with a predictor's arguments, one tensor of boxes per image, and no
+    time limit: Ultralytics' own (2 s + 50 ms an image) ends NMS early on a loaded machine and
+    returns no boxes for the batch's later images, whose objects would then read as absent."""
+    from ultralytics.utils import nms
+
+    found: list[Any] = nms.non_max_suppression(
+        prediction,
+        args.conf,
+        args.iou,
+        args.classes,
+        args.agnostic_nms,
+        max_det=args.max_det,
+        nc=0,
+        max_time_img=math.inf,
+        end2end=end2end,
+    )
+    return found
 
 
 class YoloDetector:
@@ -141,12 +163,10 @@ class YoloDetector:
         detections: list[Detection] = []
         step = self.config.batch
         for start in range(0, len(items), step):
-            results = self._model.predict(
-                [item.image for item in items[start : start + step]], **self._args()
-            )
-            detections.extend(
-                self._detection(r.boxes.xyxy, r.boxes.conf, r.boxes.cls) for r in results
-            )
+            chunk = items[start : start + step]
+            images = [np.asarray(item.image.convert("RGB"))[..., ::-1] for item in chunk]  # BGR
+            im = self._predictor.preprocess(images)  # letterboxed, on the device, 0-1
+            detections.extend(built() for built in self._infer(im, [i.shape[:2] for i in images]))
         return detections
 
     def detect_pixels(
@@ -154,27 +174,26 @@ class YoloDetector:
     ) -> list[Callable[[], Detection]]:
         """Run the model on letterboxed RGB uint8 images of shape (n, imgsz, imgsz, 3) whose
         originals had ``shapes``; as the predictor does: to the device as uint8, then scaled
-        to 0-1 in fp16 or fp32, NMS with its arguments, boxes scaled back to each original.
-        Returns one callable per image that builds its Detection: calling it waits for the
-        device, so a caller can hand them to another thread and go on with the next batch."""
+        to 0-1 in fp16 or fp32. Returns one callable per image that builds its Detection:
+        calling it waits for the device, so a caller can hand them to another thread and go on
+        with the next batch."""
         import torch
-        from ultralytics.utils import nms, ops
 
-        predictor, model = self._predictor, self._predictor.model
-        args = predictor.args
+        model = self._predictor.model
         with torch.inference_mode():
             im = torch.from_numpy(pixels).to(model.device).permute(0, 3, 1, 2).contiguous()
             im = (im.half() if model.fp16 else im.float()).div_(255)
-            found = nms.non_max_suppression(
-                model(im),
-                args.conf,
-                args.iou,
-                args.classes,
-                args.agnostic_nms,
-                max_det=args.max_det,
-                nc=0,
-                end2end=getattr(model, "end2end", False),
-            )
+        return self._infer(im, shapes)
+
+    def _infer(self, im: Any, shapes: Sequence[tuple[int, int]]) -> list[Callable[[], Detection]]:
+        """The model and NMS (``suppress``) on a batch ``im`` (n, 3, imgsz, imgsz) on the
+        device, boxes scaled back to each original's shape."""
+        import torch
+        from ultralytics.utils import ops
+
+        model = self._predictor.model
+        with torch.inference_mode():
+            found = suppress(model(im), self._predictor.args, getattr(model, "end2end", False))
             for pred, shape in zip(found, shapes, strict=False):
                 pred[:, :4] = ops.scale_boxes((im.shape[2], im.shape[3]), pred[:, :4], shape)
         return [

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
 import yaml
 
 from negdata.cli import PERSON_WEIGHTS
 from negdata.config import Config, DetectConfig
-from negdata.detect.detectors import build_detectors
+from negdata.detect.base import Detection, ImageItem
+from negdata.detect.decode import RawSample
+from negdata.detect.detectors import build_detectors, detect_batches
 from negdata.detect.stage import run_detect
 from negdata.ingest.stage import run_ingest
 from negdata.records import Evidence, read_parquet
@@ -79,3 +83,22 @@ def test_shards_that_start_detecting_together_load_the_model_once() -> None:
         loaded = list(pool.map(lambda _: build_detectors(cfg), range(4)))
 
     assert all(detectors is loaded[0] for detectors in loaded)
+
+
+class _Short:
+    """A source that leaves the last image of every batch out (a stand-in: no real source
+    does so now that NMS has no time limit)."""
+
+    name = "short"
+    labels = frozenset({"cat"})
+
+    def detect(self, items: Sequence[ImageItem]) -> list[Detection]:
+        return [Detection(boxes=[], scores={"cat": 0.0}) for _ in items[:-1]]
+
+
+def test_a_batch_a_source_answered_in_part_fails_in_one_line() -> None:
+    samples = [
+        RawSample(key=f"{n:09d}", url="file:///a.jpg", caption="", jpg=b"") for n in range(3)
+    ]
+    with pytest.raises(RuntimeError, match="short gave 2 detections for a batch of 3 images"):
+        list(detect_batches([_Short()], [samples], decode_workers=1))
