@@ -29,6 +29,7 @@ from negdata.config import load_config
 from negdata.detect.lexicon import Lexicon, lexicon_for
 from negdata.export import export_negbench
 from negdata.records import SPLITS, Evidence, read_parquet
+from negdata.validate.claims import exclusive
 from negdata.validate.negation import analyze
 from negdata.wds import caption_for_epoch
 from tests.conftest import (
@@ -307,18 +308,22 @@ def _truth(cfg: Any) -> dict[str, set[str]]:
 def test_nothing_published_contradicts_the_labels(run: dict[str, Any]) -> None:
     """The person weights score a person on the retina photo near t_present; the labels say
     there is none. No caption, MCQ positive or correct answer may affirm it, nor anything else
-    the labels deny, nor negate anything the labels show."""
+    the labels deny, nor negate anything the labels show, nor say "only" beside a labelled
+    object it does not name ("No truck here, only a motorcycle" by a bench and a bicycle)."""
     cfg = run["cfg"]
     truth, lexicon = _truth(cfg), lexicon_for("coco")
 
     def denied(text: str, image_key: str) -> list[str]:
-        """Objects ``text`` affirms that the labels deny, or negates that they show."""
+        """Objects ``text`` affirms that the labels deny, or negates that they show, and with
+        an exclusive claim ("only a bench") the labelled objects it leaves out."""
         polarities = analyze(text, lexicon).items()
-        return [
+        wrong = [
             n
             for n, p in polarities
             if (p == "affirmed") != bool(lexicon.members(n) & truth[image_key])
         ]
+        affirmed = {m for n, p in polarities if p == "affirmed" for m in lexicon.members(n)}
+        return wrong + (sorted(truth[image_key] - affirmed) if exclusive(text) else [])
 
     out = cfg.run.output_dir
     captions = pq.read_table(_parquet(out, "negcap_parquet")).to_pylist()

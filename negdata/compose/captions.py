@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import random
@@ -34,6 +35,7 @@ from negdata.records import (
     write_parquet,
 )
 from negdata.shards import shard_name, write_stats
+from negdata.verify import present_labels
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +54,7 @@ class ImagePlan:
     present: list[str]
     negatives: list[ObjectVerdict]
     styles: list[Style]
+    alone: bool = False  # ``present`` (its first three) is all the evidence finds present
 
 
 def image_plan(record: PlanRecord, cfg: Config) -> ImagePlan:
@@ -74,6 +77,14 @@ def image_plan(record: PlanRecord, cfg: Config) -> ImagePlan:
     rng = random.Random(f"{cfg.run.seed}:{record.key}:style")
     styles = [rng.choice(STYLES) for _ in negatives]
     return ImagePlan(record, affirm, present, negatives, styles)
+
+
+def names_everything(plan: ImagePlan, evidence: Evidence, cfg: Config, lexicon: Lexicon) -> bool:
+    """Whether the objects a template caption shows (the first three present ones) are every
+    object the evidence finds present: only then may it say "only" or "just"."""
+    shown = {lexicon.name(noun) for noun in plan.present[:3]}
+    covered: set[str] = set().union(*(lexicon.members(name) for name in shown if name))
+    return bool(covered) and set(present_labels(evidence, cfg.detect)) <= covered
 
 
 def _one_per_label(verdicts: list[ObjectVerdict]) -> list[ObjectVerdict]:
@@ -133,9 +144,13 @@ def caption_candidates(
             rows.append(base.model_copy(update={"caption": llm.text.strip()}))
         if cfg.compose.template_fallback:
             cleaned = clean_alt_text(plan.record.caption, lexicon)
-            clinical = cfg.detect.vocabulary in CLINICAL_VOCABULARIES
-            write = clinical_caption if clinical else template_caption
-            text = write(style, neg.noun, plan.present, cleaned, _variant(cfg, base.key))
+            variant = _variant(cfg, base.key)
+            if cfg.detect.vocabulary in CLINICAL_VOCABULARIES:
+                text = clinical_caption(style, neg.noun, plan.present, cleaned, variant)
+            else:
+                text = template_caption(
+                    style, neg.noun, plan.present, cleaned, variant, alone=plan.alone
+                )
             rows.append(
                 base.model_copy(
                     update={
@@ -164,8 +179,12 @@ def run_compose(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
     rejects: list[Reject] = []
     mcqs: list[McqRecord] = []
     balancer = McqBalancer(f"{cfg.run.seed}:{shard}:mcq")
+    evidence_of = {e.key: e for e in evidence}
     for record in records:
         plan = image_plan(record, cfg)
+        if record.key in evidence_of:
+            alone = names_everything(plan, evidence_of[record.key], cfg, lexicon)
+            plan = dataclasses.replace(plan, alone=alone)
         if not plan.negatives:
             rejects.append(
                 Reject(

@@ -42,6 +42,8 @@ AFFIRMING_TAILS = (
     ", though {objects} {be_objects} visible.",
     ", just {objects}.",
 )
+# Tails that say the objects are all there is: written only when they are (``alone``).
+EXCLUSIVE_TAILS = (", only {objects}.", ", just {objects}.")
 
 
 def _sentence(text: str) -> str:
@@ -53,13 +55,20 @@ def _pick(parts: tuple[str, ...], variant: int) -> str:
 
 
 def template_caption(
-    style: Style, negated: str, positives: list[str], caption: str, variant: int = 0
+    style: Style,
+    negated: str,
+    positives: list[str],
+    caption: str,
+    variant: int = 0,
+    alone: bool = False,
 ) -> str:
     """A plain negated caption for when the LLM's fails validation (``generator: template``).
 
-    ``positives`` must be verified present; without any, the (cleaned) original caption is
-    affirmed, its trailing clauses dropped until the whole fits CLIP's context, and without
-    that either, nothing is. ``variant`` picks the phrasing (the same variant, the same text)."""
+    ``positives`` must be verified present, and with ``alone`` be every object the evidence
+    finds present (only then may the caption say "only" or "just"); without any, the
+    (cleaned) original caption is affirmed, its trailing clauses dropped until the whole fits
+    CLIP's context, and without that either, nothing is. ``variant`` picks the phrasing (the
+    same variant, the same text)."""
     neg = natural(negated)
     slots = {"neg": neg, "be": be(neg)}
     if positives:
@@ -69,8 +78,9 @@ def template_caption(
         if style == "affirmation_first":
             frame = _pick(OPENINGS, variant) + _pick(NEGATING_TAILS, variant // len(OPENINGS))
         else:
+            tails = tuple(t for t in AFFIRMING_TAILS if alone or t not in EXCLUSIVE_TAILS)
             frame = _pick(NEGATING_OPENINGS, variant) + _pick(
-                AFFIRMING_TAILS, variant // len(NEGATING_OPENINGS)
+                tails, variant // len(NEGATING_OPENINGS)
             )
         return _sentence(frame.format(**slots))
     if style == "affirmation_first":

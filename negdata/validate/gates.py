@@ -10,6 +10,7 @@ from negdata.config import Config
 from negdata.detect.lexicon import Lexicon, lexicon_for
 from negdata.detect.vocab import CLINICAL_VOCABULARIES, VocabularyName
 from negdata.records import CaptionRecord, Evidence, McqRecord, Verdict
+from negdata.validate.claims import left_out
 from negdata.validate.negation import analyze
 from negdata.verify import evidence_verdicts
 
@@ -75,6 +76,8 @@ class CaptionGate:
                 return "affirms_undecided"
             if pol == "affirmed" and verdict != "present" and name not in in_original:
                 return "affirms_unverified"
+        if left_out(text, polarities, verdicts, self.lexicon):
+            return "exclusive_not_true"
         if len(self.new_unverifiable(row)) > self.cfg.compose.max_new_unverifiable:
             return "new_unverifiable_objects"
         return None
@@ -95,8 +98,9 @@ class CaptionGate:
 
 
 def option_truth(verdicts: dict[str, Verdict], text: str, lexicon: Lexicon) -> bool | None:
-    """Whether an MCQ sentence is true of the image: everything it affirms is present and
-    everything it negates is absent. ``None`` when it names something the evidence cannot decide."""
+    """Whether an MCQ sentence is true of the image: everything it affirms is present,
+    everything it negates is absent, and an exclusive claim ("only a dog") leaves out nothing
+    present. ``None`` when it names something the evidence cannot decide."""
     polarities = analyze(text, lexicon)
     if not polarities:
         return None
@@ -106,7 +110,7 @@ def option_truth(verdicts: dict[str, Verdict], text: str, lexicon: Lexicon) -> b
         if verdict not in ("present", "absent"):
             return None
         truth = truth and (verdict == "present") == (pol == "affirmed")
-    return truth
+    return truth and not left_out(text, polarities, verdicts, lexicon)
 
 
 def mcq_gate(mcq: McqRecord, evidence: Evidence, lexicon: Lexicon, cfg: Config) -> str | None:

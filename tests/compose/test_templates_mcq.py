@@ -12,6 +12,7 @@ from negdata.compose.templates import (
 )
 from negdata.detect.lexicon import lexicon_for
 from negdata.records import Style
+from negdata.validate.claims import exclusive
 from negdata.validate.negation import analyze, polarity
 
 STYLES: tuple[Style, ...] = ("affirmation_first", "negation_first")
@@ -134,3 +135,16 @@ def test_paraphrases_that_keep_every_polarity_replace_the_template_text() -> Non
             assert kept == flipped[template] and out.paraphrased[i]
     assert out.template_options == templates and out.correct_answer == mcq.correct_answer
     assert apply_paraphrase(mcq, None, lexicon, "p").paraphrased == [False] * 4
+
+
+def test_a_template_says_only_or_just_only_when_its_objects_are_all_there_is() -> None:
+    def texts(alone: bool) -> set[str]:
+        return {
+            template_caption("negation_first", "dog", ["bench"], "", variant, alone=alone)
+            for variant in range(40)
+        }
+
+    assert not any(exclusive(text) for text in texts(alone=False))
+    assert {"No dog can be seen here, only a bench.", "No dog in sight, just a bench."} <= texts(
+        alone=True
+    )

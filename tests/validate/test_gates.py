@@ -9,7 +9,7 @@ from negdata.config import Config
 from negdata.detect.lexicon import lexicon_for
 from negdata.publish.stage import select_captions
 from negdata.records import CaptionRecord, Evidence, LabelScore
-from negdata.validate.gates import CaptionGate, mcq_gate
+from negdata.validate.gates import CaptionGate, mcq_gate, option_truth
 
 CFG = Config.model_validate(
     {
@@ -68,6 +68,12 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("A red bus waits, " + "tall, " * 36 + "but there is no dog.", "too_long_for_clip"),
         ("A red bus waits, " + "tall, " * 20 + "but there is no dog.", None),
         ("A red bus with a tennis racket, but no dog.", "affirms_unverified"),
+        # Exclusive claims: the person is present too.
+        ("No dog can be seen here, only a bus.", "exclusive_not_true"),
+        ("There is no dog, just a red bus on the street.", "exclusive_not_true"),
+        ("Nothing but a red bus on the street, and no dog.", "exclusive_not_true"),
+        ("No dog can be seen here, only a bus and people.", None),
+        ("Not only a bus but people too, and no dog.", None),
     ],
 )
 def test_caption_gates(text: str, reason: str | None) -> None:
@@ -153,3 +159,20 @@ def test_a_word_inside_a_longer_object_name_is_no_object_of_its_own() -> None:
 def test_words_for_the_picture_itself_are_not_new_objects() -> None:
     row = _caption("There is no dog in this picture, but there is a bus in the frame.")
     assert GATE.new_unverifiable(row) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "true"),
+    [
+        ("This image features only a bus.", False),  # a person is there too
+        ("This image features just a bus and a person.", True),
+        ("This image features a bus.", True),
+        ("This image features not only a bus.", True),
+    ],
+)
+def test_an_exclusive_option_is_true_only_when_it_leaves_nothing_present_out(
+    text: str, true: bool
+) -> None:
+    lexicon = lexicon_for("coco")
+    verdicts = GATE.verdicts(EV)
+    assert option_truth(verdicts, text, lexicon) is true
