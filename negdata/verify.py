@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 
 from negdata.config import DetectConfig
@@ -55,6 +56,17 @@ def verify(
         )
         verdicts.append(ObjectVerdict(noun=noun, label=name, verdict=verdict, score=score))
     return verdicts
+
+
+def box_counts(evidence: Evidence, cfg: DetectConfig) -> dict[str, int]:
+    """Per label with a box at ``t_present``: how many such boxes the source that drew the most
+    drew (two sources that see one dog draw two boxes of one dog). A label no box source sees
+    at ``t_present`` has no count, whatever an oracle says."""
+    per_source = Counter((b.source, b.label) for b in evidence.boxes if b.score >= cfg.t_present)
+    found: dict[str, int] = {}
+    for (_, label), n in per_source.items():
+        found[label] = max(found.get(label, 0), n)
+    return found
 
 
 def present_labels(evidence: Evidence, cfg: DetectConfig) -> list[str]:

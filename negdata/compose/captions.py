@@ -20,6 +20,7 @@ from negdata.compose.templates import template_caption
 from negdata.config import Config
 from negdata.detect.lexicon import Lexicon, run_lexicon
 from negdata.detect.vocab import CLINICAL_VOCABULARIES
+from negdata.english import counted, natural
 from negdata.llm import Batch, reject_of, run_batches
 from negdata.llm.prompts import few_shot_shift, load_prompt
 from negdata.records import (
@@ -35,7 +36,7 @@ from negdata.records import (
     write_parquet,
 )
 from negdata.shards import shard_name, write_stats
-from negdata.verify import present_labels
+from negdata.verify import box_counts, present_labels
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +86,29 @@ def names_everything(plan: ImagePlan, evidence: Evidence, cfg: Config, lexicon: 
     shown = {lexicon.name(noun) for noun in plan.present[:3]}
     covered: set[str] = set().union(*(lexicon.members(name) for name in shown if name))
     return bool(covered) and set(present_labels(evidence, cfg.detect)) <= covered
+
+
+def counted_plan(plan: ImagePlan, evidence: Evidence, cfg: Config, lexicon: Lexicon) -> ImagePlan:
+    """``plan`` as the evidence backs it: its objects counted where the boxes count them ("two
+    people", never "a person" beside two), each negated object a vocabulary term (never the
+    LLM's "big cat, bear"), and ``alone`` when the objects a template shows are all there is."""
+    boxes = box_counts(evidence, cfg.detect)
+
+    def count(noun: str) -> str:
+        name = lexicon.name(noun)
+        return counted(noun, boxes.get(name) if name else None)
+
+    negatives = [  # "big cat, bear" verified as bear is negated as "bear"
+        n if lexicon.is_term(n.noun) else n.model_copy(update={"noun": natural(str(n.label))})
+        for n in plan.negatives
+    ]
+    plan = dataclasses.replace(
+        plan,
+        affirm=[count(n) for n in plan.affirm],
+        present=[count(n) for n in plan.present],
+        negatives=negatives,
+    )
+    return dataclasses.replace(plan, alone=names_everything(plan, evidence, cfg, lexicon))
 
 
 def _one_per_label(verdicts: list[ObjectVerdict]) -> list[ObjectVerdict]:
@@ -183,8 +207,7 @@ def run_compose(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
     for record in records:
         plan = image_plan(record, cfg)
         if record.key in evidence_of:
-            alone = names_everything(plan, evidence_of[record.key], cfg, lexicon)
-            plan = dataclasses.replace(plan, alone=alone)
+            plan = counted_plan(plan, evidence_of[record.key], cfg, lexicon)
         if not plan.negatives:
             rejects.append(
                 Reject(

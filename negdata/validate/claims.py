@@ -1,22 +1,77 @@
 """Claims a sentence makes beyond which objects are there and which are not.
 
-An exclusive claim ("only a motorcycle", "just a bench", "nothing but sand") says that nothing
-else is there: it is true only when every object the evidence finds present is one the
-sentence affirms. "Not only" and "not just" add rather than exclude, and claim nothing.
+- An exclusive claim ("only a motorcycle", "just a bench", "nothing but sand") says that nothing
+  else is there: it is true only when every object the evidence finds present is one the
+  sentence affirms. "Not only" and "not just" add rather than exclude, and claim nothing.
+- Text about the text ("the two images above", "this caption") and one object said to be
+  another ("The dog is a lion") are refused.
+- A count ("a person", "two dogs", "a lone cat", "several cars") is checked against the boxes
+  where the evidence has them (``box_counts``). Where it has none (a label oracle), an article
+  ("a bench") is taken as grammar, not as a count, but a number or "lone" cannot be backed
+  and is refused.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from negdata.detect.lexicon import Lexicon
+from negdata.english import NUMBER_WORDS
 from negdata.records import Verdict
+from negdata.validate.negation.mentions import Mention, build_index, find_mentions
 
 EXCLUSIVE = re.compile(
     r"(?<!\bnot )\b(only|just|solely|merely|alone|the sole|nothing but|nothing else|no other)\b",
     re.IGNORECASE,
 )
+_NUMBERS = (
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+)
+# A count word before a noun: (fewest, most); ``None``: no upper bound.
+COUNTS: dict[str, tuple[int, int | None]] = {
+    "a": (1, 1),
+    "an": (1, 1),
+    "one": (1, 1),
+    "single": (1, 1),
+    "lone": (1, 1),
+    "sole": (1, 1),
+    "both": (2, 2),
+    "pair": (2, 2),
+    "couple": (2, 2),
+    "few": (2, None),
+    "several": (3, None),
+    "multiple": (2, None),
+    "many": (3, None),
+    "numerous": (3, None),
+    **{word: (n, n) for n, word in enumerate(NUMBER_WORDS, start=2)},
+}
+# Counts that are no mere article: the evidence must back them.
+EXPLICIT = frozenset(COUNTS) - {"a", "an"}
+_STOPS = frozenset({",", ";", ".", "and", "or", "with", "of", "no", "not", "without", "the"})
+_TOKEN = re.compile(r"[a-z]+|\d+|[,;.]")
+
+
+@dataclass(frozen=True)
+class Count:
+    """A count the sentence states for one of its objects: ``word`` before ``name``."""
+
+    name: str
+    word: str
+    fewest: int
+    most: int | None
 
 
 def exclusive(text: str) -> bool:
@@ -38,3 +93,85 @@ def left_out(
         for name, verdict in verdicts.items()
         if verdict == "present" and not any(members & lexicon.members(name) for members in affirmed)
     )
+
+
+def _count_word(tokens: list[str], mention: Mention) -> str | None:
+    """The count word of the noun phrase that ends in ``mention``: "two (big) dogs", "a lone
+    cat", "a couple of dogs", "3 cars"; ``None`` for a bare noun."""
+    at = mention.start - 1
+    if at >= 1 and tokens[at] == "of" and tokens[at - 1] in {"pair", "couple"}:
+        return tokens[at - 1]
+    for _ in range(3):  # up to two adjectives: "a big brown dog"
+        if at < 0 or tokens[at] in _STOPS:
+            return None
+        word = tokens[at]
+        if word in COUNTS or word.isdigit():
+            return word
+        at -= 1
+    return None
+
+
+def counts(text: str, names: Mapping[str, tuple[str, ...]]) -> list[Count]:
+    """The counts ``text`` states for the objects ``names`` (name -> its terms)."""
+    tokens = _TOKEN.findall(text.lower())
+    found = []
+    for mention in find_mentions(tokens, build_index(names)):
+        word = _count_word(tokens, mention)
+        if word is None:
+            continue
+        fewest, most = (int(word), int(word)) if word.isdigit() else COUNTS[word]
+        found.append(Count(mention.name, word, fewest, most))
+    return found
+
+
+def count_problem(
+    text: str,
+    polarities: Mapping[str, str],
+    boxes: Mapping[str, int],
+    lexicon: Lexicon,
+) -> str | None:
+    """``count_not_true`` when a count the sentence states for an object it affirms disagrees
+    with the boxes ``boxes`` (label -> boxes at ``t_present``), ``count_unverified`` when a
+    number or "lone" has no boxes to back it, else ``None``."""
+    affirmed = {name: lexicon.terms(name) for name, pol in polarities.items() if pol == "affirmed"}
+    for count in counts(text, affirmed):
+        members = lexicon.members(count.name)
+        if not members & set(boxes):
+            if count.word in EXPLICIT or count.word.isdigit():
+                return "count_unverified"
+            continue
+        seen = sum(boxes.get(label, 0) for label in members)
+        if seen < count.fewest or (count.most is not None and seen > count.most):
+            return "count_not_true"
+    return None
+
+
+# Text about the text or the page, not the picture: "the two images above", "this caption".
+META = re.compile(
+    r"\b(?:this|the|these|those|above|following) (?:caption|sentence|description|text|prompt)s?\b"
+    r"|\b(?:images?|pictures?|photos?|photographs?) (?:above|below)\b"
+    r"|\bthe (?:two|both|other|previous|next|first|second) (?:images?|pictures?|photos?)\b",
+    re.IGNORECASE,
+)
+_COPULA = frozenset({"is", "are", "was", "were"})
+_BETWEEN = frozenset({"a", "an", "the", "actually", "really", "just", "also", "clearly"})
+
+
+def meta_text(text: str) -> bool:
+    """Whether ``text`` talks about the caption or the page instead of the picture."""
+    return META.search(text) is not None
+
+
+def identity_claim(text: str, lexicon: Lexicon) -> bool:
+    """Whether ``text`` says one object is another: "The dog is a lion" (two names of
+    ``lexicon``, neither covering the other, joined by "is a")."""
+    tokens = _TOKEN.findall(text.lower())
+    names = {name: lexicon.terms(name) for name in lexicon.mentioned(text)}
+    mentions = find_mentions(tokens, build_index(names))
+    for first, second in itertools.pairwise(mentions):
+        between = tokens[first.end : second.start]
+        if not between or between[0] not in _COPULA or not set(between[1:]) <= _BETWEEN:
+            continue
+        if not lexicon.members(first.name) & lexicon.members(second.name):
+            return True
+    return False

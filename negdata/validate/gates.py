@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from negdata.clip_text import fits_clip
@@ -10,9 +11,9 @@ from negdata.config import Config
 from negdata.detect.lexicon import Lexicon, lexicon_for
 from negdata.detect.vocab import CLINICAL_VOCABULARIES, VocabularyName
 from negdata.records import CaptionRecord, Evidence, McqRecord, Verdict
-from negdata.validate.claims import left_out
+from negdata.validate.claims import count_problem, identity_claim, left_out, meta_text
 from negdata.validate.negation import analyze
-from negdata.verify import evidence_verdicts
+from negdata.verify import box_counts, evidence_verdicts
 
 _RESIDUE = re.compile(
     r"(caption\s*\d*\s*:|negat\w*\s*:|^\s*(sure|here is|here's|here are|certainly|okay)\b|"
@@ -50,6 +51,8 @@ class CaptionGate:
         text = row.caption
         if _RESIDUE.search(text):
             return "prompt_residue"
+        if meta_text(text):
+            return "meta_text"
         if not 10 <= len(text) <= self.cfg.compose.max_caption_chars:
             return "length"
         if not fits_clip(text):
@@ -59,6 +62,8 @@ class CaptionGate:
         polarities = analyze(text, self.lexicon)
         if polarities.get(row.negated_label) != "negated":
             return "not_negated"
+        if nonsense(text, self.lexicon):
+            return "identity_claim"
         verdicts = self.verdicts(evidence)
         in_original = set(self.lexicon.mentioned(row.original_caption))
         # A clinical caption states only what the labels decide: no finding the report hedges
@@ -78,6 +83,11 @@ class CaptionGate:
                 return "affirms_unverified"
         if left_out(text, polarities, verdicts, self.lexicon):
             return "exclusive_not_true"
+        counts = count_problem(
+            text, polarities, box_counts(evidence, self.cfg.detect), self.lexicon
+        )
+        if counts is not None:
+            return counts
         if len(self.new_unverifiable(row)) > self.cfg.compose.max_new_unverifiable:
             return "new_unverifiable_objects"
         return None
@@ -97,10 +107,21 @@ class CaptionGate:
         return sorted(found)
 
 
-def option_truth(verdicts: dict[str, Verdict], text: str, lexicon: Lexicon) -> bool | None:
+def nonsense(text: str, lexicon: Lexicon) -> bool:
+    """One object said to be another ("The dog is a lion"), in ``lexicon``'s names or LVIS's."""
+    return identity_claim(text, lexicon) or identity_claim(text, lexicon_for("lvis"))
+
+
+def option_truth(
+    verdicts: dict[str, Verdict],
+    text: str,
+    lexicon: Lexicon,
+    boxes: Mapping[str, int] | None = None,
+) -> bool | None:
     """Whether an MCQ sentence is true of the image: everything it affirms is present,
-    everything it negates is absent, and an exclusive claim ("only a dog") leaves out nothing
-    present. ``None`` when it names something the evidence cannot decide."""
+    everything it negates is absent, an exclusive claim ("only a dog") leaves out nothing
+    present, and a count agrees with the ``boxes`` (``negdata.validate.claims``). ``None`` when
+    it names something the evidence cannot decide."""
     polarities = analyze(text, lexicon)
     if not polarities:
         return None
@@ -110,7 +131,10 @@ def option_truth(verdicts: dict[str, Verdict], text: str, lexicon: Lexicon) -> b
         if verdict not in ("present", "absent"):
             return None
         truth = truth and (verdict == "present") == (pol == "affirmed")
-    return truth and not left_out(text, polarities, verdicts, lexicon)
+    counts = count_problem(text, polarities, boxes or {}, lexicon)
+    if counts == "count_unverified":
+        return None
+    return truth and counts is None and not left_out(text, polarities, verdicts, lexicon)
 
 
 def mcq_gate(mcq: McqRecord, evidence: Evidence, lexicon: Lexicon, cfg: Config) -> str | None:
@@ -121,8 +145,11 @@ def mcq_gate(mcq: McqRecord, evidence: Evidence, lexicon: Lexicon, cfg: Config) 
         return "mcq_placeholder"
     if not all(fits_clip(o) for o in options):
         return "mcq_too_long_for_clip"
+    if any(meta_text(o) or nonsense(o, lexicon) for o in options):
+        return "mcq_nonsense"
     verdicts = evidence_verdicts(evidence, lexicon, cfg.detect)
-    truths = [option_truth(verdicts, o, lexicon) for o in options]
+    boxes = box_counts(evidence, cfg.detect)
+    truths = [option_truth(verdicts, o, lexicon, boxes) for o in options]
     if None in truths:
         return "mcq_unverifiable"
     if truths.count(True) != 1 or not truths[mcq.correct_answer]:

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from negdata.compose.captions import image_plan
+from negdata.compose.captions import counted_plan, image_plan
 from negdata.compose.cooccurrence import Cooccurrence
 from negdata.compose.plan import plan_record
 from negdata.compose.schemas import PlanOutput
 from negdata.compose.templates import template_caption
 from negdata.config import Config
 from negdata.detect.base import Detection, combine
+from negdata.detect.lexicon import lexicon_for
 from negdata.detect.vocab import COCO80
-from negdata.records import Evidence, LabelScore
+from negdata.records import Box, Evidence, LabelScore
 
 CFG = Config.model_validate(
     {
@@ -216,3 +217,22 @@ def test_without_company_in_the_shard_the_fill_negates_cocos_kin_of_what_is_ther
     record = plan_record(galaxy, "deep field galaxies", None, cfg, "plan@1", company)
     assert sorted(record.random_fill) == sorted(c.label for c in record.candidates)
     assert len(record.random_fill) == cfg.plan.min_candidates
+
+
+def test_the_plan_counts_what_the_boxes_count_and_negates_vocabulary_terms() -> None:
+    """Two person boxes: "two people", never "a person"; the LLM's "big cat, bear", verified as
+    bear, is negated as "bear"; a template may say "only" when its objects are all there is."""
+    boxes = [
+        Box(label="person", score=s, x0=0, y0=0, x1=9, y1=9, source="yolo:t") for s in (0.9, 0.7)
+    ]
+    ev = _evidence(bus=0.9, person=0.8, bear=0.0, dog=0.0).model_copy(update={"boxes": boxes})
+    output = PlanOutput(mentioned=["bus", "man"], absent_candidates=["big cat, bear", "dog"])
+    record = plan_record(ev, "a man and a bus", output, CFG, "plan@1")
+
+    plan = counted_plan(image_plan(record, CFG), ev, CFG, lexicon_for("coco"))
+
+    assert plan.present == ["bus", "two men"]
+    assert [n.noun for n in plan.negatives] == ["bear", "dog"]
+    assert plan.alone  # the bus and the two men are everything present
+    with_a_cat = ev.model_copy(update={"scores": [*ev.scores, LabelScore(label="cat", score=0.9)]})
+    assert not counted_plan(image_plan(record, CFG), with_a_cat, CFG, lexicon_for("coco")).alone

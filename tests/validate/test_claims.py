@@ -1,0 +1,79 @@
+"""Claims beyond polarity: exclusivity, counts, text about the text, one object called another."""
+
+from __future__ import annotations
+
+import pytest
+
+from negdata.detect.lexicon import lexicon_for
+from negdata.validate.claims import count_problem, exclusive, identity_claim, meta_text
+from negdata.validate.negation import analyze
+
+COCO = lexicon_for("coco")
+
+
+@pytest.mark.parametrize(
+    ("text", "claims"),
+    [
+        ("No boat can be seen here, only a motorcycle.", True),
+        ("There is no airplane, just a bench.", True),
+        ("Nothing but sand and sky, and no umbrella.", True),
+        ("A man alone on a bench, with no dog.", True),
+        ("No other car is parked here.", True),
+        ("Not only a bus but a car, and no truck.", False),
+        ("A bus and a car, but no truck.", False),
+    ],
+)
+def test_exclusive_claims(text: str, claims: bool) -> None:
+    assert exclusive(text) is claims
+
+
+@pytest.mark.parametrize(
+    ("text", "boxes", "problem"),
+    [
+        ("A picture of a person, but there is no dog.", {"person": 2}, "count_not_true"),
+        ("Two people stand by a bus, but there is no dog.", {"person": 2}, None),
+        ("Three people stand by a bus, but there is no dog.", {"person": 2}, "count_not_true"),
+        ("A lone person waits, with no dog in sight.", {"person": 1}, None),
+        ("Several people wait, with no dog in sight.", {"person": 2}, "count_not_true"),
+        ("People wait at the stop, with no dog in sight.", {"person": 1}, None),  # no number
+        ("A couple of people wait, with no dog.", {"person": 2}, None),
+        ("2 people wait by the bus, with no dog.", {"person": 3}, "count_not_true"),
+        # No boxes (a label oracle): an article is grammar, a number is a claim.
+        ("A bench by the wall, but no dog.", {}, None),
+        ("Two benches by the wall, but no dog.", {}, "count_unverified"),
+        ("A lone bench by the wall, but no dog.", {}, "count_unverified"),
+        # Only what is affirmed is counted: "no two dogs" claims no dogs.
+        ("A person, and no two dogs alike.", {"person": 1}, None),
+    ],
+)
+def test_counts_are_checked_against_the_boxes(
+    text: str, boxes: dict[str, int], problem: str | None
+) -> None:
+    assert count_problem(text, analyze(text, COCO), boxes, COCO) == problem
+
+
+@pytest.mark.parametrize(
+    ("text", "meta"),
+    [
+        ("The fork is a feature of the two images above.", True),
+        ("This caption shows no dog.", True),
+        ("A dog on a sofa in this photo, and no cat.", False),
+        ("The picture shows no cat.", False),
+    ],
+)
+def test_text_about_the_text(text: str, meta: bool) -> None:
+    assert meta_text(text) is meta
+
+
+@pytest.mark.parametrize(
+    ("text", "identity"),
+    [
+        ("The dog is a lion.", True),
+        ("The cat is a dog, and there is no bird.", True),
+        ("The dog is a terrier, and there is no cat.", False),  # a terrier is a dog
+        ("The dog is on a sofa, and there is no cat.", False),
+        ("The dog is brown, and the cat is not here.", False),
+    ],
+)
+def test_one_object_said_to_be_another(text: str, identity: bool) -> None:
+    assert (identity_claim(text, COCO) or identity_claim(text, lexicon_for("lvis"))) is identity
