@@ -26,6 +26,7 @@ from PIL import Image
 from negdata.cli import PERSON_WEIGHTS
 from negdata.config import Config, load_config
 from negdata.detect.vocab import vocabulary
+from negdata.english import with_article
 from negdata.publish.samples import image_samples
 from negdata.publish.stage import write_splits
 from negdata.records import (
@@ -120,7 +121,7 @@ def _write_shard(cfg: Config, shard: int, photos: list[tuple[SampleImage, bytes]
                     image_key=key,
                     negated=negated,
                     negated_label=negated,
-                    caption=f"A photo of a {present[0]}, but no {negated}."
+                    caption=f"A photo of {with_article(present[0])}, but no {negated}."
                     if present
                     else f"There is no {negated} in this photo.",
                     style=STYLES[i % 2],
@@ -192,11 +193,12 @@ def _evidence(
 
 
 def _question(key: str, positive: str, negative: str, correct: int, config_hash: str) -> McqRecord:
-    right = f"This image features a {positive}, but not a {negative}."
+    a, n = with_article(positive), with_article(negative)
+    right = f"This image features {a}, but not {n}."
     wrong = [
-        f"This image features a {negative}.",
-        f"This image does not feature a {positive}.",
-        f"This image features a {negative}, but not a {positive}.",
+        f"This image features {n}.",
+        f"This image does not feature {a}.",
+        f"This image features {n}, but not {a}.",
     ]
     options = [*wrong[:correct], right, *wrong[correct:]]
     return McqRecord(

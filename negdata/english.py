@@ -110,3 +110,17 @@ def join_objects(nouns: list[str]) -> str:
     if len(phrases) <= 1:
         return "".join(phrases)
     return ", ".join(phrases[:-1]) + " and " + phrases[-1]
+
+
+_ARTICLE_AND_WORD = re.compile(r"\b(an?)\s+([A-Za-z][\w'-]*)", re.IGNORECASE)
+
+
+def article_errors(text: str) -> list[str]:
+    """Every "a"/"an" in ``text`` that disagrees with the sound of the next word, as inflect
+    hears it ("a espresso", "an cat"; "a unicorn", "an hour" are fine)."""
+    wrong = []
+    for match in _ARTICLE_AND_WORD.finditer(text):
+        article, word = match.group(1).lower(), match.group(2)
+        if str(_ENGINE.a(word)).split(" ", 1)[0].lower() != article:
+            wrong.append(match.group(0))
+    return wrong

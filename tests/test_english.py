@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from negdata.english import be, join_objects, natural, plural, with_article
+from negdata.english import article_errors, be, join_objects, natural, plural, with_article
 
 
 @pytest.mark.parametrize(
@@ -49,3 +49,13 @@ def test_class_names_in_natural_form() -> None:
     assert natural("  Traffic   Light ") == "traffic light"
     with pytest.raises(ValueError):
         with_article(" _ ")
+
+
+def test_an_article_that_disagrees_with_the_next_word_is_found() -> None:
+    """What an LLM caption must not publish ("a espresso"), and what is right though it looks
+    odd: "a unicorn", "a one-way", "an hour", "an FBI agent"."""
+    caption = "Without a wine glass in sight, a espresso sits on a table, but there is no fork."
+    assert article_errors(caption) == ["a espresso"]
+    assert article_errors("An cat and a umbrella.") == ["An cat", "a umbrella"]
+    fine = "A unicorn, a one-way street, a utility car, an hour, an FBI agent and a European."
+    assert article_errors(fine) == []

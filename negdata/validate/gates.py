@@ -10,6 +10,7 @@ from negdata.clip_text import fits_clip
 from negdata.config import Config
 from negdata.detect.lexicon import Lexicon, lexicon_for
 from negdata.detect.vocab import CLINICAL_VOCABULARIES, VocabularyName
+from negdata.english import article_errors
 from negdata.records import CaptionRecord, Evidence, McqRecord, Verdict
 from negdata.validate.claims import count_problem, identity_claim, left_out, meta_text
 from negdata.validate.negation import analyze
@@ -59,6 +60,8 @@ class CaptionGate:
             return "too_long_for_clip"
         if _norm(text) == _norm(row.original_caption):
             return "copy_of_original"
+        if article_errors(text):
+            return "article_error"
         polarities = analyze(text, self.lexicon)
         if polarities.get(row.negated_label) != "negated":
             return "not_negated"
@@ -147,6 +150,8 @@ def mcq_gate(mcq: McqRecord, evidence: Evidence, lexicon: Lexicon, cfg: Config) 
         return "mcq_too_long_for_clip"
     if any(meta_text(o) or nonsense(o, lexicon) for o in options):
         return "mcq_nonsense"
+    if any(article_errors(o) for o in options):
+        return "mcq_article_error"
     verdicts = evidence_verdicts(evidence, lexicon, cfg.detect)
     boxes = box_counts(evidence, cfg.detect)
     truths = [option_truth(verdicts, o, lexicon, boxes) for o in options]
