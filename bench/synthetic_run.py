@@ -142,9 +142,14 @@ def _write_shard(cfg: Config, shard: int, photos: list[tuple[SampleImage, bytes]
     write_parquet(out / "shards" / f"{name}.parquet", IngestRow, rows)
     write_parquet(out / "evidence" / f"{name}.parquet", Evidence, evidence)
     split_of = {e.key: SPLITS[0 if i % 10 < 8 else i % 10 - 7] for i, e in enumerate(evidence)}
-    published = [PublishedCaption(**c.model_dump(), split=split_of[c.image_key]) for c in captions]
     images = {sample_key(shard, index): jpeg for index, (_, jpeg) in enumerate(photos)}
     sha256 = {key: hashlib.sha256(jpg).hexdigest() for key, jpg in images.items()}
+    published = [
+        PublishedCaption(
+            **c.model_dump(), split=split_of[c.image_key], jpg_sha256=sha256[c.image_key]
+        )
+        for c in captions
+    ]
     images_by_split = write_splits(
         out,
         name,
@@ -169,6 +174,7 @@ def _write_shard(cfg: Config, shard: int, photos: list[tuple[SampleImage, bytes]
             "mcq_correct_positions": dict(Counter(str(q.correct_answer) for q in questions)),
             "rejects": count_by(rejects),
             "images_by_split": images_by_split,
+            "images_published": sum(images_by_split.values()),
             "captions_by_split": dict(Counter(split_of[c.image_key] for c in captions)),
             "mcq_by_split": dict(Counter(split_of[q.image_key] for q in questions)),
         },
@@ -180,13 +186,17 @@ def _write_shard(cfg: Config, shard: int, photos: list[tuple[SampleImage, bytes]
 def _evidence(
     key: str, present: list[str], labels: tuple[str, ...], width: int, height: int
 ) -> Evidence:
-    """Boxes of the present objects, scored high; every other label of the vocabulary scored
-    low, as a detector covering it scores it (what makes a negation or a question checkable)."""
+    """Boxes of the present objects, scored high, and a faint one of an absent object (as a
+    detector draws them below ``t_present``); every other label of the vocabulary scored low,
+    as a detector covering it scores it (what makes a negation or a question checkable)."""
     boxes = [
         Box(label=label, score=0.9, x0=width * (0.1 + 0.1 * i), y0=height * (0.1 + 0.1 * i),
             x1=width * (0.6 + 0.1 * i), y1=height * (0.9 - 0.1 * i), source="synthetic")
         for i, label in enumerate(present[:3])
     ]  # fmt: skip
+    faint = next(label for label in labels if label not in present)
+    boxes.append(Box(label=faint, score=0.01, x0=0, y0=0, x1=width / 4, y1=height / 4,
+                     source="synthetic"))  # fmt: skip
     score = {label: 0.01 for label in labels} | {label: 0.9 for label in present}
     scores = [LabelScore(label=label, score=s, lowest=s) for label, s in sorted(score.items())]
     return Evidence(key=key, boxes=boxes, scores=scores, sources=["synthetic"])

@@ -87,8 +87,6 @@ class PlanRecord(Record):
     candidates: list[ObjectVerdict]
     detected: list[str]  # labels the evidence alone affirms (detect.t_affirm), caption or not
     prompt: str
-    # Vocabulary-fill negatives never seen with what the image shows: a last resort, counted.
-    random_fill: list[str] = []
 
 
 class CaptionRecord(Record):
@@ -129,9 +127,12 @@ class McqRecord(Record):
 
 
 class PublishedCaption(CaptionRecord):
-    """A NegCap caption as published, with its image's split: a row of the NegCap Parquet."""
+    """A NegCap caption as published, with its image's split: a row of the NegCap Parquet.
+    ``jpg_sha256`` is the sha256 of the JPEG its NegCap sample stores (``negdata verify``
+    checks it: a flipped byte may still decode)."""
 
     split: Split
+    jpg_sha256: str
 
 
 class PublishedMcq(McqRecord):
@@ -162,7 +163,8 @@ class NegCapSample(Record):
 
     key: str
     split: Split
-    sha256: str
+    sha256: str  # of the original image, as ingest fetched it (what splits are made by)
+    jpg_sha256: str  # of the stored .jpg
     caption: str
     original_caption: str
     config_hash: str

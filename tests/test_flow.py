@@ -29,6 +29,7 @@ from negdata.config import load_config
 from negdata.detect.lexicon import Lexicon, lexicon_for
 from negdata.export import export_negbench
 from negdata.records import SPLITS, Evidence, read_parquet
+from negdata.stages import STAGES, stage_hash
 from negdata.validate.claims import exclusive
 from negdata.validate.negation import analyze
 from negdata.wds import caption_for_epoch
@@ -37,6 +38,7 @@ from tests.conftest import (
     PrefectServer,
     SampleRun,
     copy_sample_run,
+    run_flow,
     using_prefect,
 )
 
@@ -192,6 +194,11 @@ def test_hugging_face_datasets_loads_every_dataset_with_its_splits(
         assert sum(d.num_rows for d in loaded.values()) == plain["train"].num_rows > 0
     questions = _load(tmp_path, str(out / "negmcq"))["train"]
     assert questions.features["correct_answer"].dtype == "int64"
+    # The run folder itself, with no config name: its card's default, NegCap.
+    default = _load(tmp_path, str(out))
+    assert sum(d.num_rows for d in default.values()) == sum(
+        pq.read_metadata(p).num_rows for p in _parquet(out, "negcap_parquet")
+    )
 
 
 def test_the_negbench_export_keeps_evaluation_to_test_images(
@@ -337,6 +344,20 @@ def test_nothing_published_contradicts_the_labels(run: dict[str, Any]) -> None:
         assert all(lexicon.name(p) in truth[q["image_key"]] for p in q["positives"]), q
 
 
+def test_every_published_record_carries_the_hash_the_card_names(run: dict[str, Any]) -> None:
+    """A fresh run's card warned that its records carried a hash its config did not give: they
+    carried compose's, the card named publish's."""
+    cfg = run["cfg"]
+    out = cfg.run.output_dir
+    want = stage_hash(cfg, STAGES[-1])
+    found = set(pq.read_table(_parquet(out, "negcap_parquet")).column("config_hash").to_pylist())
+    found |= set(pq.read_table(_parquet(out, "negmcq")).column("config_hash").to_pylist())
+    assert found == {want}
+    card = (out / "README.md").read_text()
+    assert f"records' `config_hash`: `{want}` (the hash" in card
+    assert "it is not the run's own" not in card
+
+
 def test_no_published_caption_carries_alt_text_noise(run: dict[str, Any]) -> None:
     """The sample's captions hold a file name, a stock-photo id, keyword lists, camera settings
     and name placeholders; the captions built on them keep none."""
@@ -428,7 +449,7 @@ def test_diversity_is_reported_per_generator_and_style(run: dict[str, Any]) -> N
 
 
 def test_lost_llm_outputs_are_rebuilt_from_the_cache_identically(
-    sample_run: SampleRun, tmp_path: Path, prefect_api: PrefectServer
+    sample_run: SampleRun, tmp_path: Path, prefect_server: PrefectServer
 ) -> None:
     """On a copy of the run: its LLM outputs of shard 0 deleted, a rerun builds them again."""
     config, out = copy_sample_run(sample_run, tmp_path)
@@ -439,7 +460,7 @@ def test_lost_llm_outputs_are_rebuilt_from_the_cache_identically(
         for path in out.glob(f"{pattern}00000*"):
             path.unlink()
 
-    summary = generate(shards="0", config=str(config))
+    summary = run_flow(prefect_server, shards="0", config=str(config))
 
     assert sorted(summary["this_run"]["ran"]) == [
         "compose/00000",
@@ -463,7 +484,7 @@ def test_a_run_to_an_object_store_writes_what_a_local_run_writes(
     s3_options: dict[str, Any],
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
-    prefect_api: PrefectServer,
+    prefect_server: PrefectServer,
 ) -> None:
     """The same flow with ``run.output_dir`` on S3 (moto on loopback). The local run's LLM
     replies are handed over through the response cache, which for a remote output folder lives
@@ -479,7 +500,7 @@ def test_a_run_to_an_object_store_writes_what_a_local_run_writes(
     cfg.llm_cache.parent.mkdir(parents=True)
     shutil.copyfile(local / "llm_cache.sqlite", cfg.llm_cache)
 
-    summary = generate(shards=SHARDS, config=str(config))
+    summary = run_flow(prefect_server, shards=SHARDS, config=str(config))
 
     assert summary["this_run"]["llm_server"]["requests"] == 0  # every reply came from the cache
     assert summary["shards"] == run["summary"]["shards"]
@@ -489,7 +510,7 @@ def test_a_run_to_an_object_store_writes_what_a_local_run_writes(
     for path in data:
         relative = path.relative_to(local).as_posix()
         assert (cfg.run.output_dir / relative).read_bytes() == path.read_bytes(), relative
-    rerun = generate(shards=SHARDS, config=str(config))
+    rerun = run_flow(prefect_server, shards=SHARDS, config=str(config))
     assert rerun["this_run"]["ran"] == []  # the done markers on S3 are found again
 
 

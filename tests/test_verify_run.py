@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import shutil
 import subprocess
 import sys
@@ -14,6 +15,7 @@ import pytest
 from bench.synthetic_run import build_run
 from negdata.config import Config, RunConfig
 from negdata.integrity import verify_run
+from negdata.integrity.tars import read_negcap_tar
 from negdata.pipeline import summarize
 from negdata.publish import layout
 from negdata.records import PublishedCaption, PublishedMcq, read_parquet, write_parquet
@@ -179,3 +181,49 @@ def test_an_image_in_two_splits(damaged: Config) -> None:
     assert verify_run(damaged).problems == [
         f"{questions}: image {mcq.image_key} is also in split train ({tar})"
     ]
+
+
+def test_every_byte_flipped_inside_a_stored_jpeg_is_found(clean: Config, tmp_path: Path) -> None:
+    """100 random single-byte flips, each in a random image of a tar: a JPEG with a flipped
+    byte often still decodes, so each is found by the sha256 the sample's .json stores."""
+    tar = layout.negcap_tar(clean.run.output_dir, "train", "00000")
+    samples = list(read_tar(tar))
+    rng = random.Random(0)
+    found = by_sha = 0
+    for flip in range(100):
+        at = rng.randrange(len(samples))
+        jpg = bytearray(samples[at]["jpg"])
+        jpg[rng.randrange(len(jpg))] ^= 1 << rng.randrange(8)
+        damaged = tmp_path / f"{flip}.tar"
+        write_tar(damaged, [*samples[:at], {**samples[at], "jpg": bytes(jpg)}, *samples[at + 1 :]])
+        problems = read_negcap_tar(damaged, "train").problems
+        key = samples[at]["__key__"]
+        assert all(f": {key}: " in p for p in problems), problems
+        found += bool(problems)
+        by_sha += any(".jpg has sha256" in p for p in problems)
+    assert found == 100
+    assert by_sha > 90  # the rest no longer decode
+
+
+def test_a_flipped_byte_is_one_line_of_verify(damaged: Config) -> None:
+    tar = layout.negcap_tar(damaged.run.output_dir, "train", "00000")
+
+    def flip(samples: list[dict]) -> list[dict]:
+        jpg = bytearray(samples[0]["jpg"])
+        jpg[len(jpg) // 2] ^= 0x10  # mid-scan: the JPEG still decodes
+        return [{**samples[0], "jpg": bytes(jpg)}, *samples[1:]]
+
+    _rewrite_tar(tar, flip)
+    (line,) = verify_run(damaged).problems
+    assert line.startswith(f"{tar}: {sample_key(0, 0)}: .jpg has sha256 "), line
+
+
+def test_a_parquet_jpg_sha256_unlike_the_tar(damaged: Config) -> None:
+    parquet = layout.negcap_parquet(damaged.run.output_dir, "train", "00000")
+    _rewrite_parquet(
+        parquet,
+        PublishedCaption,
+        lambda rows: [rows[0].model_copy(update={"jpg_sha256": "0" * 64}), *rows[1:]],
+    )
+    (line,) = verify_run(damaged).problems
+    assert line.startswith(f"{parquet}: {sample_key(0, 0)}_0: jpg_sha256 {'0' * 64}, "), line

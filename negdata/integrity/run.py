@@ -11,7 +11,7 @@ from typing import TypeVar
 from negdata.config import Config
 from negdata.integrity.recheck import recheck_shard
 from negdata.integrity.tables import caption_problems, sizes_problems
-from negdata.integrity.tars import problem, read_negcap_tar
+from negdata.integrity.tars import TarSample, problem, read_negcap_tar
 from negdata.progress import Progress
 from negdata.publish import layout
 from negdata.records import SPLITS, PublishedCaption, PublishedMcq, Record, Split, read_parquet
@@ -123,17 +123,17 @@ class _RunCheck:
         evidence = self.out / "evidence" / f"{name}.parquet"
         self.found.problems += recheck_shard(self.cfg, evidence, captions, mcqs)
 
-    def tar(self, split: Split, tar: Location) -> dict[str, list[str]] | None:
-        """The tar's samples (key -> caption texts); None where it is not there or unreadable."""
+    def tar(self, split: Split, tar: Location) -> dict[str, TarSample] | None:
+        """The tar's samples by key; None where it is not there or unreadable."""
         if not tar.exists():
             return None
         contents = read_negcap_tar(tar, split)
         self.found.tars += 1
         self.found.problems += contents.problems
-        samples: dict[str, list[str]] = {}
-        for key, texts in contents.samples:
+        samples: dict[str, TarSample] = {}
+        for key, sample in contents.samples:
             self.found.problems += _some(self.places.sample(key, split, tar))
-            samples.setdefault(key, texts)
+            samples.setdefault(key, sample)
         if not contents.readable:
             self.unreadable[split].add(tar.name)
             return None
@@ -142,7 +142,7 @@ class _RunCheck:
         return samples
 
     def captions(
-        self, split: Split, name: str, samples: dict[str, list[str]] | None
+        self, split: Split, name: str, samples: dict[str, TarSample] | None
     ) -> list[tuple[Location, PublishedCaption]]:
         """The split's NegCap Parquet rows, checked against its tar's samples."""
         parquet, tar = (

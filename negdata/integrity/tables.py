@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 
-from negdata.integrity.tars import problem
+from negdata.integrity.tars import TarSample, problem
 from negdata.records import PublishedCaption
 from negdata.shards import Location
 
@@ -44,10 +44,10 @@ def caption_problems(
     rows: list[PublishedCaption],
     split: str,
     tar: Location,
-    samples: dict[str, list[str]],
+    samples: dict[str, TarSample],
 ) -> list[str]:
-    """A split's NegCap Parquet file against its tar's samples (image key -> caption texts):
-    the same images, each with the same captions, and every row of the split."""
+    """A split's NegCap Parquet file against its tar's samples: the same images, each with the
+    same captions and the same sha256 for its JPEG, and every row of the split."""
     problems = [
         problem(parquet, f"{row.key}: row says split {row.split}")
         for row in rows
@@ -56,14 +56,20 @@ def caption_problems(
     texts: dict[str, list[str]] = defaultdict(list)
     for row in rows:
         texts[row.image_key].append(row.caption)
+        sample = samples.get(row.image_key)
+        if sample is not None and sample.jpg_sha256 and row.jpg_sha256 != sample.jpg_sha256:
+            problems.append(
+                problem(parquet, f"{row.key}: jpg_sha256 {row.jpg_sha256}, the sample's .json in "
+                        f"{tar} says {sample.jpg_sha256}")
+            )  # fmt: skip
     for key in sorted(texts.keys() | samples.keys()):
         if key not in samples:
             problems.append(problem(parquet, f"{key}: has captions but no sample in {tar}"))
         elif key not in texts:
             problems.append(problem(parquet, f"{key}: no captions for the sample in {tar}"))
-        elif sorted(texts[key]) != sorted(samples[key]):
-            only_here = sorted(set(texts[key]) - set(samples[key]))
-            only_tar = sorted(set(samples[key]) - set(texts[key]))
+        elif sorted(texts[key]) != sorted(samples[key].captions):
+            only_here = sorted(set(texts[key]) - set(samples[key].captions))
+            only_tar = sorted(set(samples[key].captions) - set(texts[key]))
             problems.append(
                 problem(
                     parquet,

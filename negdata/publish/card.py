@@ -18,6 +18,7 @@ from negdata.publish.run_facts import RunFacts
 PRETTY_NAME = "NegCap and NegMCQ: verified negation captions and questions"
 # The Parquet folders the Hub's viewer and `datasets.load_dataset` read, per config (a folder
 # per split), and the summary counts that say which splits have files.
+DEFAULT_CONFIG = "negcap"  # what ``load_dataset(RUN)`` loads with no config name
 DATA_FILES = {
     "negcap": (layout.NEGCAP_PARQUET, "captions_by_split"),
     "negmcq": (layout.NEGMCQ, "mcq_by_split"),
@@ -62,6 +63,7 @@ def card_metadata(facts: RunFacts) -> dict[str, Any]:
                     for split, count in sorted(facts.published(counts).items())
                     if count
                 ],
+                **({"default": True} if name == DEFAULT_CONFIG else {}),
             }
             for name, (folder, counts) in DATA_FILES.items()
         ],

@@ -1,5 +1,5 @@
 """The report's gallery: the first published images, each as a small JPEG thumbnail (a data URI)
-with its detector boxes, its original caption, its negated captions and its questions.
+with its boxes at ``t_present``, its original caption, its negated captions and its questions.
 
 Images come from the ingested shards (``shards/{s}.tar``), boxes from the evidence Parquet, text
 from the NegCap and NegMCQ Parquet. Only as many shards are opened as the gallery needs.
@@ -42,11 +42,13 @@ def gallery(cfg: Config, shards: list[int], size: int) -> list[GalleryItem]:
     for shard in shards:
         if len(items) >= size:
             break
-        items += _shard_items(cfg.run.output_dir, shard, size - len(items))
+        items += _shard_items(cfg.run.output_dir, shard, size - len(items), cfg.detect.t_present)
     return items
 
 
-def _shard_items(out: Location, shard: int, size: int) -> list[GalleryItem]:
+def _shard_items(out: Location, shard: int, size: int, t_present: float) -> list[GalleryItem]:
+    """The shard's gallery items; the boxes drawn are those at ``t_present`` (a person scored
+    0.05 on a cat is no person in the picture)."""
     name = shard_name(shard)
     captions: dict[str, list[CaptionRecord]] = defaultdict(list)
     for caption in layout.published_captions(out, name):
@@ -71,7 +73,7 @@ def _shard_items(out: Location, shard: int, size: int) -> list[GalleryItem]:
                 thumbnail=_thumbnail(image),
                 width=image.width,
                 height=image.height,
-                boxes=found.boxes if found else [],
+                boxes=[b for b in found.boxes if b.score >= t_present] if found else [],
                 original_caption=original.get(key, ""),
                 captions=captions[key],
                 questions=questions[key],

@@ -150,6 +150,7 @@ def _item(item: GalleryItem) -> str:
     )
     names = sorted({b.label for b in item.boxes})
     labels = ": " + escape(", ".join(names)) if names else ""
+    count = f"{len(item.boxes)} box" + ("" if len(item.boxes) == 1 else "es")
     captions = "".join(
         f'<li>{escape(c.caption)}<span class="tag {escape(c.generator)}">'
         f'{escape(c.generator)}</span> <span class="key">no {escape(c.negated_label)}</span></li>'
@@ -159,7 +160,7 @@ def _item(item: GalleryItem) -> str:
         f'<div class="item" data-key="{escape(item.key)}">'
         f'<div class="pic"><img src="{item.thumbnail}" alt="image {escape(item.key)}">'
         f'<svg viewBox="0 0 {item.width} {item.height}" preserveAspectRatio="none">{boxes}</svg>'
-        f'</div><div class="key">{escape(item.key)} &middot; {len(item.boxes)} boxes{labels}</div>'
+        f'</div><div class="key">{escape(item.key)} &middot; {count}{labels}</div>'
         f'<p class="orig">{escape(item.original_caption)}</p>'
         + (f'<ul class="captions">{captions}</ul>' if captions else "")
         + "".join(_question(q) for q in item.questions)

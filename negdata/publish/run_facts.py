@@ -33,6 +33,7 @@ FUNNEL = (
     ("images detected", "stages.detect.count"),
     ("images planned", "stages.plan.planned"),
     ("images composed", "stages.compose.images_composed"),
+    ("images published", "stages.publish.images_published"),
     ("captions published", "stages.publish.captions"),
     ("MCQs published", "stages.publish.mcq"),
 )

@@ -6,6 +6,7 @@ twice in one training batch, where contrastive loss takes each copy for the othe
 
 from __future__ import annotations
 
+import hashlib
 from itertools import groupby
 
 from negdata.records import NegCapSample, PublishedCaption, SampleCaption
@@ -27,6 +28,7 @@ def image_samples(
             key=key,
             split=chosen.split,
             sha256=hashes[key],
+            jpg_sha256=hashlib.sha256(images[key]).hexdigest(),
             caption=chosen.caption,
             original_caption=chosen.original_caption,
             config_hash=chosen.config_hash,

@@ -194,13 +194,25 @@ def run_publish(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
     recorded = {row.key: row.sha256 for row in rows}
     hashes = {k: recorded.get(k) or hashlib.sha256(jpg).hexdigest() for k, jpg in images.items()}
     splits = {key: split_of(sha, cfg.publish.splits) for key, sha in hashes.items()}
-    captions = [PublishedCaption(**c.model_dump(), split=splits[c.image_key]) for c in accepted]
-    published_mcqs = [PublishedMcq(**m.model_dump(), split=splits[m.image_key]) for m in mcqs]
+    # A published record carries this stage's hash, which covers every setting it depends on
+    # (the gates' included), as the card's provenance names it; compose stamped its own.
+    stamp = {"config_hash": config_hash}
+    stored = {k: hashlib.sha256(jpg).hexdigest() for k, jpg in images.items()}
+    captions = [
+        PublishedCaption(
+            **(c.model_dump() | stamp), split=splits[c.image_key], jpg_sha256=stored[c.image_key]
+        )
+        for c in accepted
+    ]
+    published_mcqs = [
+        PublishedMcq(**(m.model_dump() | stamp), split=splits[m.image_key]) for m in mcqs
+    ]
     samples = image_samples(captions, images, hashes, cfg.run.seed)
     images_by_split = write_splits(out_dir, name, samples, captions, published_mcqs)
     write_parquet(out_dir / layout.REJECTS / f"{name}.parquet", Reject, rejects)
     stats = {
         "images": len(images),
+        "images_published": sum(images_by_split.values()),
         "captions": len(accepted),
         "images_by_split": images_by_split,
         "captions_by_split": {s: sum(c.split == s for c in captions) for s in SPLITS},

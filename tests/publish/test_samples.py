@@ -31,6 +31,7 @@ def _caption(image: str, i: int, generator: str = "llm") -> PublishedCaption:
         model=None if generator == "template" else "m",
         config_hash="h",
         split="train",
+        jpg_sha256="cd" * 32,
     )
 
 
