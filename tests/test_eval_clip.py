@@ -21,13 +21,13 @@ from PIL import Image
 
 from bench.synthetic_run import build_run
 from negdata.cli import main
-from negdata.evaluation.clip_eval import Clip, evaluate, read_split
+from negdata.evaluation.clip_eval import Clip, ClipScores, evaluate, read_split, report
 from negdata.evaluation.scores import Tally, mcq_tallies, recall_at_k
 from negdata.pipeline import summarize
 
 TINY = "tests/data/tiny-clip.json"
 # 40 images in shards of 20: 32 train, 4 validation, 4 test (bench/synthetic_run.py's split).
-IMAGES = 40
+IMAGES = 60  # enough for 5 in the test split, which recall@5 needs
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +53,9 @@ def test_mcq_answer_is_the_option_scored_highest() -> None:
 def test_recall_at_k_counts_texts_whose_image_is_in_their_top_k() -> None:
     # Three texts over three images: text 0's image ranks 1st, text 1's 2nd, text 2's 3rd.
     scores = torch.tensor([[0.9, 0.1, 0.0], [0.8, 0.5, 0.1], [0.7, 0.6, 0.2]])
-    assert recall_at_k(scores, [0, 1, 2], [1, 2, 5]) == pytest.approx({1: 1 / 3, 2: 2 / 3, 5: 1.0})
+    assert recall_at_k(scores, [0, 1, 2], [1, 2, 3]) == pytest.approx({1: 1 / 3, 2: 2 / 3, 3: 1.0})
+    # recall@5 over 3 images would be 1.000 whatever the model: it is not scored.
+    assert set(recall_at_k(scores, [0, 1, 2], [1, 5])) == {1}
 
 
 def _printed(text: str, name: str) -> float:
@@ -143,3 +145,18 @@ def test_eval_clip_reads_no_hub_tag(run: Path, capsys: pytest.CaptureFixture[str
     with pytest.raises(SystemExit):
         main(["eval-clip", str(run), "--model", TINY, "--pretrained", "openai"])
     assert "no such checkpoint file" in capsys.readouterr().err
+
+
+def test_recall_at_k_past_the_gallery_is_refused_in_one_line() -> None:
+    """One test image: recall@5 would read 1.000 for any model; it says why it is not scored."""
+    scores = ClipScores("test", 0, None, {}, captions=3, images=1, recall={1: 1.0})
+    clip = Clip(
+        "oracle", torch.nn.Identity(), lambda image: image, lambda texts: texts, "cpu", None
+    )
+
+    printed = report(clip, scores, Path("runs/x"))
+
+    assert "recall@1 1.000, recall@5 -" in printed
+    assert printed.splitlines()[-1] == (
+        "  recall@5 not scored: the gallery has 1 image, fewer than 5"
+    )

@@ -199,4 +199,10 @@ def report(clip: Clip, scores: ClipScores, run: Location) -> str:
         f"Negated retrieval (text to image): {scores.captions} captions, "
         f"{scores.images} images: {recall}"
     )
+    short = [k for k in RECALL_AT if scores.captions and k > scores.images]
+    if short:
+        lines.append(
+            f"  recall@{', @'.join(map(str, short))} not scored: the gallery has "
+            f"{scores.images} image{'s' * (scores.images != 1)}, fewer than {short[0]}"
+        )
     return "\n".join(lines)
