@@ -728,12 +728,11 @@ class PlanConfig(Section):
     vocabulary_fill: bool = Field(
         default=False,
         description="Top up absent candidates to `min_candidates` with verified-absent "
-        "vocabulary labels, the most plausible first: those most often present, in the shard's "
-        'own evidence, together with what the image shows ("no fork" beside a pizza), then '
-        "(vocabulary `coco`) labels of the same or a related COCO supercategory "
-        "(`compose/coco_supercategories.yaml`, with its source); the rest only as a last resort, "
-        "counted as "
-        "`random_fill` in the plan stats and listed per image.",
+        "vocabulary labels that could be there, the most plausible first: those present, in the "
+        'shard\'s own evidence, together with what the image shows ("no fork" beside a pizza), '
+        "then (vocabulary `coco`) labels of the same or a related COCO supercategory "
+        "(`compose/coco_supercategories.yaml`, with its source); never a label that keeps no "
+        "company with what the image shows (a clinical vocabulary's findings all could).",
     )
 
 

@@ -214,7 +214,7 @@ def run_compose(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
                     stage="compose",
                     key=record.key,
                     reason="no_absent_object",
-                    detail="no candidate object is verified absent",
+                    detail="no object that could be there is verified absent",
                 )
             )
             continue

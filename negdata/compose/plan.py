@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import random
 import time
 from typing import Any
 
@@ -11,6 +10,7 @@ from negdata.compose.cooccurrence import Cooccurrence, kinship
 from negdata.compose.schemas import PlanOutput
 from negdata.config import Config
 from negdata.detect.lexicon import Lexicon, run_lexicon
+from negdata.detect.vocab import CLINICAL_VOCABULARIES
 from negdata.llm import reject_of, run_structured
 from negdata.llm.prompts import load_prompt
 from negdata.records import (
@@ -49,11 +49,12 @@ def _fill_from_vocabulary(
     caption: str,
     cfg: Config,
     company: Cooccurrence,
-) -> tuple[list[ObjectVerdict], list[str]]:
-    """Top up absent candidates with verified-absent vocabulary labels the caption never names,
-    the most plausible first (``company``: seen most with what the image shows; then kin of what
-    it shows in COCO's supercategories); the rest come last, in a seeded random order. Returns
-    the candidates and the labels added at random."""
+) -> list[ObjectVerdict]:
+    """Top up absent candidates with verified-absent vocabulary labels the caption never names
+    that could be there, the most plausible first (``company``: seen most with what the image
+    shows; then kin of what it shows in COCO's supercategories). A label that keeps no company
+    with what the image shows is no negative ("no tie" on a retina is true and teaches
+    nothing); every finding of a clinical vocabulary could be on its radiograph."""
     lexicon = run_lexicon(cfg.detect.vocabulary, [evidence])
     skip = {c.label for c in candidates if c.verdict == "absent"} | set(lexicon.mentioned(caption))
     scores = evidence.score_map()
@@ -64,8 +65,6 @@ def _fill_from_vocabulary(
         for label in absent_labels(evidence, cfg.detect)
         if label not in skip and name_verdict(label, scores, lexicon, cfg.detect)[0] == "absent"
     ]
-    rng = random.Random(f"{cfg.run.seed}:{evidence.key}")
-    rng.shuffle(pool)
     present = present_labels(evidence, cfg.detect)
     rank = {
         label: (
@@ -74,14 +73,15 @@ def _fill_from_vocabulary(
         )
         for label in pool
     }
-    pool.sort(key=lambda label: rank[label], reverse=True)  # stable: the shuffle breaks ties
+    clinical = cfg.detect.vocabulary in CLINICAL_VOCABULARIES
+    plausible = [label for label in pool if clinical or any(rank[label])]
+    plausible.sort(key=lambda label: rank[label], reverse=True)  # stable: vocabulary order
     have = len({c.label for c in candidates if c.verdict == "absent"})
-    chosen = pool[: max(0, cfg.plan.min_candidates - have)]
-    extra = [
+    chosen = plausible[: max(0, cfg.plan.min_candidates - have)]
+    return candidates + [
         ObjectVerdict(noun=label, label=label, verdict="absent", score=scores[label])
         for label in chosen
     ]
-    return candidates + extra, [label for label in chosen if not any(rank[label])]
 
 
 def in_caption(noun: str, caption: str, lexicon: Lexicon) -> bool:
@@ -102,7 +102,7 @@ def plan_record(
     company: Cooccurrence | None = None,
 ) -> PlanRecord:
     """What the image's captions may affirm and negate; ``company``, the shard's co-occurrence
-    counts, ranks the vocabulary fill (without it, all of the fill is random)."""
+    counts, ranks the vocabulary fill (without it, only COCO's supercategories do)."""
     lexicon = run_lexicon(cfg.detect.vocabulary, [evidence])
     named_in_caption = [
         noun for noun in (output.mentioned if output else []) if in_caption(noun, caption, lexicon)
@@ -115,9 +115,8 @@ def plan_record(
         for c in verify(output.absent_candidates if output else [], evidence, lexicon, cfg.detect)
         if c.noun not in named and c.label not in named_anywhere
     ][: cfg.plan.max_candidates]
-    random_fill: list[str] = []
     if cfg.plan.vocabulary_fill:
-        candidates, random_fill = _fill_from_vocabulary(
+        candidates = _fill_from_vocabulary(
             candidates, evidence, caption, cfg, company or Cooccurrence()
         )
     return PlanRecord(
@@ -127,7 +126,6 @@ def plan_record(
         candidates=candidates,
         detected=affirmable_labels(evidence, cfg.detect),
         prompt=prompt_ref,
-        random_fill=random_fill,
     )
 
 
@@ -172,7 +170,6 @@ def run_plan(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
             1 for r in records for o in r.mentioned + r.candidates if o.verdict == "unverifiable"
         ),
         "absent_candidates": sum(1 for r in records for o in r.candidates if o.verdict == "absent"),
-        "random_fill": sum(len(r.random_fill) for r in records),
         **llm,
         "duration_s": round(time.monotonic() - started, 3),
     }

@@ -83,7 +83,9 @@ def test_only_verified_absent_objects_are_negated_one_per_label() -> None:
 
 def test_vocabulary_fill_tops_up_with_unmentioned_absent_labels() -> None:
     cfg = CFG.model_copy(update={"plan": CFG.plan.model_copy(update={"vocabulary_fill": True})})
-    record = plan_record(EV, "a bicycle", None, cfg, "plan@1")
+    seen_with_a_bus = _evidence(bus=0.9, dog=0.9, dining_table=0.9, bicycle=0.9, cat=0.9)
+    company = Cooccurrence.of([EV, seen_with_a_bus], CFG.detect)
+    record = plan_record(EV, "a bicycle", None, cfg, "plan@1", company)
     filled = {c.label for c in record.candidates}
     assert filled == {"dog", "dining table"}  # bicycle is named by the caption, cat is uncertain
     assert all(c.verdict == "absent" for c in record.candidates)
@@ -173,10 +175,9 @@ def _photo(key: str, present: set[str]) -> Evidence:
     return Evidence(key=key, boxes=[], scores=scores, sources=["labels"])
 
 
-def test_the_fill_negates_what_keeps_company_with_what_is_there_before_random_labels() -> None:
+def test_the_fill_negates_only_what_keeps_company_with_what_is_there() -> None:
     """Beside a pizza, "no fork" and "no knife" (seen with pizzas elsewhere in the shard), then
-    "no cup"; an elephant, a giraffe or a boat, never seen with it, only as a counted last
-    resort."""
+    "no cup"; never an elephant, a giraffe or a boat, which keep no company with a pizza."""
     shard = [
         _photo("000000000", {"pizza"}),
         _photo("000000001", {"pizza", "fork", "knife"}),
@@ -190,15 +191,12 @@ def test_the_fill_negates_what_keeps_company_with_what_is_there_before_random_la
 
     labels = [c.label for c in record.candidates]
     assert labels[0] == "fork"  # seen with a pizza twice
-    assert set(labels[1:3]) == {"knife", "cup"}  # once each
-    assert len(labels) == cfg.plan.min_candidates == 5
-    assert sorted(record.random_fill) == sorted(labels[3:])
-    assert set(record.random_fill) <= {"elephant", "giraffe", "boat"}
+    assert set(labels[1:]) == {"knife", "cup"}  # once each, and nothing else could be there
 
 
 def test_without_company_in_the_shard_the_fill_negates_cocos_kin_of_what_is_there() -> None:
     """A cup alone in its shard: "no fork", "no bowl" (COCO's kitchen), not "no giraffe"; a
-    photo showing nothing known gets a random fill, every label of it counted."""
+    photo showing nothing known gets no negative at all, and so no negated caption."""
     cfg = CFG.model_copy(update={"plan": CFG.plan.model_copy(update={"vocabulary_fill": True})})
 
     def photo(key: str, present: set[str]) -> Evidence:
@@ -212,11 +210,10 @@ def test_without_company_in_the_shard_the_fill_negates_cocos_kin_of_what_is_ther
     record = plan_record(cup, "a mug of tea", None, cfg, "plan@1", company)
     labels = [c.label for c in record.candidates]
     assert len(labels) == cfg.plan.min_candidates and set(labels) <= kitchen
-    assert record.random_fill == []
 
     record = plan_record(galaxy, "deep field galaxies", None, cfg, "plan@1", company)
-    assert sorted(record.random_fill) == sorted(c.label for c in record.candidates)
-    assert len(record.random_fill) == cfg.plan.min_candidates
+    assert record.candidates == []
+    assert image_plan(record, cfg).negatives == []
 
 
 def test_the_plan_counts_what_the_boxes_count_and_negates_vocabulary_terms() -> None:
