@@ -24,7 +24,7 @@ export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export PREFECT_LOGGING_LEVEL ?= WARNING
 
 .PHONY: install llm-env img2dataset-env browser sample generate server deploy worker test lint \
-	format docs eval-negation eval-clinical eval-negation-readers bench bench-llm bench-ingest bench-cluster bench-layout \
+	format docs eval-negation eval-clinical eval-negation-readers audit-truth bench bench-llm bench-ingest bench-cluster bench-layout \
 	bench-report bench-verify bench-detect finetune-smoke clean
 
 install: $(VENV)/.installed
@@ -135,6 +135,11 @@ eval-clinical: install
 # trained on the development sets), on the held-out and unseen sets (bench/negation_readers.py).
 eval-negation-readers: install
 	$(PY) -m bench.negation_readers
+
+# Would a false sentence be published? Every labelled caption through the real gate, and each
+# with a label flipped (docs/verification.md#truth-audit).
+audit-truth: install
+	$(PY) -m negdata.validate.audit
 
 # Benchmarks print ratios against a baseline measured in the same run (numbers: docs/benchmarks.md).
 bench: bench-llm bench-ingest bench-cluster bench-layout bench-report bench-verify bench-detect

@@ -1,0 +1,179 @@
+"""Would a false sentence be published? ``python -m negdata.validate.audit`` (``make audit-truth``).
+
+Every labelled caption of the checker's sets (``tests/data/negation_*.jsonl``) that negates an
+object goes through the real publication gate (``CaptionGate``), once per object it negates, with
+evidence built from its labels: an affirmed object present, a negated or unmentioned one absent.
+Then again with each labelled object flipped (an affirmed one absent, a negated one present):
+each flip makes the sentence false, and a gate that publishes it publishes a false statement.
+
+Per set it prints:
+
+- **false statements published per 1,000**: of the flipped (false) captions, how many publish;
+- **yield**: of the true captions, the share that publish, explicit negations apart from implicit
+  ones (world knowledge: "the bullring is vacant"), whose rejection is allowed and counted;
+- why true captions were refused, by reason.
+
+The development sets are those the rules were tuned on; the others were never tuned on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from negdata.config import Config
+from negdata.detect.lexicon import lexicon_for
+from negdata.detect.vocab import VocabularyName
+from negdata.records import CaptionRecord, Evidence, LabelScore
+from negdata.validate.gates import CaptionGate
+
+DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
+# name -> (file, vocabulary, tuned on)
+SETS: dict[str, tuple[str, VocabularyName, bool]] = {
+    "cases": ("negation_cases.jsonl", "coco", True),
+    "dev2": ("negation_dev2.jsonl", "coco", True),
+    "dev3": ("negation_dev3.jsonl", "coco", True),
+    "held-out": ("negation_heldout.jsonl", "coco", False),
+    "unseen": ("negation_unseen.jsonl", "coco", False),
+}
+IMPLICIT = "implicit"
+
+
+@dataclass
+class Audit:
+    """One set's tally."""
+
+    name: str
+    tuned: bool
+    true: Counter[str] = field(default_factory=Counter)  # explicit / implicit
+    published: Counter[str] = field(default_factory=Counter)
+    refused: Counter[str] = field(default_factory=Counter)  # reasons, true captions
+    false: int = 0
+    false_published: int = 0
+    examples: list[str] = field(default_factory=list)  # false statements that were published
+
+    def yield_of(self, kind: str) -> float | None:
+        return self.published[kind] / self.true[kind] if self.true[kind] else None
+
+    @property
+    def false_per_1000(self) -> float | None:
+        return 1000 * self.false_published / self.false if self.false else None
+
+
+def _config(vocabulary: VocabularyName) -> Config:
+    return Config.model_validate(
+        {
+            "input": {"path": "unused.tsv"},
+            "detect": {
+                "vocabulary": vocabulary,
+                "sources": [{"kind": "labels", "path": "unused.json"}],
+            },
+        }
+    )
+
+
+def _evidence(key: str, present: set[str], absent: set[str]) -> Evidence:
+    scores = [LabelScore(label=label, score=1.0) for label in sorted(present)]
+    scores += [LabelScore(label=label, score=0.0) for label in sorted(absent - present)]
+    return Evidence(key=key, boxes=[], scores=scores, sources=["labels"])
+
+
+def _row(key: str, text: str, negated: str) -> CaptionRecord:
+    return CaptionRecord(
+        key=key,
+        image_key=key,
+        caption=text,
+        negated=negated,
+        negated_label=negated,
+        style="affirmation_first",
+        generator="llm",
+        original_caption="",
+        affirmed=[],
+        prompt=None,
+        model=None,
+        config_hash="audit",
+    )
+
+
+def _cases(path: Path) -> Iterator[dict[str, object]]:
+    for line in path.read_text().splitlines():
+        if line.strip():
+            yield json.loads(line)
+
+
+def audit_set(name: str, path: Path, vocabulary: VocabularyName, tuned: bool) -> Audit:
+    gate = CaptionGate(_config(vocabulary), lexicon_for(vocabulary))
+    found = Audit(name, tuned)
+    for case in _cases(path):
+        objects: dict[str, str] = case["objects"]  # type: ignore[assignment]
+        affirmed = {label for label, pol in objects.items() if pol == "affirmed"}
+        others = set(objects) - affirmed
+        kind = IMPLICIT if case["construction"] == IMPLICIT else "explicit"
+        text = str(case["text"])
+        for negated in sorted(label for label, pol in objects.items() if pol == "negated"):
+            key = f"{case['id']}:{negated}"
+            row = _row(key, text, negated)
+            reason = gate.check(row, _evidence(key, affirmed, others))
+            found.true[kind] += 1
+            found.published[kind] += reason is None
+            if reason is not None:
+                found.refused[reason] += 1
+            flips = [(affirmed - {a}, others | {a}) for a in sorted(affirmed)]
+            flips += [
+                (affirmed | {n}, others - {n}) for n in sorted(others) if objects[n] == "negated"
+            ]
+            for i, (present, absent) in enumerate(flips):
+                found.false += 1
+                if (
+                    gate.check(
+                        _row(f"{key}:{i}", text, negated), _evidence(f"{key}:{i}", present, absent)
+                    )
+                    is None
+                ):
+                    found.false_published += 1
+                    found.examples.append(f"{case['id']}: {text} (present: {sorted(present)})")
+    return found
+
+
+def _figure(value: float | None, digits: int = 3) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def report(audits: list[Audit]) -> str:
+    lines = [
+        f"{'set':<10}{'tuned':<7}{'captions':>9}{'yield':>7}{'implicit':>9}"
+        f"{'false':>7}{'published':>10}{'per 1,000':>10}"
+    ]
+    for a in audits:
+        lines.append(
+            f"{a.name:<10}{'yes' if a.tuned else 'never':<7}{sum(a.true.values()):>9}"
+            f"{_figure(a.yield_of('explicit')):>7}{_figure(a.yield_of(IMPLICIT)):>9}"
+            f"{a.false:>7}{a.false_published:>10}{_figure(a.false_per_1000, 2):>10}"
+        )
+    for a in audits:
+        reasons = ", ".join(f"{r} {n}" for r, n in a.refused.most_common(6))
+        lines.append(f"{a.name}: true captions refused: {reasons or 'none'}")
+        lines += [f"  published though false: {e}" for e in a.examples[:5]]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("sets", nargs="*", help=f"of {', '.join(SETS)} (default: all)")
+    args = parser.parse_args(argv)
+    unknown = sorted(set(args.sets) - set(SETS))
+    if unknown:
+        parser.error(f"no such set: {', '.join(unknown)} (choose from {', '.join(SETS)})")
+    audits = []
+    for name in args.sets or SETS:
+        file, vocabulary, tuned = SETS[name]
+        audits.append(audit_set(name, DATA / file, vocabulary, tuned))
+    print(report(audits))
+
+
+if __name__ == "__main__":
+    main()
