@@ -27,19 +27,6 @@ EXCLUSIVE = re.compile(
     r"(?<!\bnot )\b(only|just|solely|merely|alone|the sole|nothing but|nothing else|no other)\b",
     re.IGNORECASE,
 )
-_NUMBERS = (
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-)
 # A count word before a noun: (fewest, most); ``None``: no upper bound.
 COUNTS: dict[str, tuple[int, int | None]] = {
     "a": (1, 1),
