@@ -77,31 +77,14 @@ def plural(noun: str) -> str:
     return str(_ENGINE.plural_noun(noun))
 
 
-# The counts written as words; past them a caption says no number.
-NUMBER_WORDS = (
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-)
-
-
 def counted(noun: str, count: int | None) -> str:
-    """``noun`` as ``count`` of it: ``("person", 2)`` -> ``"two people"``; one, none known, or
-    a mass noun: as it is; past twelve the bare plural ("cars"), which says no number."""
+    """``noun`` as ``count`` of it: ``("person", 3)`` -> ``"people"``; one, none known, or a
+    mass noun: as it is. Two or more are a plural, never a number: a detector that misses one
+    of four people counts three, and "three people" would be false where "people" is true."""
     noun = natural(noun)
     if count is None or count < 2 or is_mass(noun):
         return noun
-    if count - 2 >= len(NUMBER_WORDS):
-        return plural(noun)
-    return f"{NUMBER_WORDS[count - 2]} {plural(noun)}"
+    return plural(noun)
 
 
 def join_objects(nouns: list[str]) -> str:

@@ -89,8 +89,8 @@ def names_everything(plan: ImagePlan, evidence: Evidence, cfg: Config, lexicon: 
 
 
 def counted_plan(plan: ImagePlan, evidence: Evidence, cfg: Config, lexicon: Lexicon) -> ImagePlan:
-    """``plan`` as the evidence backs it: its objects counted where the boxes count them ("two
-    people", never "a person" beside two), each negated object a vocabulary term (never the
+    """``plan`` as the evidence backs it: its objects counted where the boxes count them
+    ("people", never "a person" beside two), each negated object a vocabulary term (never the
     LLM's "big cat, bear"), and ``alone`` when the objects a template shows are all there is."""
     boxes = box_counts(evidence, cfg.detect)
 

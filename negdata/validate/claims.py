@@ -19,10 +19,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from negdata.detect.lexicon import Lexicon
-from negdata.english import NUMBER_WORDS
 from negdata.records import Verdict
 from negdata.validate.negation.mentions import Mention, build_index, find_mentions
 
+NUMBER_WORDS = (
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+)
 EXCLUSIVE = re.compile(
     r"(?<!\bnot )\b(only|just|solely|merely|alone|the sole|nothing but|nothing else|no other)\b",
     re.IGNORECASE,

@@ -217,8 +217,9 @@ def test_without_company_in_the_shard_the_fill_negates_cocos_kin_of_what_is_ther
 
 
 def test_the_plan_counts_what_the_boxes_count_and_negates_vocabulary_terms() -> None:
-    """Two person boxes: "two people", never "a person"; the LLM's "big cat, bear", verified as
-    bear, is negated as "bear"; a template may say "only" when its objects are all there is."""
+    """Two person boxes: "men", never "a man" (nor a number, which a detector may undercount);
+    the LLM's "big cat, bear", verified as bear, is negated as "bear"; a template may say
+    "only" when its objects are all there is."""
     boxes = [
         Box(label="person", score=s, x0=0, y0=0, x1=9, y1=9, source="yolo:t") for s in (0.9, 0.7)
     ]
@@ -228,8 +229,8 @@ def test_the_plan_counts_what_the_boxes_count_and_negates_vocabulary_terms() -> 
 
     plan = counted_plan(image_plan(record, CFG), ev, CFG, lexicon_for("coco"))
 
-    assert plan.present == ["bus", "two men"]
+    assert plan.present == ["bus", "men"]
     assert [n.noun for n in plan.negatives] == ["bear", "dog"]
-    assert plan.alone  # the bus and the two men are everything present
+    assert plan.alone  # the bus and the men are everything present
     with_a_cat = ev.model_copy(update={"scores": [*ev.scores, LabelScore(label="cat", score=0.9)]})
     assert not counted_plan(image_plan(record, CFG), with_a_cat, CFG, lexicon_for("coco")).alone
