@@ -6,7 +6,6 @@ twice in one training batch, where contrastive loss takes each copy for the othe
 
 from __future__ import annotations
 
-import hashlib
 from itertools import groupby
 
 from negdata.records import NegCapSample, PublishedCaption, SampleCaption
@@ -28,7 +27,7 @@ def image_samples(
             key=key,
             split=chosen.split,
             sha256=hashes[key],
-            jpg_sha256=hashlib.sha256(images[key]).hexdigest(),
+            jpg_sha256=chosen.jpg_sha256,
             caption=chosen.caption,
             original_caption=chosen.original_caption,
             config_hash=chosen.config_hash,

@@ -38,6 +38,7 @@ class CaptionGate:
     cfg: Config
     lexicon: Lexicon
     _verdicts: dict[str, dict[str, Verdict]] = field(default_factory=dict, compare=False)
+    _boxes: dict[str, dict[str, int]] = field(default_factory=dict, compare=False)
 
     def verdicts(self, evidence: Evidence) -> dict[str, Verdict]:
         """Every name's verdict for one image, computed once for all of its candidates."""
@@ -46,6 +47,12 @@ class CaptionGate:
                 evidence, self.lexicon, self.cfg.detect
             )
         return self._verdicts[evidence.key]
+
+    def boxes(self, evidence: Evidence) -> dict[str, int]:
+        """One image's box counts (``box_counts``), computed once for all of its candidates."""
+        if evidence.key not in self._boxes:
+            self._boxes[evidence.key] = box_counts(evidence, self.cfg.detect)
+        return self._boxes[evidence.key]
 
     def check(self, row: CaptionRecord, evidence: Evidence) -> str | None:
         """``None`` when the caption passes, else the reason code of the first failed gate."""
@@ -86,9 +93,7 @@ class CaptionGate:
                 return "affirms_unverified"
         if left_out(text, polarities, verdicts, self.lexicon):
             return "exclusive_not_true"
-        counts = count_problem(
-            text, polarities, box_counts(evidence, self.cfg.detect), self.lexicon
-        )
+        counts = count_problem(text, polarities, self.boxes(evidence), self.lexicon)
         if counts is not None:
             return counts
         if len(self.new_unverifiable(row)) > self.cfg.compose.max_new_unverifiable:
