@@ -798,8 +798,8 @@ class SplitFractions(Section):
     """The share of images in each split; they must sum to 1. An image's split follows from its
     sha256 alone (``negdata.publish.splits``): the same image is in the same split in every shard
     and run. Changing them redoes only the publish stage; raising ``validation`` or ``test``
-    later only moves train images into them. ``configs/sample.yaml`` uses 0.7 / 0.15 / 0.15,
-    which gives each split at least one of the sample's 14 images."""
+    later only moves train images into them. ``configs/sample.yaml`` uses 0.6 / 0.15 / 0.25,
+    which puts 7, 3 and 4 of the sample's 14 images in train, validation and test."""
 
     train: Annotated[float, Field(ge=0, le=1)] = Field(
         default=0.98, description="The share of images in `train`."

@@ -9,7 +9,8 @@ from negdata.records import McqTemplate, Style
 # Template captions are built from parts so that they are not one frame: an opening and a
 # negating tail. {neg}: the negated noun, {be}: its verb, {objects}: the affirmed objects with
 # articles, {be_objects}: their verb ("are" for a list). The first of each list is the classic
-# NegBench-like frame.
+# NegBench-like frame. None may read like a chat reply ("Here is ..."): the gates reject those
+# (``validate.gates.prompt_residue``).
 NOTHING = (
     "There {be} no {neg} in this picture.",
     "This picture shows no {neg}.",
@@ -21,7 +22,7 @@ OPENINGS = (
     "{objects} can be seen",
     "This image shows {objects}",
     "A photo with {objects}",
-    "Here {be_objects} {objects}",
+    "{objects} {be_objects} in view",
 )
 NEGATING_TAILS = (
     ", but there {be} no {neg}.",

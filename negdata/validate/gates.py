@@ -27,6 +27,12 @@ BROAD_VOCABULARIES: tuple[VocabularyName, ...] = ("lvis", "objects365", "openima
 META_NOUNS = frozenset({"picture", "image", "photo", "photograph", "frame", "shot", "scene"})
 
 
+def prompt_residue(text: str) -> bool:
+    """Whether ``text`` carries what a prompt or a chat reply leaves behind ("Caption:", "Sure",
+    "Here is", JSON punctuation, "as an AI")."""
+    return _RESIDUE.search(text) is not None
+
+
 def _norm(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
 
@@ -57,7 +63,7 @@ class CaptionGate:
     def check(self, row: CaptionRecord, evidence: Evidence) -> str | None:
         """``None`` when the caption passes, else the reason code of the first failed gate."""
         text = row.caption
-        if _RESIDUE.search(text):
+        if prompt_residue(text):
             return "prompt_residue"
         if meta_text(text):
             return "meta_text"

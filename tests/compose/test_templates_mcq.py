@@ -12,7 +12,8 @@ from negdata.compose.templates import (
 )
 from negdata.detect.lexicon import lexicon_for
 from negdata.records import Style
-from negdata.validate.claims import exclusive
+from negdata.validate.claims import exclusive, meta_text
+from negdata.validate.gates import prompt_residue
 from negdata.validate.negation import analyze, polarity
 
 STYLES: tuple[Style, ...] = ("affirmation_first", "negation_first")
@@ -37,7 +38,8 @@ _AGREEMENT_ERROR = re.compile(
 
 def test_template_captions_are_true_grammatical_and_varied() -> None:
     """Every phrasing, with every kind of noun: the negated label is negated, the positives are
-    affirmed, no underscore, no article or number-agreement error."""
+    affirmed, no underscore, no article or number-agreement error, and nothing the gates
+    reject whatever the evidence (a chat reply's "Here is", text about the picture itself)."""
     lex = lexicon_for("coco")
     frames = set()
     for style in STYLES:
@@ -54,6 +56,7 @@ def test_template_captions_are_true_grammatical_and_varied() -> None:
                             assert polarities.get(lex.name(p) or p) == "affirmed", text
                         assert "_" not in text and not _AGREEMENT_ERROR.search(text), text
                         assert text[0].isupper() and text.endswith("."), text
+                        assert not prompt_residue(text) and not meta_text(text), text
                         frames.add(text.replace(negated.replace("_", " "), "<neg>"))
     assert len({t for t in frames if "bus" in t and "dog" not in t}) >= 3
     assert len(frames) >= len(NOTHING) + len(OPENINGS) * len(NEGATING_TAILS)
