@@ -24,7 +24,7 @@ export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export PREFECT_LOGGING_LEVEL ?= WARNING
 
 .PHONY: install llm-env img2dataset-env browser sample generate server deploy worker test lint \
-	format docs eval-negation eval-clinical eval-negation-readers audit-truth bench bench-llm bench-ingest bench-cluster bench-layout \
+	format docs eval-negation eval-clinical eval-negation-readers audit-truth bench bench-llm bench-llm-start bench-ingest bench-cluster bench-layout \
 	bench-report bench-verify bench-detect finetune-smoke clean
 
 install: $(VENV)/.installed
@@ -142,12 +142,18 @@ audit-truth: install
 	$(PY) -m negdata.validate.audit
 
 # Benchmarks print ratios against a baseline measured in the same run (numbers: docs/benchmarks.md).
-bench: bench-llm bench-ingest bench-cluster bench-layout bench-report bench-verify bench-detect
+bench: bench-llm bench-llm-start bench-ingest bench-cluster bench-layout bench-report bench-verify bench-detect
 
 # LLM stages vs a bare load generator replaying the same request bodies on the local vLLM server.
 BENCH_LLM_ARGS ?=
 bench-llm: install llm-env sample
 	$(PY) -m bench.llm $(BENCH_LLM_ARGS)
+
+# The local vLLM server's start and a batch, its model in the engine process (the default) vs a
+# worker process of its own (bench/llm_start.py).
+BENCH_LLM_START_ARGS ?=
+bench-llm-start: install llm-env
+	$(PY) -m bench.llm_start $(BENCH_LLM_START_ARGS)
 
 # negdata's ingest vs img2dataset, fetching the same JPEGs from a loopback server (bench/ingest.py).
 BENCH_INGEST_ARGS ?=

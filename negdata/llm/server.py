@@ -76,6 +76,16 @@ def _offline_env() -> dict[str, str]:
     return {**os.environ, **SERVER_ENV}
 
 
+def executor_env(serve: ServeConfig) -> dict[str, str]:
+    """The environment that keeps the model in vLLM's engine process (its ``uni`` executor),
+    unless ``llm.serve.worker_process`` or several devices ask for worker processes. vLLM's
+    CPU build swaps ``uni`` for ``mp`` unless V1 multiprocessing is off, which in the OpenAI
+    server changes nothing else: its engine keeps a process of its own."""
+    if serve.worker_process or serve.tensor_parallel_size > 1:
+        return {}
+    return {"VLLM_ENABLE_V1_MULTIPROCESSING": "0"}
+
+
 def models_dir() -> Path:
     """The one place negdata builds model folders in: ``$NEGDATA_CACHE/models``."""
     return cache_dir() / "models"
@@ -430,6 +440,7 @@ class LocalServer:
         env = {**_offline_env(), **processes.owner_marks(serve.port), **self._private_tmp()}
         env.pop("VLLM_API_KEY", None)  # the key is llm.api_key, not one inherited by chance
         env.update(self._api_key())
+        env.update(executor_env(serve))
         self._proc, self._lifeline = processes.start_guarded(
             cmd, grace=STOP_GRACE_S, env=env, stdout=self._log_file
         )

@@ -14,6 +14,7 @@ import pytest
 
 from negdata.config import LLMConfig, ServeConfig
 from negdata.llm import LLMServerError, LocalServer, ensure_model, find_gguf, wait_until_ready
+from negdata.llm.server import executor_env
 
 
 def test_find_gguf_locates_the_packaged_smollm2_file() -> None:
@@ -180,3 +181,12 @@ def test_cpu_defaults_keep_eager_mode_and_leave_gpu_flags_out() -> None:
 
     assert "--enforce-eager" in cmd and "--gpu-memory-utilization" not in cmd
     assert "--max-num-seqs" not in cmd
+
+
+def test_the_model_stays_in_the_engine_process_unless_workers_are_asked_for() -> None:
+    """The environment each server gets (tests/llm/test_server_lifetime.py checks the real
+    server's processes): one device keeps the model in vLLM's engine process; the setting
+    or several devices bring vLLM's worker processes back."""
+    assert executor_env(ServeConfig()) == {"VLLM_ENABLE_V1_MULTIPROCESSING": "0"}
+    assert executor_env(ServeConfig(worker_process=True)) == {}
+    assert executor_env(ServeConfig(tensor_parallel_size=2)) == {}

@@ -150,6 +150,11 @@ def local_llm(port: int) -> LLMConfig:
     )
 
 
+def workers(processes: list[psutil.Process]) -> list[psutil.Process]:
+    """vLLM's worker processes among ``processes``, which hold the model when it has workers."""
+    return [p for p in processes if p.name().startswith("VLLM::Worker")]
+
+
 def start_run(
     cfg: LLMConfig, groups: list[int], env: dict[str, str] | None = None
 ) -> tuple[subprocess.Popen[bytes], int]:
@@ -198,6 +203,7 @@ def test_sigkill_of_a_run_stops_its_server_and_the_next_run_gets_the_port(
     run, server_group = start_run(cfg, groups, env)
     server = group(server_group)
     assert listener(free_port) in server and len(server) >= 3  # watchdog, vLLM, engine core
+    assert not workers(server)  # the model is in the engine's process (llm.serve.worker_process)
 
     os.killpg(run.pid, signal.SIGKILL)  # the run's whole process group, as a scheduler does
     run.wait()
