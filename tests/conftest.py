@@ -58,10 +58,6 @@ def pytest_configure(config: pytest.Config) -> None:
     # run in this process without PREFECT_API_URL is an error instead. flows/generate.py run
     # as a command starts its own, under negdata's watchdog, whatever this says.
     os.environ["PREFECT_SERVER_EPHEMERAL_ENABLED"] = "false"
-    # vLLM's CPU server runs its model in the engine core's process, not in a worker process
-    # of its own: a server is ready in two thirds of the time and holds one copy of torch less
-    # (it is still a server process with an engine core process below it).
-    os.environ.setdefault("VLLM_ENABLE_V1_MULTIPROCESSING", "0")
     _, lifeline = start_reaper(mark)
     config.stash[_LIFELINE] = lifeline  # open until this process exits
 
@@ -353,18 +349,26 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def vllm_server(
+def vllm_process(
     tmp_path_factory: pytest.TempPathFactory, prefect_starting: StartingPrefect
-) -> Iterator[LLMConfig]:
+) -> Iterator[LocalServer]:
     """The real vLLM CPU server on a free loopback port, once per session, started with an API
-    key as a cluster's is (every test that talks to it sends the key); yields its config. The
-    session's Prefect server starts beside it: nearly every test that runs a flow needs both."""
+    key as a cluster's is (every test that talks to it sends the key). The session's Prefect
+    server starts beside it: nearly every test that runs a flow needs both. Tests talk to it
+    through ``vllm_server``; the one that crashes a server mid-shard crashes this one and
+    restarts it (tests/llm/test_server_restart.py), sparing a start of its own."""
     base = LLMConfig(api_key=secrets.token_urlsafe(16))
     serve = base.serve.model_copy(update={"host": "127.0.0.1", "port": _free_port()})
     cfg = base.model_copy(update={"serve": serve})
     log_path = tmp_path_factory.mktemp("vllm") / "vllm.log"
     with LocalServer(cfg, log_path=log_path) as server:
-        yield cfg.model_copy(update={"endpoint": server.base_url})
+        yield server
+
+
+@pytest.fixture(scope="session")
+def vllm_server(vllm_process: LocalServer) -> LLMConfig:
+    """The session's vLLM server (``vllm_process``): its config, with its endpoint."""
+    return vllm_process.cfg.model_copy(update={"endpoint": vllm_process.base_url})
 
 
 @contextlib.contextmanager

@@ -97,6 +97,7 @@ def _group(pgid: int) -> list[psutil.Process]:
 def test_a_signal_stops_the_flow_within_seconds_and_a_rerun_finishes(
     tmp_path: Path,
     sample_run: SampleRun,
+    prefect_server: PrefectServer,
     sig: signal.Signals,
     to_group: bool,
     after: tuple[str, str],
@@ -122,7 +123,7 @@ def test_a_signal_stops_the_flow_within_seconds_and_a_rerun_finishes(
     assert "stage-shards done" in last and "rerun the same command to resume" in last
     assert _group(proc.pid) == []  # Prefect's server, decode workers: all gone
 
-    _rerun_finishes(config)
+    _rerun_finishes(config, {**os.environ, **prefect_server.env})  # no server of its own to start
     assert not [p for p in out.rglob("*") if p.name.endswith(".tmp")]  # none left behind
     tars = {n for p in (out / "negcap").glob("*/sizes.json") for n in json.loads(p.read_text())}
     assert sorted(tars) == [f"{s:05d}.tar" for s in range(4)]

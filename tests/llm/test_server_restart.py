@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from negdata.config import Config
+from negdata.config import Config, LLMConfig
 from negdata.llm import LocalServer
 from negdata.llm.metrics import read_counters
 from negdata.pipeline import run_stage
@@ -36,12 +36,12 @@ def _cached(path: Path) -> int:
 IMAGES = 6  # of the sample's 14: the kill comes after 3 replies, with 3 left to ask for
 
 
-def _config(tmp_path: Path, port: int) -> Config:
+def _config(tmp_path: Path, llm: LLMConfig) -> Config:
+    """The sample's first ``IMAGES`` rows with ``llm``'s server, asked one request at a time."""
     files = build_sample(tmp_path / "sample")
     rows = tmp_path / "input.tsv"
     rows.write_text("".join(files.tsv.read_text().splitlines(keepends=True)[:IMAGES]))
-    serve = {"host": "127.0.0.1", "port": port}
-    return Config.model_validate(
+    cfg = Config.model_validate(
         {
             "run": {"output_dir": str(tmp_path / "out")},
             "input": {
@@ -51,30 +51,26 @@ def _config(tmp_path: Path, port: int) -> Config:
             },
             "ingest": {"allow_file_urls": True},
             "detect": {"sources": [{"kind": "labels", "path": str(files.labels)}]},
-            "llm": {
-                "max_concurrency": 1,  # one request at a time, so the kill lands mid-shard
-                "max_tokens": 320,
-                "server_wait_s": 300,
-                "serve": serve,
-            },
             "plan": {"vocabulary_fill": True},
             "compose": {"prompts_dir": str(Path("prompts").resolve())},
         }
     )
+    one_at_a_time = {"max_concurrency": 1, "max_tokens": 320, "server_wait_s": 300}
+    return cfg.model_copy(update={"llm": llm.model_copy(update=one_at_a_time)})
 
 
 @pytest.mark.slow
 def test_server_killed_mid_shard_is_waited_for_and_nothing_is_paid_twice(
-    tmp_path: Path, free_port: int
+    tmp_path: Path, vllm_process: LocalServer, vllm_server: LLMConfig
 ) -> None:
-    cfg = _config(tmp_path, free_port)
+    """The server crashed is the session's (``vllm_process``), restarted on its port with a
+    log of its own; the one request at a time keeps the kill mid-shard."""
+    cfg = _config(tmp_path, vllm_server)
     for stage in STAGES[:2]:  # ingest, detect
         run_stage(cfg, stage, 0)
     cache = cfg.llm_cache
     assert cache is not None
-    log_dir = tmp_path / "logs"
-    first = LocalServer(cfg.llm, log_path=log_dir / "first.log")
-    second = LocalServer(cfg.llm, log_path=log_dir / "second.log")
+    server = vllm_process
     at_kill: dict[str, int] = {}
     failed: list[BaseException] = []
 
@@ -82,26 +78,25 @@ def test_server_killed_mid_shard_is_waited_for_and_nothing_is_paid_twice(
         try:
             while _cached(cache) < 3:
                 time.sleep(0.2)
-            assert first.pid is not None
-            os.killpg(first.pid, signal.SIGKILL)  # a crash: no graceful shutdown
-            first.stop()
+            assert server.pid is not None
+            os.killpg(server.pid, signal.SIGKILL)  # a crash: no graceful shutdown
+            server.stop()
             at_kill["cached"] = _cached(cache)
-            second.start()
+            server.log_path = tmp_path / "restarted.log"
+            server.start()
         except BaseException as exc:  # the run then waits in vain: say why, not that it waited
             failed.append(exc)
             raise
 
-    first.start()
     crasher = threading.Thread(target=crash_then_restart)
     try:
         crasher.start()
         stats = run_stage(cfg, PLAN, 0)
         crasher.join()
-        counters = read_counters(cfg.llm.base_url)
+        counters = read_counters(cfg.llm.base_url, api_key=cfg.llm.api_key)
     finally:
         crasher.join()
-        first.stop()
-        second.stop()
+        server.start()  # the session's server, for the tests after this one: a no-op if up
         assert not failed, f"killing and restarting the server failed: {failed[0]!r}"
 
     out = cfg.run.output_dir / "objects"
