@@ -22,7 +22,6 @@ import httpx
 from negdata.config import LLMConfig
 from negdata.llm import LocalServer
 
-log = logging.getLogger("bench.llm_start")
 MODES = {"engine process (default)": False, "worker process (baseline)": True}
 
 
