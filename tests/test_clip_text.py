@@ -39,6 +39,35 @@ def test_counts_agree_with_open_clip(text: str) -> None:
     assert _eot_position(text) == clip_tokens(text) - 1
 
 
+# Text that exercises open_clip's cleaning and word pattern: entities, mojibake, accents,
+# digits, contractions, punctuation runs, emoji, scripts other than Latin, odd whitespace.
+TRICKY = [
+    "There&amp;#39;s no dog &lt;here&gt;, isn&#39;t it?",
+    "CafÃ© crÃ¨me at the Ã©cole",
+    "Café crème — naïve façade, 1999's 2,048 px!!!",
+    "   two\tcats\n\nand   no   dogs...   ",
+    "The dog's bowl; they'll see it, we've gone, I'm here, you'd know, it's not.",
+    "😀 a smiling emoji 🐶 next to no cat",
+    "東京の夜景 without any cars",
+    "Ünïcödé ÀÉÎÕÜ ßtraße",
+    "#hashtag @user https://example.com/a_b?c=d",
+    "x" * 120,
+]
+
+
+def test_the_count_is_open_clips_on_tricky_text_and_every_template_caption() -> None:
+    tokenizer = open_clip.tokenizer.SimpleTokenizer()
+    captions = [
+        template_caption(style, absent, present, LONG_ALT_TEXT[:length], variant)  # type: ignore[arg-type]
+        for style in ("affirmation_first", "negation_first")
+        for variant in range(5)
+        for absent, present in (("cat", []), ("dog", ["bench", "bicycle"]), ("person", ["tie"]))
+        for length in (0, 60, 200)
+    ]
+    for text in [*TRICKY, LONG_ALT_TEXT, *captions]:
+        assert clip_tokens(text) == len(tokenizer.encode(text)) + 2, text
+
+
 def test_a_caption_over_the_context_loses_its_end_in_open_clip() -> None:
     text = f"{LONG_ALT_TEXT}, but there is no cat."
     assert not fits_clip(text)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -52,8 +54,8 @@ def _wait_for(path_glob: tuple[Path, str], proc: subprocess.Popen[str]) -> None:
         time.sleep(0.05)
 
 
-def _rerun_finishes(config: Path, env: dict[str, str] | None = None) -> None:
-    """The same command again runs to the end and publishes every shard."""
+def _rerun_finishes(config: Path, env: dict[str, str] | None = None) -> str:
+    """The same command again runs to the end and publishes every shard; gives its stderr."""
     rerun = subprocess.run(
         [sys.executable, "flows/generate.py", "--shards", "0-3", "--config", str(config)],
         capture_output=True,
@@ -64,6 +66,7 @@ def _rerun_finishes(config: Path, env: dict[str, str] | None = None) -> None:
     )
     assert rerun.returncode == 0, rerun.stderr
     assert "shards 00000-00003 published" in rerun.stdout
+    return rerun.stderr
 
 
 def _copy(sample_run: SampleRun, tmp_path: Path, redo: tuple[str, ...]) -> tuple[Path, Path]:
@@ -154,34 +157,58 @@ def test_sigkill_of_the_flow_ends_its_llm_server_and_a_rerun_starts_a_fresh_one(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The flow starts its own vLLM server (llm.local); a scheduler SIGKILLs the flow's whole
-    process group mid-run. The server, in a process group of its own, must go too, and the
-    next run must get the port and finish. The flows run against the session's Prefect
-    server, as a scheduled one would (and start no Prefect server of their own)."""
-    monkeypatch.setenv("NEGDATA_CACHE", str(tmp_path / "cache"))  # the server's log goes there
-    config, out = _copy(sample_run, tmp_path, LLM_STAGES)
+    process group mid-run. The server, in a process group of its own, must go too, with every
+    process it started, and the next run must get the port, finish, and stop its own server
+    cleanly. The flows run against the session's Prefect server, as a scheduled one would (and
+    start no Prefect server of their own)."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("NEGDATA_CACHE", str(cache))  # the server's log goes there
+    # A temporary directory short enough for the server's folder of socket files (server.py).
+    temp = Path(tempfile.mkdtemp(prefix="nd-", dir="/tmp"))
+    own_folder = temp / f"negdata-vllm-{free_port}"
+    config, _ = _copy(sample_run, tmp_path, LLM_STAGES)
     raw = yaml.safe_load(config.read_text())
     raw["llm"] = {**raw["llm"], "local": True, "endpoint": None}
     raw["llm"]["serve"] = {**raw["llm"]["serve"], "host": "127.0.0.1", "port": free_port}
     config.write_text(yaml.safe_dump(raw))
-    env = {**os.environ, **prefect_server.env}
-    proc = _start(config, env)
-    _wait_for((out / "objects", "*_stats.json"), proc)  # the server is in use
-    server = _listener(free_port)
-    assert server is not None and os.getpgid(server.pid) != proc.pid
+    env = {**os.environ, **prefect_server.env, "TMPDIR": str(temp)}
+    try:
+        proc = _start(config, env)
+        deadline = time.monotonic() + 300
+        while (server := _listener(free_port)) is None:  # vLLM listens once it is ready
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "the flow's server never listened"
+            time.sleep(0.1)
+        assert os.getpgid(server.pid) != proc.pid
+        server_group = os.getpgid(server.pid)
+        family = _group(server_group)
+        assert len(family) >= 3  # watchdog, vLLM, its engine core
+        # The model is in the engine's process (llm.serve.worker_process): no worker of its own.
+        assert not [p for p in family if p.name().startswith("VLLM::Worker")]
+        assert own_folder.is_dir()
 
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.communicate()
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
 
-    deadline = time.monotonic() + 60
-    while not (_gone(server) and _listener(free_port) is None):
-        assert time.monotonic() < deadline, "the server outlived the killed flow"
-        time.sleep(0.2)
+        deadline = time.monotonic() + 60
+        while not (all(map(_gone, family)) and _listener(free_port) is None):
+            assert time.monotonic() < deadline, "the server outlived the killed flow"
+            time.sleep(0.2)
+        assert all(map(_gone, _group(server_group)))  # nor one it started since
+        # Nothing of the server in the temporary directory but its own folder (cleared by the
+        # next start on the port); its log is where logs go, one file per host and port.
+        assert {p.name for p in temp.glob("negdata-*")} <= {own_folder.name}
+        assert [p.name for p in (cache / "logs").iterdir()] == [
+            f"vllm-{socket.gethostname()}-{free_port}.log"
+        ]
 
-    _rerun_finishes(config, env)
-    assert _listener(free_port) is None  # the rerun's own server stopped with it
-    # vLLM's socket files went into a folder of the server's own, cleared at each start on
-    # the port and removed at each clean stop: nothing is left in the temporary directory.
-    assert not (Path(tempfile.gettempdir()) / f"negdata-vllm-{free_port}").exists()
+        stderr = _rerun_finishes(config, env)
+        assert _listener(free_port) is None  # the rerun's own server stopped with it
+        assert "did not exit within" not in stderr  # stopped by SIGTERM: nothing was killed
+        # vLLM's socket files went into the server's own folder, removed at each clean stop.
+        assert not list(temp.glob("negdata-*"))
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)
 
 
 def test_a_stopped_run_is_marked_crashed_on_the_prefect_server(

@@ -1,7 +1,9 @@
 """The local server never outlives the negdata process that started it, and a server left by a
 dead run never blocks the next one. Real processes throughout: first a stand-in server (a
 python process with a child of its own, as vLLM has its engine core) under the watchdog, then
-the real vLLM server started by a separate negdata process that is killed."""
+the real vLLM server started by a separate negdata process that is killed. (The real server of
+a run whose whole process group is SIGKILLed, and the next run on its port, are tested in
+tests/test_stop.py, where the run is the flow.)"""
 
 from __future__ import annotations
 
@@ -9,10 +11,8 @@ import contextlib
 import logging
 import os
 import signal
-import socket
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -24,7 +24,6 @@ import pytest
 from negdata.config import LLMConfig
 from negdata.llm import LocalServer
 from negdata.llm.processes import start_guarded
-from negdata.llm.server import STOP_GRACE_S
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVER = [  # a server with a child of its own, both running until stopped
@@ -150,11 +149,6 @@ def local_llm(port: int) -> LLMConfig:
     )
 
 
-def workers(processes: list[psutil.Process]) -> list[psutil.Process]:
-    """vLLM's worker processes among ``processes``, which hold the model when it has workers."""
-    return [p for p in processes if p.name().startswith("VLLM::Worker")]
-
-
 def start_run(
     cfg: LLMConfig, groups: list[int], env: dict[str, str] | None = None
 ) -> tuple[subprocess.Popen[bytes], int]:
@@ -174,11 +168,6 @@ def start_run(
     return run, server_group
 
 
-def port_free(port: int) -> bool:
-    with socket.socket() as sock:
-        return sock.connect_ex(("127.0.0.1", port)) != 0
-
-
 def listener(port: int) -> psutil.Process:
     (pid,) = {
         c.pid
@@ -190,40 +179,6 @@ def listener(port: int) -> psutil.Process:
 
 def answers(base_url: str) -> bool:
     return httpx.get(f"{base_url}/models", timeout=10.0).status_code == 200
-
-
-@pytest.mark.slow
-def test_sigkill_of_a_run_stops_its_server_and_the_next_run_gets_the_port(
-    tmp_path: Path, free_port: int, groups: list[int], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    cfg = local_llm(free_port)
-    temp, cache = tmp_path / "tmp", tmp_path / "cache"
-    temp.mkdir()
-    env = {**os.environ, "TMPDIR": str(temp), "NEGDATA_CACHE": str(cache)}
-    run, server_group = start_run(cfg, groups, env)
-    server = group(server_group)
-    assert listener(free_port) in server and len(server) >= 3  # watchdog, vLLM, engine core
-    assert not workers(server)  # the model is in the engine's process (llm.serve.worker_process)
-
-    os.killpg(run.pid, signal.SIGKILL)  # the run's whole process group, as a scheduler does
-    run.wait()
-
-    assert wait_until(lambda: gone(server) and port_free(free_port), timeout=60.0)
-    assert not group(server_group)
-    assert not list(temp.glob("negdata-*"))  # no log folder left in the temp directory
-    assert [p.name for p in (cache / "logs").iterdir()] == [
-        f"vllm-{socket.gethostname()}-{free_port}.log"
-    ]
-
-    monkeypatch.setattr(tempfile, "tempdir", str(temp))
-    monkeypatch.setenv("NEGDATA_CACHE", str(cache))
-    with LocalServer(cfg) as again:
-        assert answers(again.base_url) and again.pid is not None
-        stopping = group(again.pid)
-        started = time.monotonic()
-    assert time.monotonic() - started < STOP_GRACE_S  # stopped by SIGTERM, nothing killed
-    assert gone(stopping) and port_free(free_port)
-    assert not list(temp.glob("negdata-*"))
 
 
 @pytest.mark.slow
