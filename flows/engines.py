@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     from prefect_dask.task_runners import DaskTaskRunner
 
 GPU = {"GPU": 1}
-CONNECT_TIMEOUT = "10s"  # an existing scheduler that does not answer by then is an error
 
 
 @dataclass(frozen=True)
@@ -99,7 +98,8 @@ def _dask_runner(cfg: Config) -> DaskTaskRunner:
         ) from None
     if cfg.run.dask_address:
         return DaskTaskRunner(
-            address=cfg.run.dask_address, client_kwargs={"timeout": CONNECT_TIMEOUT}
+            address=cfg.run.dask_address,
+            client_kwargs={"timeout": f"{cfg.run.dask_connect_timeout_s}s"},
         )
     return DaskTaskRunner(
         cluster_kwargs={

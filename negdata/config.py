@@ -113,6 +113,11 @@ class RunConfig(Section):
         "(`tcp://head:8786`), whose workers declare `--resources GPU=1` per GPU. Unset: a local "
         "cluster the run starts and stops, of `dask_workers` processes.",
     )
+    dask_connect_timeout_s: Annotated[float, Field(gt=0)] = Field(
+        default=10.0,
+        description="With `dask_address`, how long the run waits for that scheduler to answer; "
+        "then it stops with one error naming the address.",
+    )
     dask_workers: Annotated[int, Field(ge=1)] = Field(
         default=2,
         description="Worker processes of the local Dask cluster (`dask_address` unset), each "

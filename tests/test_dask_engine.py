@@ -96,7 +96,9 @@ def test_a_dask_address_where_nothing_answers_is_one_error_naming_it(
     tmp_path: Path, free_port: int
 ) -> None:
     address = f"tcp://127.0.0.1:{free_port}"
-    cfg = load_config(_dask_config(tmp_path, engine="dask", dask_address=address))
+    cfg = load_config(
+        _dask_config(tmp_path, engine="dask", dask_address=address, dask_connect_timeout_s=2)
+    )
     answers = rf"run\.dask_address {address}: no Dask scheduler answers"
     with pytest.raises(ValueError, match=answers), engine(cfg):
         pass
