@@ -8,8 +8,11 @@ lists; a machine with none gets one chunk worker that detects on the CPU. A work
 ``negdata-cpu`` pool runs parent runs, which hold no GPU. ``--role chunks`` or ``--role
 parent`` starts only the one kind (a GPU node, the head node).
 
-It runs until SIGTERM or Ctrl-C, then stops every worker (SIGTERM, SIGKILL after a grace
-period: an idle Prefect worker may ignore the first SIGTERM).
+It runs until SIGTERM or Ctrl-C, then stops every worker: SIGTERM, SIGKILL after a short grace
+period. Prefect turns a worker's first SIGTERM into a SIGINT that stops it taking runs, but an
+idle worker then never exits (Prefect 3.9.1: still running 60 s later) and a busy one waits for
+its flow runs, so a long grace only delays the stop; a killed chunk run's shards go to another
+worker when their leases expire.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from flows.deploy import CPU_POOL, GPU_POOL
 from flows.generate import GPU_SLOT_ENV
 from negdata.console import Parser, add_common_options, main_guard, setup_logging
 
-STOP_GRACE_S = 10.0
+STOP_GRACE_S = 2.0
 PARENT_LIMIT = 4  # parent runs only watch their children: a few at once per machine
 # Prefect settings for every worker, unless the environment sets them: negdata's log lines
 # reach the Prefect UI as the run's logs, beside Prefect's own; and a worker looks for a new
