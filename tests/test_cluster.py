@@ -35,7 +35,7 @@ from tests.conftest import sample_run_config, written_outputs
 if TYPE_CHECKING:
     from tests.conftest import PrefectServer, SampleRun
 
-SHARDS = "0-3"  # of the sample run: 4 per shard, in 2 chunks of 2 (1 of 4 in the kill test)
+SHARDS = "0-3"  # of the sample run: 4 per shard, in 2 chunks of 2 (the kill test: 1 of 2)
 COUNT = 4
 STAGES = ("ingest", "detect", "plan", "compose", "publish")
 WORKED = re.compile(r"(ingest|detect|plan|compose|publish) shard (\d{5}):")
@@ -192,33 +192,39 @@ def test_a_worker_killed_mid_shard_loses_its_shards_to_the_other_after_the_lease
     sample_run: SampleRun,
     cluster: tuple[dict[str, str], Workers],
 ) -> None:
-    """One chunk of the 4 shards: the survivor has one child run to do, not two in a row."""
+    """Shards 0-1 in one chunk, two GPU workers waiting for it: whichever takes it is killed
+    once it has finished a stage of a shard, and the other, already polling, gets the chunk's
+    next child run (one child run to do, not two in a row)."""
     env, workers = cluster
-    config = _config(tmp_path, "cluster", sample_run, chunk=COUNT)
-    _run([sys.executable, "flows/deploy.py", "--config", str(config), "--shards", SHARDS], env)
+    shards, count = "0-1", 2
+    config = _config(tmp_path, "cluster", sample_run, chunk=count)
+    _run([sys.executable, "flows/deploy.py", "--config", str(config), "--shards", shards], env)
     workers.start("parent", "--role", "parent")
-    workers.start("doomed", "--gpus", "0", "--role", "chunks")
+    for gpu in ("0", "1"):
+        workers.start(f"gpu{gpu}", "--gpus", gpu, "--role", "chunks")
     follow = subprocess.Popen(
-        [sys.executable, "flows/generate.py", "--shards", SHARDS, "--config", str(config),
+        [sys.executable, "flows/generate.py", "--shards", shards, "--config", str(config),
          "--cluster"],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     deadline = time.monotonic() + 300
-    while not WORKED.search(workers.log("doomed")):  # it has finished a stage of a shard
+    while not (working := [n for n in ("gpu0", "gpu1") if WORKED.search(workers.log(n))]):
         assert time.monotonic() < deadline and follow.poll() is None
         time.sleep(0.1)
-    doomed = workers.log("doomed")
-    workers.kill("doomed")
-    workers.start("survivor", "--gpus", "1", "--role", "chunks")
+    [doomed] = working  # it has finished a stage of a shard; the other has done nothing
+    survivor = "gpu1" if doomed == "gpu0" else "gpu0"
+    workers.kill(doomed)
+    doomed_log = workers.log(doomed)
 
     _, err = follow.communicate(timeout=900)
 
     assert follow.returncode == 0, err[-3000:]
     cfg = load_config(config)
-    assert all(stage_done(cfg, st, s) for st in PIPELINE_STAGES for s in range(COUNT))  # none lost
+    assert all(stage_done(cfg, st, s) for st in PIPELINE_STAGES for s in range(count))  # none lost
     # What a worker's flow runs print reaches its log through the worker, so the doomed one's
     # last lines may die with it: the logs show what ran twice, the done markers what is done.
-    assert max(_worked(doomed, workers.log("survivor")).values()) == 1  # nothing finished twice
+    assert max(_worked(doomed_log, workers.log(survivor)).values()) == 1  # nothing done twice
+    assert WORKED.search(workers.log(survivor))  # the survivor did the rest
     assert "its worker went silent" in workers.log("parent")
     published = sorted((tmp_path / "cluster" / "publish").glob("*_stats.json"))
-    assert len(published) == COUNT
+    assert len(published) == count
