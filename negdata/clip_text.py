@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import gzip
 import html
-import importlib.util
 import itertools
 import re
 from collections.abc import Callable
-from functools import cache
-from pathlib import Path
+from functools import cache, lru_cache
 
 import ftfy
 import regex
+
+from negdata.sample import package_file
 
 CONTEXT_LENGTH = 77
 # Where a caption may be cut: after a clause's comma, semicolon, colon, dash or sentence end.
@@ -33,23 +33,10 @@ _VOCAB_FILE = "bpe_simple_vocab_16e6.txt.gz"
 _MERGES = 49152 - 256 - 2  # the merges open_clip reads: its vocabulary is 49,408 tokens
 
 
-class ClipVocabularyError(RuntimeError):
-    """open_clip's BPE vocabulary file could not be found."""
-
-
-def _vocabulary_file() -> Path:
-    """The BPE merges file inside the installed open_clip package, found without importing it."""
-    spec = importlib.util.find_spec("open_clip")
-    for folder in (spec.submodule_search_locations or []) if spec else []:
-        path = Path(folder) / _VOCAB_FILE
-        if path.is_file():
-            return path
-    raise ClipVocabularyError(f"no {_VOCAB_FILE} found: is open_clip_torch installed?")
-
-
 @cache
 def _merge_ranks() -> dict[tuple[str, str], int]:
-    with gzip.open(_vocabulary_file(), "rt", encoding="utf-8") as lines:
+    vocabulary = package_file("open_clip", _VOCAB_FILE, "counting CLIP tokens", "open_clip_torch")
+    with gzip.open(vocabulary, "rt", encoding="utf-8") as lines:
         merges = lines.read().split("\n")[1 : _MERGES + 1]  # the first line is a header
     return {(first, second): rank for rank, (first, second) in enumerate(m.split() for m in merges)}
 
@@ -64,7 +51,7 @@ def _byte_symbols() -> dict[int, str]:
     return {b: chr(b) for b in printable} | {b: chr(256 + n) for n, b in enumerate(others)}
 
 
-@cache
+@lru_cache(maxsize=2**16)  # the words of captions recur; a corpus's distinct ones need not stay
 def _pieces(word: str) -> int:
     """How many BPE tokens ``word`` (already in byte symbols) becomes."""
     ranks = _merge_ranks()

@@ -56,13 +56,14 @@ def load_manifest() -> list[SampleImage]:
     return images
 
 
-def package_file(package: str, relative: str) -> Path:
+def package_file(
+    package: str, relative: str, needed_by: str = "the sample", install: str = "'negdata[sample]'"
+) -> Path:
     """A file shipped inside an installed package, found without importing the package."""
     spec = importlib.util.find_spec(package)
     if spec is None or not spec.submodule_search_locations:
         raise FileNotFoundError(
-            f"package {package!r} is not installed; the sample needs it "
-            "(pip install 'negdata[sample]')"
+            f"package {package!r} is not installed; {needed_by} needs it (pip install {install})"
         )
     path = Path(next(iter(spec.submodule_search_locations))) / relative
     if not path.is_file():
