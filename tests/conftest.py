@@ -87,7 +87,7 @@ def _detection_state() -> tuple[set[str], set[str]]:
 
 def _let_go(models: set[str], fleets: set[str], pools: bool) -> None:
     """Forget the detector models ``models``, stop the detector processes ``fleets`` and,
-    with ``pools``, the decode pools."""
+    with ``pools``, the worker pools (negdata/workers.py)."""
     detectors = sys.modules.get("negdata.detect.detectors")
     if detectors is not None:
         for key in models:
@@ -98,19 +98,18 @@ def _let_go(models: set[str], fleets: set[str], pools: bool) -> None:
             stopping = [devices._fleets.pop(key) for key in fleets if key in devices._fleets]
         for fleet in stopping:
             fleet.stop()
-    decode = sys.modules.get("negdata.detect.decode")
-    if decode is not None and pools:
-        for workers in list(decode._pools):
-            decode._forget(workers)
+    workers = sys.modules.get("negdata.workers")
+    if workers is not None and pools:
+        workers.forget_all()
 
 
 @pytest.fixture(autouse=True)
 def _detection_let_go() -> Iterator[None]:
     """Detection keeps in each process what it starts, for the life of a run: loaded models,
-    detector processes (one per device), decode pools. In pytest a run's life is a test's:
+    detector processes (one per device), worker pools. In pytest a run's life is a test's:
     the models and detector processes a test started are let go after it (those of a module's
     fixtures after the module), or they pile up, a model up to half a GB, a detector process
-    a copy of torch and Ultralytics. The decode pools, slow to start, last a module."""
+    a copy of torch and Ultralytics. The worker pools, slow to start, last a module."""
     models, fleets = _detection_state()
     yield
     now_models, now_fleets = _detection_state()

@@ -7,8 +7,8 @@ boxes map back to the original image the same way. The arrays stay RGB: letterbo
 channels alike, so the predictor's BGR round trip is skipped, not changed. A JPEG that does not
 decode is a counted reject (``undecodable_image``), not an error.
 
-The pool uses fresh (spawned) processes, never forks of a process that holds a model, and each
-worker exits when the process that started it is gone, so a killed run leaves no decoder behind.
+The workers are the process's shared pool (``negdata.workers``): fresh (spawned) processes,
+never forks of a process that holds a model, each gone when the process that started it is.
 """
 
 from __future__ import annotations
@@ -16,20 +16,17 @@ from __future__ import annotations
 import io
 import os
 import re
-import threading
-import time
 from collections import deque
 from collections.abc import Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from typing import Any
 
 import numpy as np
 from PIL import Image
 
-from negdata.stopping import STOPPING, ignore_interrupts
+from negdata.workers import forget, worker_pool
 
 UNDECODABLE = "undecodable_image"
 _ADDRESS = re.compile(r" ?<[^<>]* at 0x[0-9a-fA-F]+>")
@@ -95,42 +92,6 @@ def decode_batch(samples: list[RawSample], sizes: tuple[int, ...]) -> DecodedBat
     return out
 
 
-def exit_with_parent(parent: int) -> None:
-    """End this process (a pool worker, a device's detector) once its parent is gone."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(1)
-
-    threading.Thread(target=watch, daemon=True, name="exit-with-parent").start()
-
-
-def _init_worker(parent: int) -> None:
-    ignore_interrupts()
-    exit_with_parent(parent)
-    from ultralytics.data.augment import LetterBox  # noqa: F401  (the import is the slow part)
-
-
-_pools: dict[int, ProcessPoolExecutor] = {}
-_pools_lock = threading.Lock()
-
-
-def decode_pool(workers: int) -> ProcessPoolExecutor:
-    """This process's pool of ``workers`` decoders, started once and shared by its shards."""
-    with _pools_lock:
-        if STOPPING.is_set():
-            raise RuntimeError("stopping: no new decode pool is started")
-        if workers not in _pools:
-            _pools[workers] = ProcessPoolExecutor(
-                workers,
-                mp_context=get_context("spawn"),
-                initializer=_init_worker,
-                initargs=(os.getpid(),),
-            )
-        return _pools[workers]
-
-
 def decoded_batches(
     batches: Iterable[list[RawSample]],
     sizes: tuple[int, ...],
@@ -139,7 +100,7 @@ def decoded_batches(
 ) -> Iterator[DecodedBatch]:
     """Decode ``batches`` in the pool, in order, with at most ``ahead`` batches in flight
     (default: two per worker), so decoding runs ahead of the consumer but memory stays flat."""
-    pool = decode_pool(workers)
+    pool = worker_pool(workers)
     limit = ahead or 2 * workers
     pending: deque[Future[Any]] = deque()
     try:
@@ -150,17 +111,10 @@ def decoded_batches(
         while pending:
             yield pending.popleft().result()
     except BrokenProcessPool:
-        _forget(workers)  # the next shard starts a fresh pool
+        forget(workers)  # the next shard starts a fresh pool
         raise RuntimeError(
             "a decode worker died (killed, or out of memory?): detect.decode_workers"
         ) from None
     finally:
         for future in pending:
             future.cancel()
-
-
-def _forget(workers: int) -> None:
-    with _pools_lock:
-        pool = _pools.pop(workers, None)
-    if pool is not None:
-        pool.shutdown(wait=False, cancel_futures=True)

@@ -26,10 +26,11 @@ from multiprocessing.queues import Queue
 from typing import Any
 
 from negdata.config import DetectConfig
-from negdata.detect.decode import RawSample, exit_with_parent
+from negdata.detect.decode import RawSample
 from negdata.detect.detectors import batch_size, build_detectors, detect_batches
 from negdata.records import Evidence, Reject
 from negdata.stopping import STOPPING, ignore_interrupts
+from negdata.workers import exit_with_parent
 
 log = logging.getLogger(__name__)
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
 import re
 import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from negdata.config import Config
@@ -21,8 +21,8 @@ from negdata.ingest.sources import SourceRow, shard_rows
 from negdata.progress import Progress
 from negdata.records import IngestRow, read_parquet, write_parquet
 from negdata.shards import Location, read_stats, sample_key, shard_name, write_stats
-from negdata.stopping import ignore_interrupts
 from negdata.wds import Sample, read_tar, write_tar
+from negdata.workers import forget, worker_pool
 
 log = logging.getLogger(__name__)
 
@@ -33,9 +33,10 @@ RETRYABLE = frozenset({"timeout", "connection_error", "empty_body"})
 RETRYABLE_STATUS = re.compile(r"HTTP (429|5\d\d)\b")
 
 
-def decode_workers(cfg: Config, rows: int) -> int:
-    """``ingest.workers`` decode processes, or one per core; never more than there are rows."""
-    return max(1, min(cfg.ingest.workers or os.cpu_count() or 1, rows))
+def decode_workers(cfg: Config) -> int:
+    """``ingest.workers`` decode processes, or one per core (the pool starts them as work
+    arrives: a shard of two rows starts at most two)."""
+    return cfg.ingest.workers or os.cpu_count() or 1
 
 
 async def _fetch(url: str, fetcher: Fetcher, local: LocalFiles) -> bytes:
@@ -80,17 +81,15 @@ async def _fetch_and_decode(
 
 
 def _fetch_rows(cfg: Config, rows: list[SourceRow], desc: str) -> list[Outcome]:
-    # Worker processes are spawned, not forked: the parent runs threads (Prefect, the LLM pool).
-    # A spawned process starts from the parent's sys.path, which OpenCV's import edits for a
-    # moment (opencv/opencv#18502): spawned while another shard's detect thread imports it, a
-    # worker would find cv2/typing in place of typing and die. Importing it here first waits
-    # for such an import to finish, and the edit is undone by then.
-    import cv2  # noqa: F401
-
-    context = multiprocessing.get_context("spawn")
-    workers = decode_workers(cfg, len(rows))
-    with ProcessPoolExecutor(workers, context, ignore_interrupts) as pool:
-        return asyncio.run(_fetch_and_decode(rows, cfg, pool, workers, desc))
+    """Fetch and decode ``rows`` in the process's worker pool (``negdata.workers``)."""
+    workers = decode_workers(cfg)
+    try:
+        return asyncio.run(_fetch_and_decode(rows, cfg, worker_pool(workers), workers, desc))
+    except BrokenProcessPool:
+        forget(workers)  # the next shard starts a fresh pool
+        raise RuntimeError(
+            "a decode worker died (killed, or out of memory?): ingest.workers"
+        ) from None
 
 
 def _failed(key: str, row: SourceRow, reason: str, detail: str) -> IngestRow:

@@ -1,0 +1,79 @@
+"""The process's pool of worker processes for CPU-bound image work: ingest's decode and
+re-encode, detect's decode and letterbox.
+
+One pool per size, started on first use and shared by every shard and stage of the process, so
+a run of many shards starts its workers once. A worker is a fresh (spawned) process, never a
+fork of a process that runs threads or holds a model; each costs an interpreter start plus a
+re-import of the parent's main module (multiprocessing does that before anything else), and a
+pool per shard paid it over and over (4 shards of 4 images: 8 workers, 6 s of 2 cores).
+Workers ignore Ctrl-C (the parent decides how to stop) and exit once the process that started
+them is gone, so a killed run leaves none behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
+
+from negdata.stopping import STOPPING, ignore_interrupts
+
+_pools: dict[int, ProcessPoolExecutor] = {}
+_pools_lock = threading.Lock()
+
+
+def exit_with_parent(parent: int) -> None:
+    """End this process (a pool worker, a device's detector) once its parent is gone."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="exit-with-parent").start()
+
+
+def _init_worker(parent: int) -> None:
+    ignore_interrupts()
+    exit_with_parent(parent)
+
+
+def worker_pool(workers: int) -> ProcessPoolExecutor:
+    """This process's pool of ``workers`` processes, started once and shared; a stop in
+    progress refuses to start one. After ``BrokenProcessPool`` (a worker died), ``forget`` it:
+    the next caller gets a fresh pool."""
+    # A worker starts from the parent's sys.path, which OpenCV's first import edits for a
+    # moment (opencv/opencv#18502): started while a thread imports it, a worker would find
+    # cv2/typing in place of typing and die. Importing it here first waits for such an import
+    # to finish; the pool starts workers on demand, and every caller has come through here.
+    with contextlib.suppress(ImportError):
+        import cv2  # noqa: F401
+    with _pools_lock:
+        if STOPPING.is_set():
+            raise RuntimeError("stopping: no new worker pool is started")
+        if workers not in _pools:
+            _pools[workers] = ProcessPoolExecutor(
+                workers,
+                mp_context=get_context("spawn"),
+                initializer=_init_worker,
+                initargs=(os.getpid(),),
+            )
+        return _pools[workers]
+
+
+def forget(workers: int) -> None:
+    """Shut down the pool of ``workers`` without waiting: the next ``worker_pool`` call starts
+    a fresh one."""
+    with _pools_lock:
+        pool = _pools.pop(workers, None)
+    if pool is not None:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def forget_all() -> None:
+    """Shut down every pool of this process."""
+    for workers in list(_pools):
+        forget(workers)
