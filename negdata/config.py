@@ -530,8 +530,8 @@ class DetectConfig(Section):
     )
     decode_workers: Annotated[int, Field(ge=1)] | None = Field(
         default=None,
-        description="Processes per device that decode and letterbox JPEGs (Ultralytics' own "
-        "`LetterBox`, as its predictor does) for the pixel detectors while they run; unset: "
+        description="Processes per device that decode and letterbox JPEGs (as Ultralytics' "
+        "predictor does) for the pixel detectors while they run; unset: "
         "min(4, CPUs). Batches of the source's `batch` reach the model full; decoding, inference "
         "and collecting overlap through bounded queues. A JPEG that does not decode is a counted "
         "reject (`undecodable_image`), not an error; label sources never decode. Not part of any "

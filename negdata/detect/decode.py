@@ -1,11 +1,13 @@
 """JPEG decoding and letterboxing for pixel detectors, in a small pool of worker processes.
 
 A worker turns a batch of JPEG bytes into one uint8 array per input size: each image letterboxed
-to a square of that size with Ultralytics' own ``LetterBox``, exactly as its predictor
-preprocesses a batch of differently shaped images (``auto=False``: centred, padded with 114), so
-boxes map back to the original image the same way. The arrays stay RGB: letterboxing treats the
-channels alike, so the predictor's BGR round trip is skipped, not changed. A JPEG that does not
-decode is a counted reject (``undecodable_image``), not an error.
+to a square of that size exactly as Ultralytics' predictor preprocesses a batch of differently
+shaped images (its ``LetterBox`` with ``auto=False``: scaled to fit, centred, padded with 114),
+so boxes map back to the original image the same way. ``letterbox`` is those few lines of
+OpenCV, pinned to Ultralytics' own class by tests/detect/test_decode_pipeline.py, so that a
+worker never imports Ultralytics, and with it torch: 1.6 s and 600 MB a worker. The arrays stay
+RGB: letterboxing treats the channels alike, so the predictor's BGR round trip is skipped, not
+changed. A JPEG that does not decode is a counted reject (``undecodable_image``), not an error.
 
 The workers are the process's shared pool (``negdata.workers``): fresh (spawned) processes,
 never forks of a process that holds a model, each gone when the process that started it is.
@@ -68,11 +70,28 @@ def _detail(exc: Exception) -> str:
     return f"{type(exc).__name__}: {_ADDRESS.sub('', str(exc))}"
 
 
+def letterbox(rgb: np.ndarray, size: int) -> np.ndarray:
+    """``rgb`` (height, width, 3) scaled to fit a ``size`` square, keeping its ratio (a side
+    never under 1 pixel), and centred on padding of 114: Ultralytics'
+    ``LetterBox((size, size), auto=False)``."""
+    import cv2
+
+    height, width = rgb.shape[:2]
+    ratio = min(size / height, size / width)
+    new_width, new_height = max(round(width * ratio), 1), max(round(height * ratio), 1)
+    if (width, height) != (new_width, new_height):
+        rgb = cv2.resize(rgb, (new_width, new_height), interpolation=cv2.INTER_LINEAR)
+    pad_x, pad_y = (size - new_width) / 2, (size - new_height) / 2
+    top, bottom = round(pad_y - 0.1), round(pad_y + 0.1)
+    left, right = round(pad_x - 0.1), round(pad_x + 0.1)
+    padded: np.ndarray = cv2.copyMakeBorder(
+        rgb, top, bottom, left, right, cv2.BORDER_CONSTANT, value=(114, 114, 114)
+    )
+    return padded
+
+
 def decode_batch(samples: list[RawSample], sizes: tuple[int, ...]) -> DecodedBatch:
     """Decode and letterbox one batch (runs in a pool worker)."""
-    from ultralytics.data.augment import LetterBox
-
-    boxes = {size: LetterBox((size, size), auto=False) for size in sizes}
     out = DecodedBatch(samples=[])
     boxed: dict[int, list[np.ndarray]] = {size: [] for size in sizes}
     for sample in samples:
@@ -83,8 +102,8 @@ def decode_batch(samples: list[RawSample], sizes: tuple[int, ...]) -> DecodedBat
             continue
         out.samples.append(sample)
         out.shapes.append((rgb.shape[0], rgb.shape[1]))
-        for size, letterbox in boxes.items():
-            boxed[size].append(np.asarray(letterbox(image=rgb)))
+        for size in sizes:
+            boxed[size].append(letterbox(rgb, size))
     out.pixels = {
         size: np.stack(arrays) if arrays else np.zeros((0, size, size, 3), np.uint8)
         for size, arrays in boxed.items()

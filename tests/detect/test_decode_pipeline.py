@@ -11,8 +11,11 @@ import signal
 import subprocess
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 from pathlib import Path
 
+import numpy as np
 import psutil
 import pytest
 import yaml
@@ -20,7 +23,7 @@ from PIL import Image
 
 from negdata.config import Config, DetectConfig, LLMConfig, YoloSource, load_config
 from negdata.detect.base import ImageItem, combine
-from negdata.detect.decode import UNDECODABLE
+from negdata.detect.decode import UNDECODABLE, RawSample, decode_batch, letterbox
 from negdata.detect.detectors import build_detectors
 from negdata.detect.stage import run_detect
 from negdata.ingest.sources import shard_count
@@ -102,6 +105,44 @@ def test_pipeline_evidence_equals_ultralytics_per_image_predict(
         want.append(combine(item.key, names, [det.detect([item])[0] for det in detectors]))
     assert sum(len(e.boxes) for e in want) > 10  # the sample's photos show people
     _assert_same_evidence(evidence, want)
+
+
+@pytest.mark.parametrize("size", [160, 320, 640])
+@pytest.mark.parametrize(
+    ("height", "width"),
+    [(480, 640), (640, 480), (640, 640), (333, 517), (517, 333), (1, 3000), (3000, 1), (7, 5),
+     (1080, 1920), (161, 159)],
+)  # fmt: skip
+def test_letterbox_is_ultralytics_letterbox(height: int, width: int, size: int) -> None:
+    """The decode workers' letterbox, written without Ultralytics (which imports torch), gives
+    the pixels of Ultralytics' own ``LetterBox`` as its predictor uses it: wide, tall, square,
+    odd, one pixel thin, smaller and larger than the model's input."""
+    from ultralytics.data.augment import LetterBox
+
+    rgb = np.random.default_rng(height * 7919 + width).integers(0, 256, (height, width, 3))
+    rgb = rgb.astype(np.uint8)
+
+    want = LetterBox((size, size), auto=False)(image=rgb.copy())
+
+    got = letterbox(rgb, size)
+    assert got.shape == want.shape == (size, size, 3) and got.dtype == np.uint8
+    assert np.array_equal(got, want)
+
+
+def test_a_decode_worker_imports_neither_ultralytics_nor_torch(
+    sample: Config, tmp_path: Path
+) -> None:
+    samples = _samples(sample)[:2]
+    batch = [RawSample(s["__key__"], s["json"]["url"], s["txt"], s["jpg"]) for s in samples]
+    with ProcessPoolExecutor(1, mp_context=get_context("spawn")) as pool:
+        decoded = pool.submit(decode_batch, batch, (320,)).result()
+        heavy = pool.submit(_imported, ("ultralytics", "torch")).result()
+    assert len(decoded.samples) == 2 and decoded.pixels[320].shape == (2, 320, 320, 3)
+    assert heavy == []
+
+
+def _imported(names: tuple[str, ...]) -> list[str]:
+    return [name for name in names if name in sys.modules]
 
 
 def test_a_corrupt_jpeg_is_a_counted_reject_and_the_rest_is_detected(
