@@ -90,12 +90,29 @@ def _summary(args: argparse.Namespace) -> None:
     print_summary(cfg, {**summarize(cfg, write=False), "done_markers": done_markers(cfg)})
 
 
+def _splits(text: str) -> tuple[str, ...]:
+    """``--eval-splits``: split names, comma-separated, or ``all``."""
+    from negdata.records import SPLITS
+
+    if text == "all":
+        return SPLITS
+    names = tuple(name.strip() for name in text.split(","))
+    unknown = [name for name in names if name not in SPLITS]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown split {unknown[0]!r}: give some of {', '.join(SPLITS)}, or all"
+        )
+    return names
+
+
 def _export_negbench(args: argparse.Namespace) -> None:
     from upath import UPath
 
     from negdata.export import export_negbench
 
-    export_negbench(UPath(args.run), Path(args.out), image_root=args.image_root)
+    export_negbench(
+        UPath(args.run), Path(args.out), image_root=args.image_root, eval_splits=args.eval_splits
+    )
 
 
 def _eval_clip(args: argparse.Namespace) -> None:
@@ -221,6 +238,15 @@ def parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="the folder the CSVs name images under (default: OUT/images, absolute); give "
         "it when NegBench will read the images from another place, such as another mount",
+    )
+    negbench.add_argument(
+        "--eval-splits",
+        type=_splits,
+        default=("test",),
+        metavar="SPLITS",
+        help="the splits whose records go to the evaluation CSVs, comma-separated, or 'all' "
+        "(default: test); a run too small for a test split of 5 images, such as the sample, "
+        "is evaluated on all",
     )
     negbench.set_defaults(func=_export_negbench)
     clip = sub.add_parser(

@@ -20,7 +20,14 @@ from PIL import Image
 
 from negdata.compose.mcq import McqBalancer, build_mcq
 from negdata.export import RunError, export_negbench
-from negdata.records import CaptionRecord, McqRecord, Record, arrow_schema, write_parquet
+from negdata.records import (
+    SPLITS,
+    CaptionRecord,
+    McqRecord,
+    Record,
+    arrow_schema,
+    write_parquet,
+)
 from negdata.shards import sample_key, write_stats
 from negdata.wds import write_tar
 
@@ -305,6 +312,70 @@ def test_records_without_a_split_go_to_both_with_a_warning(
     assert "ingested shards are not published yet (first 00002)" in caplog.text
     assert counts["negcap.csv"] == counts["negated_retrieval.csv"] == 5
     assert counts["mcq_train.csv"] == counts["mcq_eval.csv"] == 5
+
+
+def test_an_export_too_small_for_recall_at_5_says_so_and_all_splits_can_be_evaluated(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """NegBench's retrieval evaluator takes the top 5 images of each caption and the top 5
+    captions of each image; a test split of 2 images makes it stop with an index error, so the
+    export says so. Evaluating on every split (a sample too small to hold out 5 test images)
+    gives it 5, and says that the train split is in the evaluation files."""
+    splits = dict(zip(IMAGES_KEYS, ["train", "train", "test", "validation", "test"], strict=True))
+    made = _make_run(tmp_path, splits)
+
+    with caplog.at_level(logging.WARNING, logger="negdata"):
+        export_negbench(made["run"], tmp_path / "test")
+    [line] = [r.getMessage() for r in caplog.records if "recall@5" in r.getMessage()]
+    assert line.startswith("negated_retrieval.csv holds 2 images and 4 captions of split test")
+    assert "--eval-splits" in line
+    caplog.clear()
+
+    with caplog.at_level(logging.WARNING, logger="negdata"):
+        counts = export_negbench(made["run"], tmp_path / "all", eval_splits=SPLITS)
+
+    assert counts["negated_retrieval.csv"] == counts["mcq_eval.csv"] == 5
+    assert counts["negated_retrieval_captions"] == 10
+    assert "recall@5" not in caplog.text
+    assert "the evaluation CSVs hold the train split too" in caplog.text
+    frame = _read_csv(tmp_path / "all" / "negated_retrieval.csv")
+    assert sorted(_key(p) for p in frame["filepath"]) == sorted(IMAGES_KEYS)
+    assert counts["negcap.csv"] == 2  # training files: the train split alone, as before
+
+
+@pytest.mark.parametrize(
+    ("given", "evaluated"),
+    [("validation,test", ["000000002", "000010000", "000010001"]), ("all", sorted(IMAGES_KEYS))],
+)
+def test_the_command_line_takes_the_evaluation_splits(
+    tmp_path: Path, given: str, evaluated: list[str]
+) -> None:
+    splits = dict(zip(IMAGES_KEYS, ["train", "train", "test", "validation", "test"], strict=True))
+    made = _make_run(tmp_path, splits)
+    command = [sys.executable, "-c", "from negdata.cli import main; main()", "export", "negbench"]
+
+    done = subprocess.run(
+        [*command, str(made["run"]), str(tmp_path / "out"), "--eval-splits", given],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+
+    assert done.returncode == 0, done.stderr
+    frame = _read_csv(tmp_path / "out" / "negated_retrieval.csv")
+    assert sorted(_key(p) for p in frame["filepath"]) == evaluated
+
+
+def test_an_unknown_evaluation_split_is_a_usage_error_in_one_line(tmp_path: Path) -> None:
+    made = _make_run(tmp_path)
+    command = [sys.executable, "-c", "from negdata.cli import main; main()", "export", "negbench"]
+
+    done = subprocess.run(
+        [*command, str(made["run"]), str(tmp_path / "out"), "--eval-splits", "test,dev"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+
+    assert done.returncode == 2 and not (tmp_path / "out").exists()
+    [line] = done.stderr.strip().splitlines()
+    assert line.startswith("negdata: argument --eval-splits: unknown split 'dev'")
 
 
 def test_a_missing_or_unfinished_run_is_one_clear_error(tmp_path: Path) -> None:

@@ -2,11 +2,15 @@
 reads (the formats: ``negdata.export.negbench_rows``).
 
 Training files (``negcap.csv``, ``mcq_train.csv``) hold the records of the ``train`` split,
-evaluation files (``mcq_eval.csv``, ``negated_retrieval.csv``) those of the ``test`` split.
-Records that carry no ``split`` go to both, with a warning. Images are written once each, as
-``OUT/images/{shard}/{image key}.jpg``, and only those a CSV names. Everything is written
-atomically, in shard and record order, so a second export writes the same bytes (and leaves
-image files that already hold the right bytes untouched).
+evaluation files (``mcq_eval.csv``, ``negated_retrieval.csv``) those of the ``test`` split, or
+of the splits ``eval_splits`` names (a run too small for a test split of its own, such as the
+bundled sample, is evaluated on all of them, with a warning). Records that carry no ``split``
+go to both, with a warning. NegBench's retrieval evaluator ranks with recall@5, and stops with
+an index error on fewer than 5 images or captions: such an export says so in one line.
+
+Images are written once each, as ``OUT/images/{shard}/{image key}.jpg``, and only those a CSV
+names. Everything is written atomically, in shard and record order, so a second export writes
+the same bytes (and leaves image files that already hold the right bytes untouched).
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from negdata.shards import Location, atomic_path, shard_name
 log = logging.getLogger(__name__)
 
 TRAIN_SPLIT, TEST_SPLIT = "train", "test"
+RECALL_K = 5  # NegBench's retrieval evaluator: recall@5, its default and only k
 FILES = {
     "negcap.csv": NEGCAP_COLUMNS,
     "mcq_train.csv": MCQ_COLUMNS,
@@ -52,8 +57,10 @@ T = TypeVar("T")
 
 @dataclass
 class _Routed(Generic[T]):
-    """A shard's records by the files they go to: training, evaluation or (no split) both."""
+    """A shard's records by the files they go to: training, evaluation (the ``eval_splits``)
+    or, records with no split, both."""
 
+    eval_splits: frozenset[str]
     train: list[T] = field(default_factory=list)
     test: list[T] = field(default_factory=list)
     unsplit: int = 0
@@ -64,9 +71,9 @@ class _Routed(Generic[T]):
             self.unsplit += 1
         if split in (None, TRAIN_SPLIT):
             self.train.append(record)
-        if split in (None, TEST_SPLIT):
+        if split is None or split in self.eval_splits:
             self.test.append(record)
-        if split not in (None, TRAIN_SPLIT, TEST_SPLIT):
+        if split is not None and split != TRAIN_SPLIT and split not in self.eval_splits:
             self.other_splits[split] += 1
 
 
@@ -107,12 +114,15 @@ class _ShardExport:
     unsplit: int
     other_splits: Counter[str]
     eval_left_out: list[str]
+    retrieval_captions: int
 
 
-def _shard_export(run: Location, shard: int, root: str) -> _ShardExport:
+def _shard_export(
+    run: Location, shard: int, root: str, eval_splits: frozenset[str]
+) -> _ShardExport:
     name = shard_name(shard)
-    captions: _Routed[CaptionRecord] = _Routed()
-    mcqs: _Routed[McqRecord] = _Routed()
+    captions: _Routed[CaptionRecord] = _Routed(eval_splits)
+    mcqs: _Routed[McqRecord] = _Routed(eval_splits)
     for caption, split in shard_records(run / layout.NEGCAP_PARQUET, shard, CaptionRecord):
         captions.add(caption, split)
     for mcq, split in shard_records(run / layout.NEGMCQ, shard, McqRecord):
@@ -137,6 +147,7 @@ def _shard_export(run: Location, shard: int, root: str) -> _ShardExport:
         unsplit=captions.unsplit + mcqs.unsplit,
         other_splits=captions.other_splits + mcqs.other_splits,
         eval_left_out=[m.key for m, row in evaluation if row is None],
+        retrieval_captions=len(captions.test),
     )
 
 
@@ -154,17 +165,24 @@ def _export_images(run: Location, shard: int, keys: set[str], folder: Path) -> i
     return found
 
 
-def export_negbench(run: Location, out: Path, image_root: str | None = None) -> dict[str, int]:
+def export_negbench(
+    run: Location,
+    out: Path,
+    image_root: str | None = None,
+    eval_splits: Sequence[str] = (TEST_SPLIT,),
+) -> dict[str, int]:
     """Export the published shards of ``run`` to ``out`` in NegBench's formats; returns counts.
     CSV paths name ``image_root/{shard}/{key}.jpg``: by default ``out/images`` made absolute;
-    give another root when NegBench will find the images elsewhere (another mount)."""
+    give another root when NegBench will find the images elsewhere (another mount). The
+    evaluation files hold the records of ``eval_splits``."""
     shards = published_shards(run)
     root = image_root.rstrip("/") if image_root else str((out / "images").resolve())
+    evaluated = frozenset(eval_splits)
     counts: Counter[str] = Counter()
     unsplit, other_splits, left_out = 0, Counter[str](), []
     with _csv_writers(out) as writers, Progress(len(shards), "export negbench") as bar:
         for shard in shards:
-            part = _shard_export(run, shard, root)
+            part = _shard_export(run, shard, root, evaluated)
             for file, rows in part.rows.items():
                 writers[file].writerows(rows)
                 counts[file] += len(rows)
@@ -173,12 +191,18 @@ def export_negbench(run: Location, out: Path, image_root: str | None = None) -> 
             unsplit += part.unsplit
             other_splits += part.other_splits
             left_out += part.eval_left_out
+            counts["negated_retrieval_captions"] += part.retrieval_captions
             bar.update()
     if unsplit:
         log.warning(
             "%d records carry no split: each is in both the training and the evaluation CSVs, "
             "so do not report evaluation results of a model trained on this export",
             unsplit,
+        )
+    if TRAIN_SPLIT in evaluated:
+        log.warning(
+            "the evaluation CSVs hold the train split too: do not report evaluation results of "
+            "a model trained on this export"
         )
     if other_splits:
         log.info("not exported (no NegBench file for these splits): %s", dict(other_splits))
@@ -193,5 +217,22 @@ def export_negbench(run: Location, out: Path, image_root: str | None = None) -> 
     for file in FILES:
         if not counts[file]:
             log.warning("%s has no rows", file)
+    _warn_if_too_small_for_recall(counts, evaluated)
     log.info("negbench export in %s: %s", out, ", ".join(f"{k} {v}" for k, v in counts.items()))
     return dict(counts)
+
+
+def _warn_if_too_small_for_recall(counts: Counter[str], evaluated: frozenset[str]) -> None:
+    """One line when NegBench's retrieval evaluator cannot rank recall@5 on the export: it
+    takes the top 5 images of each caption and the top 5 captions of each image."""
+    images, captions = counts["negated_retrieval.csv"], counts["negated_retrieval_captions"]
+    if images and (images < RECALL_K or captions < RECALL_K):
+        log.warning(
+            "negated_retrieval.csv holds %d images and %d captions of split %s: NegBench's "
+            'retrieval evaluator ranks recall@%d and stops on fewer ("selected index k out of '
+            'range"); export a run with more, or evaluate on more splits (--eval-splits)',
+            images,
+            captions,
+            ",".join(sorted(evaluated)),
+            RECALL_K,
+        )
