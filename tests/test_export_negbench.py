@@ -24,6 +24,8 @@ from negdata.records import (
     SPLITS,
     CaptionRecord,
     McqRecord,
+    ObjectVerdict,
+    PlanRecord,
     Record,
     arrow_schema,
     write_parquet,
@@ -48,25 +50,49 @@ def _jpeg(colour: str) -> bytes:
 
 
 def _captions(key: str) -> list[CaptionRecord]:
+    """An image's two captions, affirming and negating nouns as the LLM wrote them."""
     return [
         CaptionRecord(
             key=f"{key}_{i}",
             image_key=key,
             caption=text,
             negated=negated,
-            negated_label=negated,
+            negated_label=label,
             style="affirmation_first",
             generator="llm",
-            original_caption=f"a dog with a ball, photo {key}",
-            affirmed=["dog", "ball"],
+            original_caption=f"a puppy with a ball and its kite string, photo {key}",
+            affirmed=["puppy", "ball", "kite string"],
             prompt="captions@1#abc",
             model="smollm2",
             config_hash="h",
         )
-        for i, (negated, text) in enumerate(
-            [("cat", "A dog plays with a ball, but there is no cat."), ("car", "No car here.")]
+        for i, (negated, label, text) in enumerate(
+            [
+                ("kitty", "cat", "A puppy plays with a ball, but there is no kitty."),
+                ("car", "car", "No car here."),
+            ]
         )
     ]
+
+
+def _plan(key: str) -> PlanRecord:
+    """The image's plan: the nouns of its caption with their labels ("kite string" is no label
+    of the vocabulary: unverifiable), and its negation candidates."""
+    return PlanRecord(
+        key=key,
+        caption=f"a puppy with a ball and its kite string, photo {key}",
+        mentioned=[
+            ObjectVerdict(noun="puppy", label="dog", verdict="present", score=0.9),
+            ObjectVerdict(noun="ball", label="sports ball", verdict="present", score=0.8),
+            ObjectVerdict(noun="kite string", label=None, verdict="unverifiable", score=None),
+        ],
+        candidates=[
+            ObjectVerdict(noun="kitty", label="cat", verdict="absent", score=0.01),
+            ObjectVerdict(noun="car", label="car", verdict="absent", score=0.02),
+        ],
+        detected=["dog"],
+        prompt="plan@1#abc",
+    )
 
 
 def _paraphrased(mcq: McqRecord) -> McqRecord:
@@ -122,6 +148,7 @@ def _make_run(root: Path, splits: dict[str, str] | None = None) -> dict[str, Any
             _write_with_split(
                 run / "negmcq" / f"{name}.parquet", McqRecord, questions, [splits[k] for k in keys]
             )
+        write_parquet(run / "objects" / f"{name}.parquet", PlanRecord, [_plan(k) for k in keys])
         write_stats(run / "publish", shard, "h", {"captions": len(captions)})
     write_tar(run / "shards" / "00002.tar", [])
     write_stats(run / "shards", 2, "h", {"successes": 0})
@@ -205,11 +232,12 @@ def test_negcap_csv_has_one_row_per_image_with_literal_lists(exported: dict[str,
     ]
     assert [_key(p) for p in df["filepath"]] == list(exported["jpegs"])
     row = df.iloc[0]
-    assert row["caption"] == "a dog with a ball, photo 000000000"
-    assert ast.literal_eval(row["positive_objects"]) == ["dog", "ball"]
+    assert row["caption"] == "a puppy with a ball and its kite string, photo 000000000"
+    # Labels, not the nouns the captions use; the unverifiable "kite string" is no label.
+    assert ast.literal_eval(row["positive_objects"]) == ["dog", "sports ball"]
     assert ast.literal_eval(row["negative_objects"]) == ["cat", "car"]
     assert ast.literal_eval(row["negative_captions"]) == [
-        "A dog plays with a ball, but there is no cat.",
+        "A puppy plays with a ball, but there is no kitty.",
         "No car here.",
     ]
 
@@ -400,6 +428,19 @@ def test_a_missing_or_unfinished_run_is_one_clear_error(tmp_path: Path) -> None:
         "(no publish/NNNNN_stats.json): run the pipeline to the end first"
     ]
     assert not (tmp_path / "out").exists()
+
+
+def test_a_published_shard_without_its_plan_is_one_clear_error(tmp_path: Path) -> None:
+    made = _make_run(tmp_path)
+    (made["run"] / "objects" / "00001.parquet").unlink()
+
+    with pytest.raises(RunError) as error:
+        export_negbench(made["run"], tmp_path / "out")
+
+    assert str(error.value) == (
+        f"{made['run']}: objects/00001.parquet, the plan of a published shard, is missing: "
+        "plan and publish that shard again"
+    )
 
 
 def test_a_question_whose_options_are_not_its_templates_is_left_out_of_evaluation(

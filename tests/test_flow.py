@@ -220,6 +220,10 @@ def test_the_negbench_export_keeps_evaluation_to_test_images(
     assert counts["mcq_eval.csv"] == sum(s == "test" for s in split_of.values()) > 0
     assert {split_of[k] for k in images("mcq_eval.csv", "image_path")} == {"test"}
     assert {split_of[k] for k in images("mcq_train.csv", "image_path")} == {"train"}
+    negcap = pd.read_csv(tmp_path / "negbench" / "negcap.csv", sep=",")
+    objects = [o for column in ("positive_objects", "negative_objects") for o in negcap[column]]
+    labels = {label for listed in objects for label in ast.literal_eval(listed)}
+    assert labels and labels <= lexicon_for("coco").vocabulary  # labels, never the LLM's nouns
     written = sorted((tmp_path / "negbench" / "images").rglob("*.jpg"))
     assert len(written) == len({p.stem for p in written})
     assert all(Image.open(p).size[0] > 0 for p in written)

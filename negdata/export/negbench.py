@@ -32,17 +32,20 @@ from negdata.export.negbench_rows import (
     mcq_eval_row,
     mcq_train_row,
     negcap_row,
+    object_labels,
     retrieval_row,
 )
 from negdata.export.run_inputs import RunError, published_shards, shard_images, shard_records
 from negdata.progress import Progress
 from negdata.publish import layout
-from negdata.records import CaptionRecord, McqRecord
+from negdata.records import CaptionRecord, McqRecord, PlanRecord
 from negdata.shards import Location, atomic_path, shard_name
+from negdata.stages import STAGES
 
 log = logging.getLogger(__name__)
 
 TRAIN_SPLIT, TEST_SPLIT = "train", "test"
+PLANS = next(stage.directory for stage in STAGES if stage.name == "plan")  # objects/
 RECALL_K = 5  # NegBench's retrieval evaluator: recall@5, its default and only k
 FILES = {
     "negcap.csv": NEGCAP_COLUMNS,
@@ -127,6 +130,12 @@ def _shard_export(
         captions.add(caption, split)
     for mcq, split in shard_records(run / layout.NEGMCQ, shard, McqRecord):
         mcqs.add(mcq, split)
+    plans = {p.key: object_labels(p) for p, _ in shard_records(run / PLANS, shard, PlanRecord)}
+    if captions.train and not plans:
+        raise RunError(
+            f"{run}: {PLANS}/{name}.parquet, the plan of a published shard, is missing: "
+            "plan and publish that shard again"
+        )
 
     def path(key: str) -> str:
         return f"{root}/{name}/{key}.jpg"
@@ -136,7 +145,10 @@ def _shard_export(
     shown += [m.image_key for m in mcqs.train] + [m.image_key for m, r in evaluation if r]
     return _ShardExport(
         rows={
-            "negcap.csv": [negcap_row(path(k), g) for k, g in _by_image(captions.train).items()],
+            "negcap.csv": [
+                negcap_row(path(k), g, plans.get(k, {}))
+                for k, g in _by_image(captions.train).items()
+            ],
             "mcq_train.csv": [mcq_train_row(path(m.image_key), m) for m in mcqs.train],
             "mcq_eval.csv": [row for _, row in evaluation if row is not None],
             "negated_retrieval.csv": [

@@ -8,7 +8,8 @@ a Python literal (``['a dog', 'a cat']``), which NegBench parses with ``eval`` /
 
 ``negcap.csv`` (CC12M-NegCap's own CSV): ``filepath, caption, positive_objects,
 negative_objects, negative_captions``; one row per image; ``caption`` is the source caption,
-the three others are lists (objects affirmed, objects negated, the negated captions).
+the three others are lists: the vocabulary labels the captions affirm (a noun the evidence
+cannot verify is no label, and is left out), the labels they negate, the negated captions.
 
 ``mcq_train.csv`` (``--mcq-train-data``, ``CsvMCQDataset``): ``correct_answer, caption_0,
 caption_1, caption_2, caption_3, correct_answer_template, image_path``; one row per question,
@@ -33,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from negdata.compose.templates import mcq_options
-from negdata.records import CaptionRecord, McqRecord, McqTemplate
+from negdata.records import CaptionRecord, McqRecord, McqTemplate, PlanRecord
 
 NEGCAP_COLUMNS = (
     "filepath",
@@ -71,13 +72,23 @@ def _distinct(items: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
-def negcap_row(path: str, captions: Sequence[CaptionRecord]) -> Row:
-    """One image's row of ``negcap.csv`` from its published captions."""
+def object_labels(plan: PlanRecord) -> dict[str, str]:
+    """The vocabulary label of each object noun the image's plan knows: a mentioned noun the
+    lexicon maps to a label, and each label the evidence alone affirms (affirmed as itself)."""
+    labels = {label: label for label in plan.detected}
+    labels.update({m.noun: m.label for m in [*plan.mentioned, *plan.candidates] if m.label})
+    return labels
+
+
+def negcap_row(path: str, captions: Sequence[CaptionRecord], labels: dict[str, str]) -> Row:
+    """One image's row of ``negcap.csv`` from its published captions and its plan's
+    ``object_labels``."""
+    affirmed = [labels[noun] for c in captions for noun in c.affirmed if noun in labels]
     return (
         path,
         captions[0].original_caption,
-        python_list(_distinct([noun for c in captions for noun in c.affirmed])),
-        python_list(_distinct([c.negated for c in captions])),
+        python_list(_distinct(affirmed)),
+        python_list(_distinct([c.negated_label for c in captions])),
         python_list([c.caption for c in captions]),
     )
 
