@@ -111,7 +111,11 @@ def _export_negbench(args: argparse.Namespace) -> None:
     from negdata.export import export_negbench
 
     export_negbench(
-        UPath(args.run), Path(args.out), image_root=args.image_root, eval_splits=args.eval_splits
+        UPath(args.run),
+        Path(args.out),
+        image_root=args.image_root,
+        eval_splits=args.eval_splits,
+        vocabulary=load_config(args.config).detect.vocabulary,
     )
 
 
@@ -238,6 +242,11 @@ def parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="the folder the CSVs name images under (default: OUT/images, absolute); give "
         "it when NegBench will read the images from another place, such as another mount",
+    )
+    negbench.add_argument(
+        "--config",
+        default="configs/sample.yaml",
+        help="the config the run was made with (its vocabulary cleans the source captions)",
     )
     negbench.add_argument(
         "--eval-splits",

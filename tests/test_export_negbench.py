@@ -49,6 +49,13 @@ def _jpeg(colour: str) -> bytes:
     return buffer.getvalue()
 
 
+# Alt text as the web has it, for two images; the others' is plain.
+ORIGINALS = {
+    sample_key(0, 1): "IMG_2047.JPG: a puppy with a ball | Canon EOS 20D, 24mm",
+    sample_key(1, 1): "DSC_0042.jpg",  # nothing but noise: exported as given
+}
+
+
 def _captions(key: str) -> list[CaptionRecord]:
     """An image's two captions, affirming and negating nouns as the LLM wrote them."""
     return [
@@ -60,7 +67,7 @@ def _captions(key: str) -> list[CaptionRecord]:
             negated_label=label,
             style="affirmation_first",
             generator="llm",
-            original_caption=f"a puppy with a ball and its kite string, photo {key}",
+            original_caption=ORIGINALS.get(key, f"a puppy with a ball and its kite string, {key}"),
             affirmed=["puppy", "ball", "kite string"],
             prompt="captions@1#abc",
             model="smollm2",
@@ -232,7 +239,10 @@ def test_negcap_csv_has_one_row_per_image_with_literal_lists(exported: dict[str,
     ]
     assert [_key(p) for p in df["filepath"]] == list(exported["jpegs"])
     row = df.iloc[0]
-    assert row["caption"] == "a puppy with a ball and its kite string, photo 000000000"
+    assert row["caption"] == "a puppy with a ball and its kite string, 000000000"
+    captions = dict(zip([_key(p) for p in df["filepath"]], df["caption"], strict=True))
+    assert captions[sample_key(0, 1)] == "a puppy with a ball"  # the file name and camera gone
+    assert captions[sample_key(1, 1)] == "DSC_0042.jpg"
     # Labels, not the nouns the captions use; the unverifiable "kite string" is no label.
     assert ast.literal_eval(row["positive_objects"]) == ["dog", "sports ball"]
     assert ast.literal_eval(row["negative_objects"]) == ["cat", "car"]

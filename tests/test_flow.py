@@ -224,6 +224,12 @@ def test_the_negbench_export_keeps_evaluation_to_test_images(
     objects = [o for column in ("positive_objects", "negative_objects") for o in negcap[column]]
     labels = {label for listed in objects for label in ast.literal_eval(listed)}
     assert labels and labels <= lexicon_for("coco").vocabulary  # labels, never the LLM's nouns
+    # The source captions without the alt text's noise ("IMG_2047.JPG ... | Canon EOS 20D").
+    rows = pq.read_table(_parquet(out, "negcap_parquet")).to_pylist()
+    originals = {r["image_key"]: r["original_caption"] for r in rows}
+    noise = re.compile(r"\.jpe?g\b|\||stock image", re.IGNORECASE)
+    assert any(noise.search(originals[Path(p).stem]) for p in negcap["filepath"])
+    assert not any(noise.search(caption) for caption in negcap["caption"])
     written = sorted((tmp_path / "negbench" / "images").rglob("*.jpg"))
     assert len(written) == len({p.stem for p in written})
     assert all(Image.open(p).size[0] > 0 for p in written)

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+from negdata.detect.lexicon import Lexicon, lexicon_for
+from negdata.detect.vocab import VocabularyName
 from negdata.export.negbench_rows import (
     MCQ_COLUMNS,
     NEGCAP_COLUMNS,
@@ -121,7 +123,7 @@ class _ShardExport:
 
 
 def _shard_export(
-    run: Location, shard: int, root: str, eval_splits: frozenset[str]
+    run: Location, shard: int, root: str, eval_splits: frozenset[str], lexicon: Lexicon
 ) -> _ShardExport:
     name = shard_name(shard)
     captions: _Routed[CaptionRecord] = _Routed(eval_splits)
@@ -146,7 +148,7 @@ def _shard_export(
     return _ShardExport(
         rows={
             "negcap.csv": [
-                negcap_row(path(k), g, plans.get(k, {}))
+                negcap_row(path(k), g, plans.get(k, {}), lexicon)
                 for k, g in _by_image(captions.train).items()
             ],
             "mcq_train.csv": [mcq_train_row(path(m.image_key), m) for m in mcqs.train],
@@ -182,19 +184,22 @@ def export_negbench(
     out: Path,
     image_root: str | None = None,
     eval_splits: Sequence[str] = (TEST_SPLIT,),
+    vocabulary: VocabularyName = "coco",
 ) -> dict[str, int]:
     """Export the published shards of ``run`` to ``out`` in NegBench's formats; returns counts.
     CSV paths name ``image_root/{shard}/{key}.jpg``: by default ``out/images`` made absolute;
     give another root when NegBench will find the images elsewhere (another mount). The
-    evaluation files hold the records of ``eval_splits``."""
+    evaluation files hold the records of ``eval_splits``; ``vocabulary`` is the run's
+    (``detect.vocabulary``), whose lexicon cleans the source captions."""
     shards = published_shards(run)
     root = image_root.rstrip("/") if image_root else str((out / "images").resolve())
     evaluated = frozenset(eval_splits)
+    lexicon = lexicon_for(vocabulary)
     counts: Counter[str] = Counter()
     unsplit, other_splits, left_out = 0, Counter[str](), []
     with _csv_writers(out) as writers, Progress(len(shards), "export negbench") as bar:
         for shard in shards:
-            part = _shard_export(run, shard, root, evaluated)
+            part = _shard_export(run, shard, root, evaluated, lexicon)
             for file, rows in part.rows.items():
                 writers[file].writerows(rows)
                 counts[file] += len(rows)

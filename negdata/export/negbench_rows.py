@@ -7,9 +7,11 @@ a Python literal (``['a dog', 'a cat']``), which NegBench parses with ``eval`` /
 ``ast.literal_eval``.
 
 ``negcap.csv`` (CC12M-NegCap's own CSV): ``filepath, caption, positive_objects,
-negative_objects, negative_captions``; one row per image; ``caption`` is the source caption,
-the three others are lists: the vocabulary labels the captions affirm (a noun the evidence
-cannot verify is no label, and is left out), the labels they negate, the negated captions.
+negative_objects, negative_captions``; one row per image; ``caption`` is the source caption
+cleaned of what describes no picture (``negdata.compose.alt_text``: file names, camera settings,
+URLs, stock-photo words; as given when nothing is left), the three others are lists: the
+vocabulary labels the captions affirm (a noun the evidence cannot verify is no label, and is left
+out), the labels they negate, the negated captions.
 
 ``mcq_train.csv`` (``--mcq-train-data``, ``CsvMCQDataset``): ``correct_answer, caption_0,
 caption_1, caption_2, caption_3, correct_answer_template, image_path``; one row per question,
@@ -33,7 +35,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from negdata.compose.alt_text import clean_alt_text
 from negdata.compose.templates import mcq_options
+from negdata.detect.lexicon import Lexicon
 from negdata.records import CaptionRecord, McqRecord, McqTemplate, PlanRecord
 
 NEGCAP_COLUMNS = (
@@ -80,13 +84,16 @@ def object_labels(plan: PlanRecord) -> dict[str, str]:
     return labels
 
 
-def negcap_row(path: str, captions: Sequence[CaptionRecord], labels: dict[str, str]) -> Row:
-    """One image's row of ``negcap.csv`` from its published captions and its plan's
-    ``object_labels``."""
+def negcap_row(
+    path: str, captions: Sequence[CaptionRecord], labels: dict[str, str], lexicon: Lexicon
+) -> Row:
+    """One image's row of ``negcap.csv`` from its published captions, its plan's
+    ``object_labels`` and the run's lexicon."""
     affirmed = [labels[noun] for c in captions for noun in c.affirmed if noun in labels]
+    source = captions[0].original_caption
     return (
         path,
-        captions[0].original_caption,
+        clean_alt_text(source, lexicon) or source,
         python_list(_distinct(affirmed)),
         python_list(_distinct([c.negated_label for c in captions])),
         python_list([c.caption for c in captions]),
