@@ -25,7 +25,7 @@ export PREFECT_LOGGING_LEVEL ?= WARNING
 
 .PHONY: install llm-env img2dataset-env browser sample generate server deploy worker test lint \
 	format docs eval-negation eval-clinical eval-negation-readers audit-truth bench bench-llm bench-llm-start bench-ingest bench-cluster bench-layout \
-	bench-report bench-verify bench-detect finetune-smoke clean
+	bench-report bench-verify bench-detect bench-workers finetune-smoke clean
 
 install: $(VENV)/.installed
 
@@ -142,7 +142,7 @@ audit-truth: install
 	$(PY) -m negdata.validate.audit
 
 # Benchmarks print ratios against a baseline measured in the same run (numbers: docs/benchmarks.md).
-bench: bench-llm bench-llm-start bench-ingest bench-cluster bench-layout bench-report bench-verify bench-detect
+bench: bench-llm bench-llm-start bench-ingest bench-cluster bench-layout bench-report bench-verify bench-detect bench-workers
 
 # LLM stages vs a bare load generator replaying the same request bodies on the local vLLM server.
 BENCH_LLM_ARGS ?=
@@ -181,6 +181,10 @@ bench-report: install
 BENCH_VERIFY_ARGS ?= --images 10000
 bench-verify: install
 	$(PY) -m bench.verify $(BENCH_VERIFY_ARGS)
+
+# Ingest through the process's shared decode pool vs a fresh pool per shard (bench/workers.py).
+bench-workers: install
+	$(PY) -m bench.workers $(BENCH_WORKERS_ARGS)
 
 # The detect stage vs a bare Ultralytics predict loop over the same decoded images, same weights,
 # batch and image size (bench/detect.py). On a GPU: bench/detect_gpu.sh (stage vs model alone).

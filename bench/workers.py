@@ -1,0 +1,83 @@
+"""`make bench-workers`: ingest of the bundled sample's shards through the process's shared
+pool of decode workers (``negdata.workers``) against a fresh pool per shard, as ingest had.
+
+A spawned worker first re-imports its parent's main module. This module imports the flows (as
+``flows/generate.py`` does), so each worker pays for Prefect, as the workers of a flow run do.
+The shards are ingested one after another, ``--rounds`` times each way, taking turns; each
+round ingests into a folder of its own. Printed: the median seconds of each, and the ratio
+shared / per shard.
+
+Usage: ``python -m bench.workers [--rounds 3] [--copies 4]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+
+import flows.generate  # noqa: F401  (what a flow run's workers re-import)
+from negdata import workers
+from negdata.config import load_config
+from negdata.ingest.sources import shard_count
+from negdata.ingest.stage import decode_workers, run_ingest
+from negdata.sample import build_sample
+
+MODES = ("shared pool", "a pool per shard (baseline)")
+
+
+def _config(root: Path, copies: int) -> Path:
+    """The sample's rows ``copies`` times over, 4 per shard, ingested under ``root``."""
+    files = build_sample(root / "sample")
+    (root / "input.tsv").write_text(files.tsv.read_text() * copies)
+    raw = yaml.safe_load(Path("configs/sample.yaml").read_text())
+    raw["input"].update(path=str(root / "input.tsv"), files_root=str(root))
+    config = root / "config.yaml"
+    config.write_text(yaml.safe_dump(raw))
+    return config
+
+
+def ingest_all(config: Path, out: Path, per_shard: bool) -> float:
+    """Seconds to ingest every shard into ``out``; with ``per_shard``, a fresh pool each."""
+    cfg = load_config(config)
+    cfg = cfg.model_copy(update={"run": cfg.run.model_copy(update={"output_dir": out})})
+    workers.forget_all()
+    started = time.monotonic()
+    for shard in range(shard_count(cfg.input)):
+        run_ingest(cfg, shard, "bench")
+        if per_shard:
+            workers.forget(decode_workers(cfg))
+    seconds = time.monotonic() - started
+    workers.forget_all()
+    return seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("--rounds", type=int, default=3, help="runs of each kind")
+    parser.add_argument("--copies", type=int, default=4, help="copies of the sample's rows")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        config = _config(root, args.copies)
+        shards = shard_count(load_config(config).input)
+        times: dict[str, list[float]] = {mode: [] for mode in MODES}
+        for n in range(args.rounds):
+            for mode in MODES:
+                out = root / f"{n}-{MODES.index(mode)}"
+                times[mode].append(ingest_all(config, out, per_shard=mode != MODES[0]))
+    print(f"ingest of {shards} shards, one after another (median of {args.rounds}):")
+    medians = {mode: statistics.median(seconds) for mode, seconds in times.items()}
+    for mode, median in medians.items():
+        print(f"  {mode:<30} {median:6.2f} s")
+    print(f"  shared / per shard: {medians[MODES[0]] / medians[MODES[1]]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
