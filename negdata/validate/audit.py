@@ -3,8 +3,10 @@
 Every labelled caption of the checker's sets (``tests/data/negation_*.jsonl``) that negates an
 object goes through the real publication gate (``CaptionGate``), once per object it negates, with
 evidence built from its labels: an affirmed object present, a negated or unmentioned one absent.
-Then again with each labelled object flipped (an affirmed one absent, a negated one present):
-each flip makes the sentence false, and a gate that publishes it publishes a false statement.
+Then again with each labelled object flipped (an affirmed one absent, a negated one present,
+and, where the caption claims that nothing else is there, ``"exclusive": true``, an unmentioned
+one present): each flip makes the sentence false, and a gate that publishes it publishes a false
+statement.
 
 Per set it prints:
 
@@ -39,6 +41,7 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "dev3": ("negation_dev3.jsonl", "coco", True),
     "held-out": ("negation_heldout.jsonl", "coco", False),
     "unseen": ("negation_unseen.jsonl", "coco", False),
+    "claims": ("negation_claims.jsonl", "coco", False),
 }
 IMPLICIT = "implicit"
 
@@ -123,9 +126,10 @@ def audit_set(name: str, path: Path, vocabulary: VocabularyName, tuned: bool) ->
             if reason is not None:
                 found.refused[reason] += 1
             flips = [(affirmed - {a}, others | {a}) for a in sorted(affirmed)]
-            flips += [
-                (affirmed | {n}, others - {n}) for n in sorted(others) if objects[n] == "negated"
-            ]
+            made_present = [n for n in sorted(others) if objects[n] == "negated"]
+            if case.get("exclusive"):  # "only a cat": anything else there makes it false
+                made_present += [n for n in sorted(others) if objects[n] == "unmentioned"]
+            flips += [(affirmed | {n}, others - {n}) for n in made_present]
             for i, (present, absent) in enumerate(flips):
                 found.false += 1
                 if (

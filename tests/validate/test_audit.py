@@ -31,3 +31,26 @@ def test_a_true_caption_publishes_and_every_flip_of_it_is_refused(tmp_path: Path
     assert found.false_per_1000 == 0.0
     lines = report([found]).splitlines()
     assert lines[1].split() == ["mine", "never", "2", "1.000", "0.000", "4", "0", "0.00"]
+
+
+def test_an_exclusive_caption_is_also_false_when_an_unmentioned_object_is_there(
+    tmp_path: Path,
+) -> None:
+    """ "Only a cat": a dog, a bed or anything else present makes it false, so the audit flips
+    each unmentioned object to present too; a caption that claims no exclusivity is not made
+    false by an object it does not mention."""
+    text = "Only a cat sleeps on the couch; there is no dog."
+    objects = {"cat": "affirmed", "couch": "affirmed", "dog": "negated", "bed": "unmentioned"}
+    path = tmp_path / "set.jsonl"
+    path.write_text(
+        json.dumps({"id": "x", "construction": "exclusive", "text": text, "objects": objects,
+                    "exclusive": True}) + "\n"
+        + json.dumps({"id": "y", "construction": "plain", "text": "A cat sleeps on the couch; "
+                      "there is no dog.", "objects": objects}) + "\n"
+    )  # fmt: skip
+
+    found = audit_set("mine", path, "coco", tuned=False)
+
+    assert found.true == {"explicit": 2} and found.published["explicit"] == 2
+    assert found.false == 4 + 3  # x: cat, couch absent; dog, bed present. y: no bed flip
+    assert found.false_published == 0  # "only" with the bed there is refused
