@@ -3,10 +3,11 @@ reads (the formats: ``negdata.export.negbench_rows``).
 
 Training files (``negcap.csv``, ``mcq_train.csv``) hold the records of the ``train`` split,
 evaluation files (``mcq_eval.csv``, ``negated_retrieval.csv``) those of the ``test`` split, or
-of the splits ``eval_splits`` names (a run too small for a test split of its own, such as the
-bundled sample, is evaluated on all of them, with a warning). Records that carry no ``split``
-go to both, with a warning. NegBench's retrieval evaluator ranks with recall@5, and stops with
-an index error on fewer than 5 images or captions: such an export says so in one line.
+of the splits ``eval_splits`` names (the bundled sample, too small for a test split of 5 images,
+is evaluated on all of them; the train split is then in both, with a warning). Records that
+carry no ``split`` go to both, with a warning. NegBench's retrieval evaluator ranks with
+recall@5, and stops with an index error on fewer than 5 images or captions: such an export says
+so in one line.
 
 Images are written once each, as ``OUT/images/{shard}/{image key}.jpg``, and only those a CSV
 names. Everything is written atomically, in shard and record order, so a second export writes
