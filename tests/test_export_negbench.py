@@ -24,8 +24,6 @@ from negdata.records import (
     SPLITS,
     CaptionRecord,
     McqRecord,
-    ObjectVerdict,
-    PlanRecord,
     Record,
     arrow_schema,
     write_parquet,
@@ -82,26 +80,6 @@ def _captions(key: str) -> list[CaptionRecord]:
     ]
 
 
-def _plan(key: str) -> PlanRecord:
-    """The image's plan: the nouns of its caption with their labels ("kite string" is no label
-    of the vocabulary: unverifiable), and its negation candidates."""
-    return PlanRecord(
-        key=key,
-        caption=f"a puppy with a ball and its kite string, photo {key}",
-        mentioned=[
-            ObjectVerdict(noun="puppy", label="dog", verdict="present", score=0.9),
-            ObjectVerdict(noun="ball", label="sports ball", verdict="present", score=0.8),
-            ObjectVerdict(noun="kite string", label=None, verdict="unverifiable", score=None),
-        ],
-        candidates=[
-            ObjectVerdict(noun="kitty", label="cat", verdict="absent", score=0.01),
-            ObjectVerdict(noun="car", label="car", verdict="absent", score=0.02),
-        ],
-        detected=["dog"],
-        prompt="plan@1#abc",
-    )
-
-
 def _paraphrased(mcq: McqRecord) -> McqRecord:
     options = [mcq.caption_0, mcq.caption_1, mcq.caption_2, mcq.caption_3]
     return mcq.model_copy(
@@ -155,7 +133,6 @@ def _make_run(root: Path, splits: dict[str, str] | None = None) -> dict[str, Any
             _write_with_split(
                 run / "negmcq" / f"{name}.parquet", McqRecord, questions, [splits[k] for k in keys]
             )
-        write_parquet(run / "objects" / f"{name}.parquet", PlanRecord, [_plan(k) for k in keys])
         write_stats(run / "publish", shard, "h", {"captions": len(captions)})
     write_tar(run / "shards" / "00002.tar", [])
     write_stats(run / "shards", 2, "h", {"successes": 0})
@@ -243,7 +220,8 @@ def test_negcap_csv_has_one_row_per_image_with_literal_lists(exported: dict[str,
     captions = dict(zip([_key(p) for p in df["filepath"]], df["caption"], strict=True))
     assert captions[sample_key(0, 1)] == "a puppy with a ball"  # the file name and camera gone
     assert captions[sample_key(1, 1)] == "DSC_0042.jpg"
-    # Labels, not the nouns the captions use; the unverifiable "kite string" is no label.
+    # Names of the vocabulary, not the nouns the captions use ("puppy" is a dog); the
+    # unverifiable "kite string" resolves to none.
     assert ast.literal_eval(row["positive_objects"]) == ["dog", "sports ball"]
     assert ast.literal_eval(row["negative_objects"]) == ["cat", "car"]
     assert ast.literal_eval(row["negative_captions"]) == [
@@ -438,19 +416,6 @@ def test_a_missing_or_unfinished_run_is_one_clear_error(tmp_path: Path) -> None:
         "(no publish/NNNNN_stats.json): run the pipeline to the end first"
     ]
     assert not (tmp_path / "out").exists()
-
-
-def test_a_published_shard_without_its_plan_is_one_clear_error(tmp_path: Path) -> None:
-    made = _make_run(tmp_path)
-    (made["run"] / "objects" / "00001.parquet").unlink()
-
-    with pytest.raises(RunError) as error:
-        export_negbench(made["run"], tmp_path / "out")
-
-    assert str(error.value) == (
-        f"{made['run']}: objects/00001.parquet, the plan of a published shard, is missing: "
-        "plan and publish that shard again"
-    )
 
 
 def test_a_question_whose_options_are_not_its_templates_is_left_out_of_evaluation(

@@ -222,8 +222,15 @@ def test_the_negbench_export_keeps_evaluation_to_test_images(
     assert {split_of[k] for k in images("mcq_train.csv", "image_path")} == {"train"}
     negcap = pd.read_csv(tmp_path / "negbench" / "negcap.csv", sep=",")
     objects = [o for column in ("positive_objects", "negative_objects") for o in negcap[column]]
-    labels = {label for listed in objects for label in ast.literal_eval(listed)}
-    assert labels and labels <= lexicon_for("coco").vocabulary  # labels, never the LLM's nouns
+    names = {name for listed in objects for name in ast.literal_eval(listed)}
+    assert names and names <= set(lexicon_for("coco").names())  # never the LLM's nouns
+    people = [  # "A picture of people, but there is no football.": people affirmed
+        row
+        for row in negcap.itertuples()
+        if "people" in row.negative_captions
+        and "person" not in ast.literal_eval(row.negative_objects)
+    ]
+    assert all("person" in ast.literal_eval(row.positive_objects) for row in people)
     # The source captions without the alt text's noise ("IMG_2047.JPG ... | Canon EOS 20D").
     rows = pq.read_table(_parquet(out, "negcap_parquet")).to_pylist()
     originals = {r["image_key"]: r["original_caption"] for r in rows}

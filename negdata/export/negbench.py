@@ -35,20 +35,17 @@ from negdata.export.negbench_rows import (
     mcq_eval_row,
     mcq_train_row,
     negcap_row,
-    object_labels,
     retrieval_row,
 )
 from negdata.export.run_inputs import RunError, published_shards, shard_images, shard_records
 from negdata.progress import Progress
 from negdata.publish import layout
-from negdata.records import CaptionRecord, McqRecord, PlanRecord
+from negdata.records import CaptionRecord, McqRecord
 from negdata.shards import Location, atomic_path, shard_name
-from negdata.stages import STAGES
 
 log = logging.getLogger(__name__)
 
 TRAIN_SPLIT, TEST_SPLIT = "train", "test"
-PLANS = next(stage.directory for stage in STAGES if stage.name == "plan")  # objects/
 RECALL_K = 5  # NegBench's retrieval evaluator: recall@5, its default and only k
 FILES = {
     "negcap.csv": NEGCAP_COLUMNS,
@@ -133,12 +130,6 @@ def _shard_export(
         captions.add(caption, split)
     for mcq, split in shard_records(run / layout.NEGMCQ, shard, McqRecord):
         mcqs.add(mcq, split)
-    plans = {p.key: object_labels(p) for p, _ in shard_records(run / PLANS, shard, PlanRecord)}
-    if captions.train and not plans:
-        raise RunError(
-            f"{run}: {PLANS}/{name}.parquet, the plan of a published shard, is missing: "
-            "plan and publish that shard again"
-        )
 
     def path(key: str) -> str:
         return f"{root}/{name}/{key}.jpg"
@@ -149,8 +140,7 @@ def _shard_export(
     return _ShardExport(
         rows={
             "negcap.csv": [
-                negcap_row(path(k), g, plans.get(k, {}), lexicon)
-                for k, g in _by_image(captions.train).items()
+                negcap_row(path(k), g, lexicon) for k, g in _by_image(captions.train).items()
             ],
             "mcq_train.csv": [mcq_train_row(path(m.image_key), m) for m in mcqs.train],
             "mcq_eval.csv": [row for _, row in evaluation if row is not None],
@@ -191,7 +181,7 @@ def export_negbench(
     CSV paths name ``image_root/{shard}/{key}.jpg``: by default ``out/images`` made absolute;
     give another root when NegBench will find the images elsewhere (another mount). The
     evaluation files hold the records of ``eval_splits``; ``vocabulary`` is the run's
-    (``detect.vocabulary``), whose lexicon cleans the source captions."""
+    (``detect.vocabulary``), whose lexicon cleans the source captions and names their objects."""
     shards = published_shards(run)
     root = image_root.rstrip("/") if image_root else str((out / "images").resolve())
     evaluated = frozenset(eval_splits)

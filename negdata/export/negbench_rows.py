@@ -10,8 +10,9 @@ a Python literal (``['a dog', 'a cat']``), which NegBench parses with ``eval`` /
 negative_objects, negative_captions``; one row per image; ``caption`` is the source caption
 cleaned of what describes no picture (``negdata.compose.alt_text``: file names, camera settings,
 URLs, stock-photo words; as given when nothing is left), the three others are lists: the
-vocabulary labels the captions affirm (a noun the evidence cannot verify is no label, and is left
-out), the labels they negate, the negated captions.
+vocabulary's names (its labels, or a hypernym such as "glass") of what the captions affirm, each
+noun through the lexicon ("people" -> person; a noun that resolves to nothing, which the evidence
+cannot verify, is left out), the names they negate, the negated captions.
 
 ``mcq_train.csv`` (``--mcq-train-data``, ``CsvMCQDataset``): ``correct_answer, caption_0,
 caption_1, caption_2, caption_3, correct_answer_template, image_path``; one row per question,
@@ -38,7 +39,7 @@ from collections.abc import Sequence
 from negdata.compose.alt_text import clean_alt_text
 from negdata.compose.templates import mcq_options
 from negdata.detect.lexicon import Lexicon
-from negdata.records import CaptionRecord, McqRecord, McqTemplate, PlanRecord
+from negdata.records import CaptionRecord, McqRecord, McqTemplate
 
 NEGCAP_COLUMNS = (
     "filepath",
@@ -76,20 +77,9 @@ def _distinct(items: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
-def object_labels(plan: PlanRecord) -> dict[str, str]:
-    """The vocabulary label of each object noun the image's plan knows: a mentioned noun the
-    lexicon maps to a label, and each label the evidence alone affirms (affirmed as itself)."""
-    labels = {label: label for label in plan.detected}
-    labels.update({m.noun: m.label for m in [*plan.mentioned, *plan.candidates] if m.label})
-    return labels
-
-
-def negcap_row(
-    path: str, captions: Sequence[CaptionRecord], labels: dict[str, str], lexicon: Lexicon
-) -> Row:
-    """One image's row of ``negcap.csv`` from its published captions, its plan's
-    ``object_labels`` and the run's lexicon."""
-    affirmed = [labels[noun] for c in captions for noun in c.affirmed if noun in labels]
+def negcap_row(path: str, captions: Sequence[CaptionRecord], lexicon: Lexicon) -> Row:
+    """One image's row of ``negcap.csv`` from its published captions and the run's lexicon."""
+    affirmed = [name for c in captions for noun in c.affirmed if (name := lexicon.name(noun))]
     source = captions[0].original_caption
     return (
         path,
