@@ -16,7 +16,9 @@ import contextlib
 import os
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 
 from negdata.stopping import STOPPING, ignore_interrupts
@@ -43,8 +45,7 @@ def _init_worker(parent: int) -> None:
 
 def worker_pool(workers: int) -> ProcessPoolExecutor:
     """This process's pool of ``workers`` processes, started once and shared; a stop in
-    progress refuses to start one. After ``BrokenProcessPool`` (a worker died), ``forget`` it:
-    the next caller gets a fresh pool."""
+    progress refuses to start one. ``pool_for`` is the way to use it."""
     # A worker starts from the parent's sys.path, which OpenCV's first import edits for a
     # moment (opencv/opencv#18502): started while a thread imports it, a worker would find
     # cv2/typing in place of typing and die. Importing it here first waits for such an import
@@ -62,6 +63,18 @@ def worker_pool(workers: int) -> ProcessPoolExecutor:
                 initargs=(os.getpid(),),
             )
         return _pools[workers]
+
+
+@contextlib.contextmanager
+def pool_for(workers: int, setting: str) -> Iterator[ProcessPoolExecutor]:
+    """``worker_pool(workers)`` for the block. A worker that dies in it (killed, out of memory)
+    fails the block in one line naming ``setting``, the config key that sizes the pool, and the
+    next caller gets a fresh pool."""
+    try:
+        yield worker_pool(workers)
+    except BrokenProcessPool:
+        forget(workers)
+        raise RuntimeError(f"a decode worker died (killed, or out of memory?): {setting}") from None
 
 
 def forget(workers: int) -> None:

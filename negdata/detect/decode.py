@@ -21,14 +21,14 @@ import re
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
+import cv2
 import numpy as np
 from PIL import Image
 
-from negdata.workers import forget, worker_pool
+from negdata.workers import pool_for
 
 UNDECODABLE = "undecodable_image"
 _ADDRESS = re.compile(r" ?<[^<>]* at 0x[0-9a-fA-F]+>")
@@ -74,8 +74,6 @@ def letterbox(rgb: np.ndarray, size: int) -> np.ndarray:
     """``rgb`` (height, width, 3) scaled to fit a ``size`` square, keeping its ratio (a side
     never under 1 pixel), and centred on padding of 114: Ultralytics'
     ``LetterBox((size, size), auto=False)``."""
-    import cv2
-
     height, width = rgb.shape[:2]
     ratio = min(size / height, size / width)
     new_width, new_height = max(round(width * ratio), 1), max(round(height * ratio), 1)
@@ -119,21 +117,16 @@ def decoded_batches(
 ) -> Iterator[DecodedBatch]:
     """Decode ``batches`` in the pool, in order, with at most ``ahead`` batches in flight
     (default: two per worker), so decoding runs ahead of the consumer but memory stays flat."""
-    pool = worker_pool(workers)
     limit = ahead or 2 * workers
     pending: deque[Future[Any]] = deque()
     try:
-        for batch in batches:
-            pending.append(pool.submit(decode_batch, batch, sizes))
-            if len(pending) >= limit:
+        with pool_for(workers, "detect.decode_workers") as pool:
+            for batch in batches:
+                pending.append(pool.submit(decode_batch, batch, sizes))
+                if len(pending) >= limit:
+                    yield pending.popleft().result()
+            while pending:
                 yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
-    except BrokenProcessPool:
-        forget(workers)  # the next shard starts a fresh pool
-        raise RuntimeError(
-            "a decode worker died (killed, or out of memory?): detect.decode_workers"
-        ) from None
     finally:
         for future in pending:
             future.cancel()

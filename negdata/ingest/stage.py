@@ -10,7 +10,6 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from negdata.config import Config
@@ -22,7 +21,7 @@ from negdata.progress import Progress
 from negdata.records import IngestRow, read_parquet, write_parquet
 from negdata.shards import Location, read_stats, sample_key, shard_name, write_stats
 from negdata.wds import Sample, read_tar, write_tar
-from negdata.workers import forget, worker_pool
+from negdata.workers import pool_for
 
 log = logging.getLogger(__name__)
 
@@ -83,13 +82,8 @@ async def _fetch_and_decode(
 def _fetch_rows(cfg: Config, rows: list[SourceRow], desc: str) -> list[Outcome]:
     """Fetch and decode ``rows`` in the process's worker pool (``negdata.workers``)."""
     workers = decode_workers(cfg)
-    try:
-        return asyncio.run(_fetch_and_decode(rows, cfg, worker_pool(workers), workers, desc))
-    except BrokenProcessPool:
-        forget(workers)  # the next shard starts a fresh pool
-        raise RuntimeError(
-            "a decode worker died (killed, or out of memory?): ingest.workers"
-        ) from None
+    with pool_for(workers, "ingest.workers") as pool:
+        return asyncio.run(_fetch_and_decode(rows, cfg, pool, workers, desc))
 
 
 def _failed(key: str, row: SourceRow, reason: str, detail: str) -> IngestRow:
