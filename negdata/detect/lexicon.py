@@ -58,6 +58,7 @@ HYPERNYMS: dict[str, tuple[str, ...]] = {
     "glass": ("wine glass",),  # "no plates or glasses"; an affirmed "glass" affirms no label
     "tableware": ("bowl", "cup", "wine glass", "fork", "knife", "spoon"),
     "luggage": ("backpack", "handbag", "suitcase"),
+    "baggage": ("backpack", "handbag", "suitcase"),
     "toy": ("teddy bear", "kite", "frisbee"),
     # a stuffed animal need not be a bear: "no plush toys" denies teddy bears, "a plush toy"
     # affirms none

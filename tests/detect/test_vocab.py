@@ -62,6 +62,16 @@ def test_hypernyms_cover_their_members() -> None:
     assert lexicon.name("a piece of furniture") == "furniture"
 
 
+def test_a_label_covers_only_itself_even_where_a_hypernym_shares_a_word() -> None:
+    """ "luggage" is a hypernym (backpack, handbag, suitcase), not a word for suitcase: else
+    "only two suitcases" would cover the handbag beside them."""
+    lexicon = lexicon_for("coco")
+    for label in lexicon.vocabulary:
+        assert lexicon.members(label) == {label}
+    assert lexicon.name("luggage") == "luggage"
+    assert lexicon.members("luggage") == {"backpack", "handbag", "suitcase"}
+
+
 @pytest.mark.parametrize(
     ("name", "size"), [("lvis", 1203), ("objects365", 365), ("openimages", 601)]
 )
