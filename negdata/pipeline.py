@@ -130,6 +130,8 @@ def check_before_run(cfg: Config, shards: list[int], stages: tuple[Stage, ...] =
         preflight.check_detect_inputs(cfg)
     if cfg.llm.local and any(stage.uses_llm(cfg) for stage in stages if stage.name in todo):
         preflight.check_local_llm(cfg)
+    if "publish" in todo:
+        preflight.check_parser()
 
 
 @contextlib.contextmanager

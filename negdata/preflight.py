@@ -1,5 +1,6 @@
 """Mistakes found before any work starts: an output folder that cannot be written, detector
-weights or label files that are not there, a local LLM's Python or model folder missing.
+weights or label files that are not there, a local LLM's Python or model folder missing, no
+English parser for the publication gates.
 
 Each is one line naming the config key, raised before Prefect, the LLM server or ingest start,
 instead of a raw errno minutes into the run.
@@ -75,3 +76,14 @@ def check_local_llm(cfg: Config) -> None:
 
     serve_python(cfg.llm.serve)
     check_model_dir(cfg.llm.serve)
+
+
+def check_parser() -> None:
+    """The publication gates' English parser (``validate.parser``) is installed, at the pinned
+    version."""
+    from negdata.validate.parser import ParserMissing, require_parser
+
+    try:
+        require_parser()
+    except ParserMissing as exc:
+        raise PreflightError(str(exc)) from None

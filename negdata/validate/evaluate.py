@@ -1,7 +1,9 @@
-"""Precision and recall of the negation checker on the labelled caption set.
+"""Precision and recall of the negation checker on the labelled caption set, with the
+parse-based reader (``validate.parsed``) beside it.
 
 ``python -m negdata.validate.evaluate [cases.jsonl] [--vocabulary NAME] [--errors]``
 (``make eval-negation``); the labels of the cases are of that vocabulary (default: coco).
+``--errors`` lists the rules' wrong readings.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import get_args
@@ -17,6 +19,7 @@ from typing import get_args
 from negdata.detect.lexicon import Lexicon, lexicon_for
 from negdata.detect.vocab import VocabularyName
 from negdata.validate.negation import Polarity, analyze
+from negdata.validate.parsed import analyze as analyze_parse
 
 DEFAULT_CASES = Path("tests/data/negation_cases.jsonl")
 CLASSES = ("negated", "affirmed", "unmentioned")
@@ -41,14 +44,20 @@ def label_polarity(predicted: Mapping[str, Polarity], label: str, lexicon: Lexic
     return "negated" if any(covered) else "unmentioned"
 
 
-def evaluate(path: Path, vocabulary: VocabularyName = "coco") -> list[Outcome]:
+Reader = Callable[[str, Lexicon], Mapping[str, Polarity]]
+READERS: dict[str, Reader] = {"rules": analyze, "parse": analyze_parse}
+
+
+def evaluate(
+    path: Path, vocabulary: VocabularyName = "coco", reader: Reader = analyze
+) -> list[Outcome]:
     lexicon = lexicon_for(vocabulary)
     outcomes = []
     for line in path.read_text().splitlines():
         if not line.strip():
             continue
         case = json.loads(line)
-        predicted = analyze(case["text"], lexicon)
+        predicted = reader(case["text"], lexicon)
         for label, expected in case["objects"].items():
             outcomes.append(
                 Outcome(
@@ -86,17 +95,21 @@ def main() -> None:
     )
     parser.add_argument("--errors", action="store_true", help="list every wrong prediction")
     args = parser.parse_args()
-    outcomes = evaluate(args.cases, args.vocabulary)
-    wrong = [o for o in outcomes if o.predicted != o.expected]
-    print(f"{len({o.case_id for o in outcomes})} captions, {len(outcomes)} labelled objects")
-    for cls, s in scores(outcomes).items():
-        print(f"  {cls:<12} precision {s['precision']:.3f}  recall {s['recall']:.3f}  "
-              f"(n={s['support']:.0f})")  # fmt: skip
-    by_construction = Counter(o.construction for o in wrong)
-    print("errors by construction:", dict(by_construction.most_common()))
-    if args.errors:
-        for o in wrong:
-            print(f"  {o.case_id} {o.label}: expected {o.expected}, got {o.predicted} | {o.text}")
+    for name, reader in READERS.items():
+        outcomes = evaluate(args.cases, args.vocabulary, reader)
+        wrong = [o for o in outcomes if o.predicted != o.expected]
+        print(f"{name}: {len({o.case_id for o in outcomes})} captions, {len(outcomes)} objects")
+        for cls, s in scores(outcomes).items():
+            print(f"  {cls:<12} precision {s['precision']:.3f}  recall {s['recall']:.3f}  "
+                  f"(n={s['support']:.0f})")  # fmt: skip
+        print(
+            "  errors by construction:", dict(Counter(o.construction for o in wrong).most_common())
+        )
+        if args.errors and name == "rules":
+            for o in wrong:
+                print(
+                    f"  {o.case_id} {o.label}: expected {o.expected}, got {o.predicted} | {o.text}"
+                )
 
 
 if __name__ == "__main__":

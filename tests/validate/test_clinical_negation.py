@@ -73,5 +73,6 @@ def test_the_evaluation_command_takes_a_vocabulary() -> None:
         text=True,
         check=True,
     )
-    assert done.stdout.startswith("102 captions")
-    assert "negated      precision" in done.stdout
+    assert done.stdout.startswith("rules: 102 captions")
+    assert "\nparse: 102 captions" in done.stdout  # the second reader beside the rules
+    assert done.stdout.count("negated      precision") == 2

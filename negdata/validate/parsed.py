@@ -1,0 +1,248 @@
+"""A second reader of negation, built on a dependency parse (``validate.parser``).
+
+It answers what ``validate.negation.analyze`` answers (the polarity of every name a caption
+mentions) from one tree instead of token rules:
+
+- **Mentions** are nouns that head their phrase: "bus stop" names no bus (a ``compound``), "an
+  orange bus" no orange (an ``amod``). The words before the head make multi-word terms ("teddy
+  bear", "hot dog"). An owner ("the child's bike") is a mention only where nothing else names it.
+- **Negation** of a mention comes from its own phrase (determiner "no", "not a", "zero"), from
+  what governs it ("without", "free of", "lacks", "missing"; a verb with a ``neg`` arc or
+  "never", over its objects and, when the verb says whether something is there, its subject:
+  "the dog is not visible", not "the dog is not sleeping"), or from a predicate of absence ("the
+  bus is nowhere to be seen", "the dog is absent / gone / missing").
+- **Conjuncts** share their first conjunct's negation ("no cats, dogs, or birds"), unless a
+  contrast starts them: "but", "only", "just", or, under a determiner "no", a determiner of
+  their own ("no car, only a motorcycle").
+- **Hedges** make a mention neither affirmed nor negated: a modal ("there could be a dog"),
+  "maybe", "perhaps", a likeness ("shaped like a dog"), a wish or a search ("looking for a dog"),
+  unless its own determiner denies it ("there might be a bear, but no person").
+
+Everything mentioned and neither negated nor hedged is affirmed; a name is affirmed where any
+mention affirms it, else negated where one negates it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from spacy.tokens import Token
+
+from negdata.detect.lexicon import Lexicon
+from negdata.detect.vocab import singular
+from negdata.validate.negation.mentions import build_index
+from negdata.validate.negation.words import Polarity
+from negdata.validate.parser import parse
+
+NOUNS = frozenset({"NOUN", "PROPN"})
+NO_WORDS = frozenset({"no", "zero", "neither", "nor"})
+NEG_WORDS = frozenset({"not", "n't", "never", "no"})
+# Prepositions whose object is not there.
+WITHOUT = frozenset({"without", "sans", "minus", "excluding", "lacking", "barring"})
+# "free of X", "devoid of X": the head of "of" that makes its object absent.
+FREE_OF = frozenset(
+    {"free", "devoid", "empty", "absence", "lack", "absent", "bare", "clear", "void", "sign"}
+)
+LACK_VERBS = frozenset({"lack", "miss", "omit", "exclude", "remove", "forget"})
+# "no trace of X", "not a sign of X": a denied trace denies its object.
+TRACE_WORDS = frozenset({"trace", "sign", "hint", "evidence", "glimpse", "sight", "presence"})
+# A subject that has left, or was taken away, is not there.
+GONE_PASSIVE = frozenset({"remove", "steal", "take", "sell", "eat", "crop", "move", "cancel",
+                          "clear", "pack", "put", "drive", "tow"})  # fmt: skip
+GONE_ACTIVE = frozenset({"leave", "depart", "vanish", "disappear", "escape", "flee", "fly"})
+ELSEWHERE = frozenset({"home", "indoors", "inside", "behind", "away", "out", "elsewhere"})
+ABSENT_WORDS = frozenset({"absent", "missing", "gone", "nowhere", "away", "elsewhere", "lacking"})
+# Predicates that say whether something is there, so that negating them negates their subject.
+THERE_WORDS = frozenset(
+    {"visible", "present", "there", "here", "around", "seen", "shown", "pictured", "depicted",
+     "included", "featured", "found", "spotted", "available", "in", "inside", "on", "at",
+     "within", "anywhere", "appear", "exist", "show", "feature", "include", "be", "remain"}
+)  # fmt: skip
+MODALS = frozenset({"could", "might", "may", "would", "should", "must", "can"})
+HEDGE_ADVERBS = frozenset({"maybe", "perhaps", "possibly", "probably", "likely", "presumably"})
+HEDGE_VERBS = frozenset(
+    {"expect", "want", "wait", "hope", "search", "look", "seek", "wish", "imagine", "need",
+     "resemble", "pretend", "ask", "wonder", "dream"}
+)  # fmt: skip
+LIKENESS = frozenset({"like", "as", "than", "unlike"})
+CONTRAST = frozenset({"but", "only", "just", "except", "yet", "instead"})
+NOBODY = frozenset({"nobody", "noone", "no-one"})
+
+
+@dataclass(frozen=True)
+class Mention:
+    name: str
+    head: Token
+    owner: bool = False  # "the child's bike": the owner of a thing, perhaps not in the picture
+
+
+def _mentions(doc: list[Token], index: dict[tuple[str, ...], str]) -> Iterator[Mention]:
+    longest = max((len(k) for k in index), default=0)
+    for token in doc:
+        if token.pos_ not in NOUNS and token.tag_ not in {"NN", "NNS"}:
+            continue
+        if token.dep_ == "compound" and token.head.pos_ in NOUNS and token.head.i > token.i:
+            continue  # "bus stop", "dog bed"
+        words = [w.lower_ for w in doc[max(0, token.i - longest + 1) : token.i + 1]]
+        for n in range(min(longest, len(words)), 0, -1):
+            name = index.get(tuple(singular(w) for w in words[-n:]))
+            if name is None:
+                continue
+            if name:  # "" is a phrase that names something else ("zebra crossing")
+                yield Mention(name, token, token.dep_ == "poss")
+            break
+
+
+def _first_conjunct(token: Token) -> tuple[Token, bool]:
+    """The conjunct a list starts with, and whether a contrast cuts ``token`` from it; a conjunct
+    with a determiner of its own is cut from a first one whose "no" is a determiner."""
+    cut = False
+    while token.dep_ == "conj" and token.head.i < token.i:
+        children = {c.lower_ for c in token.children if c.dep_ in {"cc", "advmod", "preconj"}}
+        if children & CONTRAST or _cc_before(token) in CONTRAST:
+            cut = True
+        own = [c for c in token.children if c.dep_ == "det" and c.lower_ not in NO_WORDS]
+        if own and _det_no(token.head):
+            cut = True
+        token = token.head
+    return token, cut
+
+
+def _cc_before(token: Token) -> str:
+    """The coordinating word just before a conjunct ("no car, only a motorcycle")."""
+    for left in reversed(list(token.doc[max(0, token.left_edge.i - 2) : token.left_edge.i + 1])):
+        if left.dep_ in {"cc", "advmod"} or left.lower_ in CONTRAST:
+            return left.lower_
+    return ""
+
+
+def _det_no(token: Token) -> bool:
+    return any(
+        c.lower_ in NO_WORDS
+        or (c.lower_ == "not" and c.dep_ in {"neg", "advmod", "preconj"})
+        or (c.dep_ == "nummod" and c.lower_ in {"0", "zero"})
+        for c in token.children
+    )
+
+
+def _negated_verb(verb: Token) -> bool:
+    return any(c.dep_ == "neg" or c.lower_ == "never" for c in verb.children)
+
+
+def _says_there(verb: Token) -> bool:
+    """Whether a predicate says that its subject is (or is not) in the picture."""
+    if verb.lemma_ in THERE_WORDS:
+        return (
+            verb.lemma_ != "be"
+            or any(
+                c.dep_ in {"acomp", "advmod", "prep", "attr", "expl"} and c.lemma_ in THERE_WORDS
+                for c in verb.children
+            )
+            or not any(c.dep_ in {"acomp", "attr", "dobj"} for c in verb.children)
+        )
+    return any(c.dep_ == "acomp" and c.lemma_ in THERE_WORDS for c in verb.children)
+
+
+def _governed_negation(token: Token) -> bool:
+    """Negation from what governs a noun: its preposition, its verb, its predicate."""
+    head, dep = token.head, token.dep_
+    if dep == "pobj":
+        if head.lower_ in WITHOUT:
+            return True
+        if head.lower_ == "of" and head.head.lemma_ in FREE_OF:
+            return True
+        if head.lower_ == "of" and head.head.lemma_ in TRACE_WORDS:
+            return _negated(head.head)
+        if head.lower_ == "of" and head.head.lower_ == "out":
+            return True  # "ran out of donuts"
+        if head.lower_ == "of" and head.head.lower_ in {"none", "nothing"}:
+            return _says_there(head.head.head) and _negated_or_absent(head.head.head)
+        return False
+    if dep in {"dobj", "attr", "oprd"}:
+        if head.lemma_ in LACK_VERBS and not _negated_verb(head):
+            return True
+        return _negated_verb(head) or (dep == "attr" and head.lemma_ == "be" and _absent(head))
+    if dep == "nsubjpass" and head.lemma_ in GONE_PASSIVE:
+        return not _negated_verb(head)
+    if dep == "nsubj" and _gone(head):
+        return not _negated_verb(head)
+    if dep in {"nsubj", "nsubjpass", "expl"}:
+        if _absent(head):
+            return not _negated_verb(head)
+        return _negated_verb(head) and _says_there(head)
+    if dep == "appos":  # "no trace of the cake, just a fork": a contrast, not the same thing
+        return not any(c.lower_ in CONTRAST for c in token.children) and _governed_negation(head)
+    return False
+
+
+def _gone(verb: Token) -> bool:
+    """ "The birds have left", "the dog stayed home"."""
+    if verb.lemma_ in GONE_ACTIVE:
+        return True
+    return verb.lemma_ == "stay" and any(c.lower_ in ELSEWHERE for c in verb.children)
+
+
+def _absent(predicate: Token) -> bool:
+    return predicate.lemma_ in ABSENT_WORDS or any(
+        c.dep_ in {"acomp", "advmod", "attr"} and c.lower_ in ABSENT_WORDS
+        for c in predicate.children
+    )
+
+
+def _negated_or_absent(verb: Token) -> bool:
+    return _negated_verb(verb) or _absent(verb)
+
+
+def _negated(token: Token) -> bool:
+    first, cut = _first_conjunct(token)
+    if _det_no(token) or _governed_negation(token):
+        return True
+    if cut or first is token:
+        return False
+    return _det_no(first) or _governed_negation(first)
+
+
+def _hedged(token: Token) -> bool:
+    for ancestor in token.ancestors:
+        if ancestor.lower_ in LIKENESS and ancestor.dep_ == "prep":
+            return True
+        if ancestor.pos_ in {"VERB", "AUX"}:
+            if any(
+                a.dep_ in {"nsubj", "nsubjpass"}
+                for a in (token, *token.ancestors)
+                if a.head == ancestor
+            ):
+                return False  # "men waiting for a bus": the men are there
+            words = {c.lower_ for c in ancestor.children if c.dep_ in {"aux", "advmod"}}
+            return bool(words & (MODALS | HEDGE_ADVERBS)) or ancestor.lemma_ in HEDGE_VERBS
+    return False
+
+
+def _nobody(token: Token) -> bool:
+    """ "nobody", "no one", "not a soul"."""
+    if token.lower_ in NOBODY:
+        return True
+    return token.lower_ in {"one", "soul"} and _det_no(token)
+
+
+def analyze(text: str, lexicon: Lexicon) -> dict[str, Polarity]:
+    """Polarity of every label or hypernym of ``lexicon`` that ``text`` mentions."""
+    doc = parse(text)
+    index = build_index({name: lexicon.terms(name) for name in lexicon.mentioned(text)})
+    found: dict[str, Polarity] = {}
+    owners: set[str] = set()
+    for mention in _mentions(list(doc), index):
+        if _hedged(mention.head) and not _det_no(mention.head):  # "but no person" is said
+            continue
+        if mention.owner and not _negated(mention.head):
+            owners.add(mention.name)
+            continue
+        polarity: Polarity = "negated" if _negated(mention.head) else "affirmed"
+        if found.get(mention.name) != "affirmed":
+            found[mention.name] = polarity
+    if "person" in lexicon.vocabulary and any(_nobody(t) for t in doc):
+        found.setdefault("person", "negated")
+    for name in owners - set(found):
+        found[name] = "affirmed"
+    return found

@@ -1,0 +1,39 @@
+"""The parse-based reader: negation from the tree (determiner "no", "without", a negated verb
+that says whether something is there, predicates of absence), conjuncts, contrasts, hedges."""
+
+from __future__ import annotations
+
+import pytest
+
+from negdata.detect.lexicon import lexicon_for
+from negdata.validate.parsed import analyze
+
+COCO = lexicon_for("coco")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("There is no dog on the bench.", {"dog": "negated", "bench": "affirmed"}),
+        ("A man rides a bicycle without a helmet or a bag.", {"person": "affirmed",
+         "bicycle": "affirmed", "handbag": "negated"}),
+        ("No cats, dogs, or birds are visible.", {"cat": "negated", "dog": "negated",
+         "bird": "negated"}),
+        ("There is no car, only a motorcycle and a bench.", {"car": "negated",
+         "motorcycle": "affirmed", "bench": "affirmed"}),
+        ("The dog is not sleeping on the couch.", {"dog": "affirmed", "couch": "affirmed"}),
+        ("The dog is not visible in this picture.", {"dog": "negated"}),
+        ("The bus is nowhere to be seen.", {"bus": "negated"}),
+        ("A kitchen free of knives, with two cups on the table.", {"knife": "negated",
+         "cup": "affirmed", "dining table": "affirmed"}),
+        ("The room lacks a bed.", {"bed": "negated"}),
+        ("The photo has no one in it, just a bench.", {"person": "negated", "bench": "affirmed"}),
+        ("There might be a bear in these woods, but no person.", {"person": "negated"}),
+        ("Men in suits wait for a bus.", {"person": "affirmed"}),
+        ("A bus stop with no cars.", {"car": "negated"}),  # "bus stop": no bus
+        ("The fire hydrant was removed from the corner.", {"fire hydrant": "negated"}),
+        ("There's no trace of the cake, just a fork.", {"cake": "negated", "fork": "affirmed"}),
+    ],
+)  # fmt: skip
+def test_the_parse_reads_negation(text: str, expected: dict[str, str]) -> None:
+    assert analyze(text, COCO) == expected
