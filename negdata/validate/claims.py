@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from negdata.detect.lexicon import Lexicon
 from negdata.records import Verdict
 from negdata.validate.negation.mentions import Mention, build_index, find_mentions
+from negdata.validate.negation.words import PREPOSITIONS
 
 NUMBER_WORDS = (
     "two",
@@ -35,8 +36,21 @@ NUMBER_WORDS = (
     "eleven",
     "twelve",
 )
+_WORDS = r"(?:[\w'-]+,? ){0,12}"  # up to twelve words between the parts of a phrase
+_BUT = r"(?:but|except|besides|apart from|other than|save|beyond|aside from|more than)"
 EXCLUSIVE = re.compile(
-    r"(?<!\bnot )\b(only|just|solely|merely|alone|the sole|nothing but|nothing else|no other)\b",
+    r"(?<!\bnot )\b(?:only|just|solely|merely|alone|the sole|no other|no one else)\b"
+    # "nothing but", "nothing else", "nothing on it except", "no one in the room but"
+    rf"|\b(?:nothing|nobody|no one)\b,? {_WORDS}(?:else|{_BUT})\b"
+    # "empty except for a chair", "bare save for", "deserted but for"
+    rf"|\b(?:empty|bare|deserted|vacant|clear|unoccupied)\b,? {_WORDS}(?:{_BUT}|but for)\b"
+    # "apart from the cat, the room is empty", "other than a bed, there is nothing"
+    rf"|\b(?:apart from|aside from|other than|besides|save for|except for)\b {_WORDS}"
+    r"(?:nothing|nobody|no one|empty|bare|deserted|unoccupied|vacant)\b"
+    r"|\ball (?:that(?:'s| is| are| remains| stands| sits)|there is|there's|is there|remains"
+    r"|(?:you|i|we|one) (?:can )?see)\b"
+    r"|\b(?:and|with) nothing (?:else|more)\b|\bthat'?s (?:it|all)\b"
+    r"|\bby (?:it|them)sel(?:f|ves)\b",
     re.IGNORECASE,
 )
 # A count word before a noun: (fewest, most); ``None``: no upper bound.
@@ -48,6 +62,9 @@ COUNTS: dict[str, tuple[int, int | None]] = {
     "lone": (1, 1),
     "sole": (1, 1),
     "both": (2, 2),
+    "twin": (2, 2),
+    "dozen": (12, 12),
+    "twenty": (20, 20),
     "pair": (2, 2),
     "couple": (2, 2),
     "few": (2, None),
@@ -96,8 +113,10 @@ def left_out(
 
 def _count_word(tokens: list[str], mention: Mention) -> str | None:
     """The count word of the noun phrase that ends in ``mention``: "two (big) dogs", "a lone
-    cat", "a couple of dogs", "3 cars"; ``None`` for a bare noun."""
+    cat", "a couple of dogs", "3 cars", "the only dog" (one); ``None`` for a bare noun."""
     at = mention.start - 1
+    if at >= 1 and tokens[at] == "only" and tokens[at - 1] == "the":
+        return "sole"
     if at >= 1 and tokens[at] == "of" and tokens[at - 1] in {"pair", "couple"}:
         return tokens[at - 1]
     for _ in range(3):  # up to two adjectives: "a big brown dog"
@@ -161,6 +180,14 @@ def meta_text(text: str) -> bool:
     return META.search(text) is not None
 
 
+def _placed(tokens: list[str], start: int) -> bool:
+    """Whether the noun phrase at ``start`` is the object of a preposition ("in the sink")."""
+    at = start - 1
+    while at >= 0 and tokens[at] in _BETWEEN:
+        at -= 1
+    return at >= 0 and tokens[at] in PREPOSITIONS
+
+
 def identity_claim(text: str, lexicon: Lexicon) -> bool:
     """Whether ``text`` says one object is another: "The dog is a lion" (two names of
     ``lexicon``, neither covering the other, joined by "is a")."""
@@ -168,6 +195,8 @@ def identity_claim(text: str, lexicon: Lexicon) -> bool:
     names = {name: lexicon.terms(name) for name in lexicon.mentioned(text)}
     mentions = find_mentions(tokens, build_index(names))
     for first, second in itertools.pairwise(mentions):
+        if _placed(tokens, first.start):
+            continue  # "the only thing in the sink is a toothbrush": a place, not a subject
         between = tokens[first.end : second.start]
         if not between or between[0] not in _COPULA or not set(between[1:]) <= _BETWEEN:
             continue

@@ -10,6 +10,7 @@ from negdata.detect.vocab import singular
 from negdata.validate.negation.words import (
     AMBIGUOUS_ADJECTIVES,
     COMPOUND_HEADS,
+    COUNT_WORDS,
     DETERMINERS,
     HEDGE,
     INTENSIFIERS,
@@ -67,7 +68,8 @@ def _is_modifier(tokens: list[str], start: int, end: int, term_starts: set[int])
     if after == POSSESSIVE:
         return _possessor(tokens, end, term_starts)
     word = tokens[end - 1]
-    plural = singular(word) != word  # "guests stand": a plural noun is no modifier
+    counted = start > 0 and (tokens[start - 1] in COUNT_WORDS or tokens[start - 1].isdigit())
+    plural = singular(word) != word or counted  # "guests stand", "five sheep stand": no modifier
     if (after in COMPOUND_HEADS and not plural) or after.endswith("-shaped"):
         return True
     if end - start == 1 and start and tokens[start - 1] in SUBJECTS and after in VERB_OBJECTS:

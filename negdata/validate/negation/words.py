@@ -11,6 +11,7 @@ FALSE_FRIENDS = (
     "not only", "no doubt", "without a doubt", "no wonder", "no matter", "never mind",
     "not to mention", "none other than", "no longer", "not far from", "not far", "not bad",
     "not surprisingly", "no big deal", "none the worse", "no denying", "nothing but",
+    "nothing more than", "not just",
     "never a dull moment", "middle of nowhere", "to nowhere", "feel free", "never have i",
     "never seen without", "not least", "no problem", "no way", "no filter", "nobody xposs perfect",
     "nobody is perfect", "no one is perfect", "not enough", "no fewer than", "no less than",
@@ -155,6 +156,10 @@ POSSESS_VERBS = (
 
 HEDGE = "hedge"  # an object only supposed, expected or asked about: neither affirmed nor negated
 NUMBERS = "one|two|three|four|five|six|seven|eight|nine|ten"
+# Words that count a plural noun: "five sheep stand" (no "sheep stand").
+COUNT_WORDS = frozenset(
+    {*NUMBERS.split("|")[1:], "eleven", "twelve", "twenty", "dozen", "several", "many", "few"}
+)
 NT_BASES = "is|are|was|were|does|do|did|has|have|had|could|would|should|must|need"
 POSSESSIVE = "xposs"  # stands for "'s": "the child's bike" -> "the child xposs bike"
 
