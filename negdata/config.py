@@ -769,10 +769,17 @@ class ComposeConfig(Section):
     max_caption_chars: Annotated[int, Field(ge=20)] = Field(
         default=300, description="Longest caption accepted, in characters (`length`)."
     )
-    max_new_unverifiable: Annotated[int, Field(ge=0)] = Field(
-        default=1,
-        description="New object nouns (as LVIS, Objects365 or Open Images name them) that the "
-        "evidence cannot check a caption may add (`new_unverifiable_objects`).",
+    max_unaccounted_nouns: Annotated[int, Field(ge=0)] = Field(
+        default=0,
+        description="Nouns a caption may add that nothing accounts for: no object of the "
+        "vocabulary, no word of the original caption, no scene word (`unaccounted_noun`; "
+        "the accepted ones are listed per caption as `unverifiable_nouns`).",
+    )
+    readers_agree: bool = Field(
+        default=False,
+        description="Publish a caption only when the parse-based reader reads the negated "
+        "object and every object the rules read as the rules do (`readers_disagree`): fewer "
+        "false statements, fewer captions (docs/verification.md#two-readers).",
     )
     paraphrase_mcq: bool = Field(
         default=True,

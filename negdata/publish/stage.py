@@ -84,7 +84,7 @@ def select_captions(
                 reason = "duplicate"
             if reason is None:
                 seen.add(cand.caption.lower())
-                unverifiable = gate.new_unverifiable(cand)
+                unverifiable = gate.unaccounted(cand)
                 accepted.append(cand.model_copy(update={"unverifiable_nouns": unverifiable}))
                 break
             stand_in = " (a template stands in)" if i + 1 < len(ordered) else ""

@@ -9,11 +9,14 @@ from dataclasses import dataclass, field
 from negdata.clip_text import fits_clip
 from negdata.config import Config
 from negdata.detect.lexicon import Lexicon, lexicon_for
-from negdata.detect.vocab import CLINICAL_VOCABULARIES, VocabularyName
+from negdata.detect.vocab import CLINICAL_VOCABULARIES
 from negdata.english import article_errors
 from negdata.records import CaptionRecord, Evidence, McqRecord, Verdict
 from negdata.validate.claims import count_problem, identity_claim, left_out, meta_text
-from negdata.validate.negation import analyze
+from negdata.validate.evaluate import label_polarity
+from negdata.validate.negation import Polarity, analyze
+from negdata.validate.nouns import unaccounted_nouns
+from negdata.validate.parsed import analyze as analyze_parse
 from negdata.verify import box_counts, evidence_verdicts
 
 _RESIDUE = re.compile(
@@ -22,9 +25,6 @@ _RESIDUE = re.compile(
     r"\bi hope\b|\blet me know\b|\bi can(not|'t)\b|\boutput\s*:|\btext\s*:)",
     re.IGNORECASE,
 )
-BROAD_VOCABULARIES: tuple[VocabularyName, ...] = ("lvis", "objects365", "openimages")
-# Words that name the picture itself, not an object in it ("in this picture", "this shot").
-META_NOUNS = frozenset({"picture", "image", "photo", "photograph", "frame", "shot", "scene"})
 
 
 def prompt_residue(text: str) -> bool:
@@ -97,28 +97,35 @@ class CaptionGate:
                 return "affirms_undecided"
             if pol == "affirmed" and verdict != "present" and name not in in_original:
                 return "affirms_unverified"
+        if self.cfg.compose.readers_agree and not readers_agree(
+            text, polarities, row.negated_label, self.lexicon
+        ):
+            return "readers_disagree"
         if left_out(text, polarities, verdicts, self.lexicon):
             return "exclusive_not_true"
         counts = count_problem(text, polarities, self.boxes(evidence), self.lexicon)
         if counts is not None:
             return counts
-        if len(self.new_unverifiable(row)) > self.cfg.compose.max_new_unverifiable:
-            return "new_unverifiable_objects"
+        if len(self.unaccounted(row)) > self.cfg.compose.max_unaccounted_nouns:
+            return "unaccounted_noun"
         return None
 
-    def new_unverifiable(self, row: CaptionRecord) -> list[str]:
-        """Object nouns of the wider vocabularies that the caption adds, that the original caption
-        does not name, and that the evidence vocabulary cannot check ("a lamp", "a rug")."""
-        text, original = row.caption, row.original_caption
-        found: set[str] = set()
-        for vocabulary in BROAD_VOCABULARIES:
-            broad = lexicon_for(vocabulary)
-            # Mentions as the checker finds them, longest first: "tennis racket" is no "tennis".
-            for name in set(analyze(text, broad)) - set(broad.mentioned(original)):
-                terms = broad.terms(name)
-                if not any(self.lexicon.name(t) or t in META_NOUNS for t in terms):
-                    found.add(terms[-1])
-        return sorted(found)
+    def unaccounted(self, row: CaptionRecord) -> list[str]:
+        """The caption's nouns that nothing accounts for (``validate.nouns``): no vocabulary
+        object, no word of the original caption, no scene word ("a lamp", "a big cat")."""
+        return unaccounted_nouns(row.caption, row.original_caption, self.lexicon)
+
+
+def readers_agree(
+    text: str, polarities: Mapping[str, Polarity], negated: str, lexicon: Lexicon
+) -> bool:
+    """Whether the parse-based reader (``validate.parsed``) reads ``negated`` and every object
+    of the rules' ``polarities`` as the rules do (a hypernym's negation covers its members)."""
+    parsed = analyze_parse(text, lexicon)
+    return all(
+        label_polarity(parsed, name, lexicon) == label_polarity(polarities, name, lexicon)
+        for name in {*polarities, negated}
+    )
 
 
 def nonsense(text: str, lexicon: Lexicon) -> bool:
@@ -163,6 +170,8 @@ def mcq_gate(mcq: McqRecord, evidence: Evidence, lexicon: Lexicon, cfg: Config) 
         return "mcq_nonsense"
     if any(article_errors(o) for o in options):
         return "mcq_article_error"
+    if any(unaccounted_nouns(o, "", lexicon) for o in options):
+        return "mcq_unaccounted_noun"
     verdicts = evidence_verdicts(evidence, lexicon, cfg.detect)
     boxes = box_counts(evidence, cfg.detect)
     truths = [option_truth(verdicts, o, lexicon, boxes) for o in options]

@@ -1,0 +1,84 @@
+"""Every content noun of a caption accounted for (the ``unaccounted_noun`` gate).
+
+A noun that heads its phrase ("a lamp", "the bus stop": stop, not bus) is accounted for when it:
+
+- names an object of the run's vocabulary (the polarity gates then check it against the
+  evidence: affirmed ones present, negated ones absent);
+- is a word of the original caption, after cleaning (``compose.alt_text``): the source said it;
+- is a scene word (``scene_words.yaml``: COCO-Stuff's background classes, places, positions in
+  the picture, amounts and times).
+
+Anything else ("a lamp" the evidence cannot see, "no big cat" that no detector names) is a claim
+nothing backs. Nouns are read from the parse (``validate.parser``).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+import yaml
+from spacy.tokens import Token
+
+from negdata.compose.alt_text import clean_alt_text
+from negdata.detect.lexicon import Lexicon
+from negdata.detect.vocab import singular
+from negdata.validate.parser import parse
+
+SCENE_WORDS_FILE = Path(__file__).with_name("scene_words.yaml")
+
+
+@cache
+def scene_words() -> frozenset[str]:
+    groups: dict[str, list[str]] = yaml.safe_load(SCENE_WORDS_FILE.read_text())
+    return frozenset(singular(w) for words in groups.values() for w in words)
+
+
+def _source_words(original: str, lexicon: Lexicon) -> set[str]:
+    return {singular(w) for w in re.findall(r"[a-z]+", clean_alt_text(original, lexicon).lower())}
+
+
+def _verb_read_as_noun(token: Token) -> bool:
+    """ "A red bus waits at the stop": the small parser reads "bus waits" as one noun. A plural
+    that heads a sentence with no verb, right after the noun it would compound, is the verb."""
+    left = token.doc[token.i - 1] if token.i else None
+    return (
+        token.tag_ == "NNS"
+        and token.dep_ == "ROOT"
+        and left is not None
+        and left.dep_ == "compound"
+        and left.tag_ == "NN"
+        and not any(t.pos_ in {"VERB", "AUX"} for t in token.sent if t.i < token.i)
+    )
+
+
+def _contents(token: Token, lexicon: Lexicon) -> bool:
+    of = token.head
+    return token.dep_ == "pobj" and of.lower_ == "of" and lexicon.name(of.head.lower_) is not None
+
+
+def unaccounted_nouns(text: str, original: str, lexicon: Lexicon) -> list[str]:
+    """The content nouns of ``text`` that name no object of ``lexicon``, are not in the cleaned
+    ``original`` caption and are no scene word, in order."""
+    scene = scene_words()
+    source = _source_words(original, lexicon)
+    found: list[str] = []
+    for token in parse(text):
+        if token.pos_ != "NOUN" or token.like_num:
+            continue
+        if token.dep_ == "compound" and token.head.i > token.i:
+            continue  # the modifier of another noun: "bus stop"
+        if _verb_read_as_noun(token):
+            continue
+        if _contents(token, lexicon):
+            continue  # "a glass of wine", "a bowl of soup": what a named object holds
+        word = singular(token.lower_)
+        phrase = " ".join(t.lower_ for t in token.lefts if t.dep_ == "compound")
+        if {word, token.lemma_.lower()} & (scene | source):
+            continue
+        if lexicon.name(word) or lexicon.name(f"{phrase} {word}".strip()):
+            continue
+        if word not in found:
+            found.append(word)
+    return found
