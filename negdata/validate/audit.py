@@ -5,8 +5,9 @@ object goes through the real publication gate (``CaptionGate``), once per object
 evidence built from its labels: an affirmed object present, a negated or unmentioned one absent.
 Then again with each labelled object flipped (an affirmed one absent, a negated one present,
 and, where the caption claims that nothing else is there, ``"exclusive": true``, an unmentioned
-one present): each flip makes the sentence false, and a gate that publishes it publishes a false
-statement.
+one present; where it states how many of an object there are, ``"counts": {"dog": 2}``, the
+evidence has that many boxes, and one more in a flip): each flip makes the sentence false, and a
+gate that publishes it publishes a false statement.
 
 Per set it prints:
 
@@ -23,14 +24,16 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from negdata.config import Config
 from negdata.detect.lexicon import lexicon_for
 from negdata.detect.vocab import VocabularyName
-from negdata.records import CaptionRecord, Evidence, LabelScore
+from negdata.records import Box, CaptionRecord, Evidence, LabelScore
+from negdata.validate.audit_mcq import audit_mcqs
+from negdata.validate.audit_mcq import report as mcq_report
 from negdata.validate.gates import CaptionGate
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
@@ -42,6 +45,12 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out": ("negation_heldout.jsonl", "coco", False),
     "unseen": ("negation_unseen.jsonl", "coco", False),
     "claims": ("negation_claims.jsonl", "coco", False),
+    "dev4": ("negation_dev4.jsonl", "coco", True),
+    "counts": ("negation_counts.jsonl", "coco", False),
+}
+# Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
+MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {
+    "mcq": ("mcq_paraphrase.jsonl", "coco", False),
 }
 IMPLICIT = "implicit"
 
@@ -67,7 +76,7 @@ class Audit:
         return 1000 * self.false_published / self.false if self.false else None
 
 
-def _config(vocabulary: VocabularyName) -> Config:
+def _config(vocabulary: VocabularyName, readers_agree: bool = False) -> Config:
     return Config.model_validate(
         {
             "input": {"path": "unused.tsv"},
@@ -75,14 +84,24 @@ def _config(vocabulary: VocabularyName) -> Config:
                 "vocabulary": vocabulary,
                 "sources": [{"kind": "labels", "path": "unused.json"}],
             },
+            "compose": {"readers_agree": readers_agree},
         }
     )
 
 
-def _evidence(key: str, present: set[str], absent: set[str]) -> Evidence:
+def _evidence(
+    key: str, present: set[str], absent: set[str], counts: Mapping[str, int] | None = None
+) -> Evidence:
+    """Labels-only evidence, with ``counts`` boxes (label -> how many) for present labels."""
     scores = [LabelScore(label=label, score=1.0) for label in sorted(present)]
     scores += [LabelScore(label=label, score=0.0) for label in sorted(absent - present)]
-    return Evidence(key=key, boxes=[], scores=scores, sources=["labels"])
+    boxes = [
+        Box(label=label, score=1.0, x0=i, y0=0.0, x1=i + 1.0, y1=1.0, source="boxes")
+        for label, n in sorted((counts or {}).items())
+        if label in present
+        for i in range(n)
+    ]
+    return Evidence(key=key, boxes=boxes, scores=scores, sources=["labels", "boxes"])
 
 
 def _row(key: str, text: str, negated: str) -> CaptionRecord:
@@ -108,8 +127,29 @@ def _cases(path: Path) -> Iterator[dict[str, object]]:
             yield json.loads(line)
 
 
-def audit_set(name: str, path: Path, vocabulary: VocabularyName, tuned: bool) -> Audit:
-    gate = CaptionGate(_config(vocabulary), lexicon_for(vocabulary))
+Flip = tuple[set[str], set[str], dict[str, int]]  # present, absent, box counts
+
+
+def _flips(
+    case: Mapping[str, object], affirmed: set[str], others: set[str], counts: dict[str, int]
+) -> Iterator[Flip]:
+    """Evidence that makes the caption false, one change at a time."""
+    objects: dict[str, str] = case["objects"]  # type: ignore[assignment]
+    for label in sorted(affirmed):
+        yield affirmed - {label}, others | {label}, counts
+    made_present = [n for n in sorted(others) if objects[n] == "negated"]
+    if case.get("exclusive"):  # "only a cat": anything else there makes it false
+        made_present += [n for n in sorted(others) if objects[n] == "unmentioned"]
+    for label in made_present:
+        yield affirmed | {label}, others - {label}, counts
+    for label, n in sorted(counts.items()):  # "two dogs" where there are three
+        yield affirmed, others, {**counts, label: n + 1}
+
+
+def audit_set(
+    name: str, path: Path, vocabulary: VocabularyName, tuned: bool, readers_agree: bool = False
+) -> Audit:
+    gate = CaptionGate(_config(vocabulary, readers_agree), lexicon_for(vocabulary))
     found = Audit(name, tuned)
     for case in _cases(path):
         objects: dict[str, str] = case["objects"]  # type: ignore[assignment]
@@ -117,27 +157,19 @@ def audit_set(name: str, path: Path, vocabulary: VocabularyName, tuned: bool) ->
         others = set(objects) - affirmed
         kind = IMPLICIT if case["construction"] == IMPLICIT else "explicit"
         text = str(case["text"])
+        counts: dict[str, int] = case.get("counts", {})  # type: ignore[assignment]
         for negated in sorted(label for label, pol in objects.items() if pol == "negated"):
             key = f"{case['id']}:{negated}"
             row = _row(key, text, negated)
-            reason = gate.check(row, _evidence(key, affirmed, others))
+            reason = gate.check(row, _evidence(key, affirmed, others, counts))
             found.true[kind] += 1
             found.published[kind] += reason is None
             if reason is not None:
                 found.refused[reason] += 1
-            flips = [(affirmed - {a}, others | {a}) for a in sorted(affirmed)]
-            made_present = [n for n in sorted(others) if objects[n] == "negated"]
-            if case.get("exclusive"):  # "only a cat": anything else there makes it false
-                made_present += [n for n in sorted(others) if objects[n] == "unmentioned"]
-            flips += [(affirmed | {n}, others - {n}) for n in made_present]
-            for i, (present, absent) in enumerate(flips):
+            for i, (present, absent, boxes) in enumerate(_flips(case, affirmed, others, counts)):
                 found.false += 1
-                if (
-                    gate.check(
-                        _row(f"{key}:{i}", text, negated), _evidence(f"{key}:{i}", present, absent)
-                    )
-                    is None
-                ):
+                flipped = _evidence(f"{key}:{i}", present, absent, boxes)
+                if gate.check(_row(f"{key}:{i}", text, negated), flipped) is None:
                     found.false_published += 1
                     found.examples.append(f"{case['id']}: {text} (present: {sorted(present)})")
     return found
@@ -167,16 +199,30 @@ def report(audits: list[Audit]) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("sets", nargs="*", help=f"of {', '.join(SETS)} (default: all)")
+    every = {**SETS, **MCQ_SETS}
+    parser.add_argument("sets", nargs="*", help=f"of {', '.join(every)} (default: all)")
+    parser.add_argument(
+        "--readers-agree",
+        action="store_true",
+        help="gate as compose.readers_agree does: the parse-based reader must agree",
+    )
     args = parser.parse_args(argv)
-    unknown = sorted(set(args.sets) - set(SETS))
+    unknown = sorted(set(args.sets) - set(every))
     if unknown:
-        parser.error(f"no such set: {', '.join(unknown)} (choose from {', '.join(SETS)})")
-    audits = []
-    for name in args.sets or SETS:
-        file, vocabulary, tuned = SETS[name]
-        audits.append(audit_set(name, DATA / file, vocabulary, tuned))
-    print(report(audits))
+        parser.error(f"no such set: {', '.join(unknown)} (choose from {', '.join(every)})")
+    chosen = args.sets or list(every)
+    audits = [audit_set(name, DATA / SETS[name][0], *SETS[name][1:], args.readers_agree)
+              for name in chosen if name in SETS]  # fmt: skip
+    questions = [
+        audit_mcqs(name, DATA / MCQ_SETS[name][0], *MCQ_SETS[name][1:])
+        for name in chosen
+        if name in MCQ_SETS
+    ]
+    print(
+        "\n\n".join(
+            r for r in (audits and report(audits), questions and mcq_report(questions)) if r
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 from negdata.validate.audit import audit_set, report
+from negdata.validate.audit_mcq import audit_mcqs
+from negdata.validate.audit_mcq import report as mcq_report
 
 
 def test_a_true_caption_publishes_and_every_flip_of_it_is_refused(tmp_path: Path) -> None:
@@ -54,3 +56,60 @@ def test_an_exclusive_caption_is_also_false_when_an_unmentioned_object_is_there(
     assert found.true == {"explicit": 2} and found.published["explicit"] == 2
     assert found.false == 4 + 3  # x: cat, couch absent; dog, bed present. y: no bed flip
     assert found.false_published == 0  # "only" with the bed there is refused
+
+
+def test_a_stated_count_is_backed_by_boxes_and_one_more_box_makes_it_false(
+    tmp_path: Path,
+) -> None:
+    """ "counts": {"dog": 2}: the true evidence has two dog boxes, and one flip a third."""
+    text = "Two dogs play on the grass; there is no cat."
+    case = {"id": "z", "construction": "count", "text": text, "counts": {"dog": 2},
+            "objects": {"dog": "affirmed", "cat": "negated"}}  # fmt: skip
+    path = tmp_path / "set.jsonl"
+    path.write_text(json.dumps(case) + "\n")
+
+    found = audit_set("mine", path, "coco", tuned=False)
+
+    assert found.published["explicit"] == 1  # two boxes back "two dogs"
+    assert found.false == 3  # the dogs absent, the cat present, a third dog
+    assert found.false_published == 0
+
+
+def test_a_question_publishes_only_when_its_key_is_the_one_true_option(tmp_path: Path) -> None:
+    """Good questions publish; one with a nonsense option, one with two true options and one
+    keyed to a false option are bad, and each is refused."""
+    present = {"dog": 1, "frisbee": 1}
+    options = [
+        "A dog catches a frisbee, and there is no person.",
+        "A person throws a frisbee, and there is no dog.",
+        "A dog sits alone, with no frisbee anywhere.",
+        "A cat chases a frisbee, but there is no dog.",
+    ]
+    cases = [
+        {"id": "good", "present": present, "options": options, "answer": 0,
+         "truth": ["true", "false", "false", "false"], "kind": "good"},
+        {"id": "key", "present": present, "options": options, "answer": 1,
+         "truth": ["true", "false", "false", "false"], "kind": "key_wrong"},
+        {"id": "two", "present": present,
+         "options": [*options[:3], "A dog and a frisbee, and no cat."], "answer": 0,
+         "truth": ["true", "false", "false", "true"], "kind": "two_true"},
+        {"id": "lion", "present": present,
+         "options": [*options[:3], "The dog is a lion."], "answer": 0,
+         "truth": ["true", "false", "false", "nonsense"], "kind": "nonsense"},
+    ]  # fmt: skip
+    path = tmp_path / "mcq.jsonl"
+    path.write_text("".join(json.dumps(case) + "\n" for case in cases))
+
+    found = audit_mcqs("mine", path, "coco", tuned=False)
+
+    assert (found.good, found.good_published) == (1, 1)
+    assert (found.bad, found.bad_published) == (3, 0)
+    assert mcq_report([found]).splitlines()[1].split() == [
+        "mine",
+        "never",
+        "1",
+        "1.000",
+        "3",
+        "0",
+        "0.00",
+    ]
