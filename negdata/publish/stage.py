@@ -99,6 +99,27 @@ def select_captions(
     return accepted, rejects
 
 
+def select_mcqs(
+    cfg: Config,
+    questions: list[McqRecord],
+    evidence: dict[str, Evidence],
+    lexicon: Lexicon,
+    progress: Progress | None = None,
+) -> tuple[list[McqRecord], list[Reject]]:
+    """The questions that pass every MCQ gate, and a reject for each of the others."""
+    kept: list[McqRecord] = []
+    rejects: list[Reject] = []
+    for mcq in questions:
+        reason = mcq_gate(mcq, evidence[mcq.image_key], lexicon, cfg)
+        if reason is None:
+            kept.append(mcq)
+        else:
+            rejects.append(Reject(stage="validate", key=mcq.key, reason=reason, detail="mcq"))
+        if progress is not None:
+            progress.update()
+    return kept, rejects
+
+
 def judge_captions(
     cfg: Config, accepted: list[CaptionRecord], lexicon: Lexicon
 ) -> tuple[list[CaptionRecord], list[Reject], dict[str, int]]:
@@ -172,16 +193,7 @@ def run_publish(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
     with Progress(len(candidates) + len(questions), f"publish {name}") as bar:
         gate = CaptionGate(cfg, lexicon)
         accepted, rejects = select_captions(candidates, evidence, gate, bar)
-        mcqs, mcq_rejects = [], []
-        for mcq in questions:
-            reason = mcq_gate(mcq, evidence[mcq.image_key], lexicon, cfg)
-            if reason is None:
-                mcqs.append(mcq)
-            else:
-                mcq_rejects.append(
-                    Reject(stage="validate", key=mcq.key, reason=reason, detail="mcq")
-                )
-            bar.update()
+        mcqs, mcq_rejects = select_mcqs(cfg, questions, evidence, lexicon, bar)
     llm: dict[str, int] = {}
     if cfg.validation.judge and accepted:
         accepted, judge_rejects, llm = judge_captions(cfg, accepted, lexicon)
