@@ -40,6 +40,10 @@ from negdata.wds import Sample, read_tar, write_tar
 
 log = logging.getLogger(__name__)
 
+# The reason a caption that passes the gates is refused when another caption of its image
+# already published says the same.
+DUPLICATE = "duplicate"
+
 
 def upstream_rejects(output_dir: Location, name: str, rows: list[IngestRow]) -> list[Reject]:
     """Rejects of the earlier stages of this shard: failed ingest rows, undecodable images,
@@ -78,10 +82,10 @@ def select_captions(
         if progress is not None:
             progress.update(len(ordered))
         for i, cand in enumerate(ordered):
-            reason = gate.check(cand, evidence[cand.image_key])
+            reason: str | None = gate.check(cand, evidence[cand.image_key])
             seen = texts.setdefault(cand.image_key, set())
             if reason is None and cand.caption.lower() in seen:
-                reason = "duplicate"
+                reason = DUPLICATE
             if reason is None:
                 seen.add(cand.caption.lower())
                 unverifiable = gate.new_unverifiable(cand)
