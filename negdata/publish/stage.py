@@ -43,6 +43,8 @@ log = logging.getLogger(__name__)
 # The reason a caption that passes the gates is refused when another caption of its image
 # already published says the same.
 DUPLICATE = "duplicate"
+# The reason a caption is refused when the optional LLM judge reads it otherwise.
+JUDGE_DISAGREES = "judge_disagrees"
 
 
 def upstream_rejects(output_dir: Location, name: str, rows: list[IngestRow]) -> list[Reject]:
@@ -147,7 +149,7 @@ def judge_captions(
         else:
             detail = f"judge reads {name!r} as {got[name] if got else '?'}: {caption.caption}"
             rejects.append(
-                Reject(stage="judge", key=caption.key, reason="judge_disagrees", detail=detail)
+                Reject(stage="judge", key=caption.key, reason=JUDGE_DISAGREES, detail=detail)
             )
     return kept, rejects, llm
 
