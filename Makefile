@@ -24,7 +24,7 @@ export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export PREFECT_LOGGING_LEVEL ?= WARNING
 
 .PHONY: install llm-env img2dataset-env browser sample generate server deploy worker test lint \
-	format docs eval-negation eval-clinical eval-negation-readers audit-truth bench bench-llm bench-llm-start bench-ingest bench-cluster bench-layout \
+	format docs eval-negation eval-clinical eval-negation-readers audit-truth qualify bench bench-llm bench-llm-start bench-ingest bench-cluster bench-layout \
 	bench-report bench-verify bench-detect bench-workers finetune-smoke clean
 
 install: $(VENV)/.installed
@@ -143,6 +143,13 @@ eval-negation-readers: install
 # with a label flipped (docs/verification.md#truth-audit).
 audit-truth: install
 	$(PY) -m negdata.validate.audit
+
+# Compare models on 20 shipped images before a long run (docs/verification.md#qualifying-a-model):
+# CONFIG holds one config per model, space-separated, each pointing at a server that answers
+# (`negdata llm serve --config CFG` serves a local one); QUALIFY_JSON=PATH writes the figures too.
+QUALIFY_JSON ?=
+qualify: install
+	$(VENV)/bin/negdata qualify $(foreach c,$(CONFIG),--config $(c)) $(if $(QUALIFY_JSON),--json $(QUALIFY_JSON))
 
 # Benchmarks print ratios against a baseline measured in the same run (numbers: docs/benchmarks.md).
 bench: bench-llm bench-llm-start bench-ingest bench-cluster bench-layout bench-report bench-verify bench-detect bench-workers

@@ -165,6 +165,24 @@ def _verify(args: argparse.Namespace) -> None:
     print(found.summary())
 
 
+def _qualify(args: argparse.Namespace) -> None:
+    import json
+
+    from negdata.qualify.run import check_server, qualification_config, qualify
+    from negdata.qualify.table import format_table
+
+    sources = args.config or ["configs/sample.yaml"]
+    configs = [(source, load_config(source)) for source in sources]
+    for source, cfg in configs:  # every server answers before the first model runs
+        check_server(qualification_config(cfg).llm, source)
+    results = [qualify(cfg, source) for source, cfg in configs]
+    if args.json:
+        Path(args.json).write_text(
+            json.dumps([r.model_dump(mode="json") for r in results], indent=2) + "\n"
+        )
+    print(format_table(results))
+
+
 def parser() -> argparse.ArgumentParser:
     root = Parser(prog="negdata", description=__doc__)
     add_common_options(root)
@@ -312,6 +330,26 @@ def parser() -> argparse.ArgumentParser:
         "the captions)",
     )
     verify.set_defaults(func=_verify)
+    qualify = sub.add_parser(
+        "qualify",
+        help="compare models before a long run: the shipped images through plan, compose and "
+        "the gates",
+        description="Send a fixed set of images with known objects (shipped with negdata) "
+        "through plan, compose and the publication gates with each config's model, at its "
+        "llm.endpoint, and print per model: published captions and MCQs per image, every "
+        "gate's pass rate, false statements published per 1,000 (each published caption and "
+        "MCQ option judged against the known objects), tokens per image and distinct-2. No "
+        "template stands in for the model's captions and no reply is cached.",
+    )
+    qualify.add_argument(
+        "--config",
+        action="append",
+        metavar="CONFIG",
+        help="a config whose llm section names the model and its server; give it once per "
+        "model to compare them side by side (default: configs/sample.yaml)",
+    )
+    qualify.add_argument("--json", metavar="PATH", help="also write the results as JSON to PATH")
+    qualify.set_defaults(func=_qualify)
     return root
 
 

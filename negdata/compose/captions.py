@@ -193,16 +193,37 @@ def _image_key(plan: ImagePlan) -> str:
     return plan.record.key
 
 
-def run_compose(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
-    started = time.monotonic()
-    out_dir = cfg.run.output_dir
-    records = read_parquet(out_dir / "objects" / f"{shard_name(shard)}.parquet", PlanRecord)
-    evidence = read_parquet(out_dir / "evidence" / f"{shard_name(shard)}.parquet", Evidence)
+@dataclass(frozen=True)
+class Composed:
+    """What compose made of a set of plan records: caption candidates (LLM before template, per
+    caption key), one MCQ per image with a present object, the images and questions dropped,
+    and the LLM counters."""
+
+    images_composed: int
+    captions_requested: int  # one per verified-absent object chosen, over the images composed
+    captions: list[CaptionRecord]
+    mcqs: list[McqRecord]
+    rejects: list[Reject]
+    llm: dict[str, int]
+
+
+def compose_images(
+    cfg: Config,
+    records: list[PlanRecord],
+    evidence: list[Evidence],
+    config_hash: str,
+    *,
+    name: str,
+    mcq_seed: str,
+) -> Composed:
+    """One compose LLM call per image of ``records`` (and one paraphrase call per MCQ, when
+    configured), checked against ``evidence``; ``name`` labels the progress bars, ``mcq_seed``
+    seeds the MCQ answer positions and templates."""
     lexicon = run_lexicon(cfg.detect.vocabulary, evidence)
     plans: list[ImagePlan] = []
     rejects: list[Reject] = []
     mcqs: list[McqRecord] = []
-    balancer = McqBalancer(f"{cfg.run.seed}:{shard}:mcq")
+    balancer = McqBalancer(mcq_seed)
     evidence_of = {e.key: e for e in evidence}
     for record in records:
         plan = image_plan(record, cfg)
@@ -256,11 +277,11 @@ def run_compose(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
         )
 
     batches: list[Batch[Any, Any]] = [
-        Batch(plans, messages, ComposeOutput, f"compose {shard_name(shard)}", _image_key)
+        Batch(plans, messages, ComposeOutput, f"compose {name}", _image_key)
     ]
     paraphrase = cfg.compose.paraphrase_mcq and bool(mcqs)
     if paraphrase:  # independent of the captions: both batches are in flight together
-        batches.append(paraphrase_batch(cfg, mcqs, f"paraphrase {shard_name(shard)}"))
+        batches.append(paraphrase_batch(cfg, mcqs, f"paraphrase {name}"))
     answers = run_batches(cfg.llm, batches, cache=cfg.llm_cache)
     results, llm = answers[0]
     captions: list[CaptionRecord] = []
@@ -274,21 +295,35 @@ def run_compose(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
         mcqs = apply_paraphrases(cfg, mcqs, answers[1][0], lexicon)
         llm = merge_counters(llm, answers[1][1])
     rejects.sort(key=lambda r: (r.key, r.stage))
-    out = out_dir / STAGE
+    requested = sum(len(plan.negatives) for plan in plans)
+    return Composed(len(plans), requested, captions, mcqs, rejects, llm)
+
+
+def run_compose(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
+    started = time.monotonic()
+    out_dir = cfg.run.output_dir
     name = shard_name(shard)
-    write_parquet(out / f"{name}.parquet", CaptionRecord, captions)
-    write_parquet(out / f"{name}_mcq.parquet", McqRecord, mcqs)
-    write_parquet(out / f"{name}_rejects.parquet", Reject, rejects)
+    records = read_parquet(out_dir / "objects" / f"{name}.parquet", PlanRecord)
+    evidence = read_parquet(out_dir / "evidence" / f"{name}.parquet", Evidence)
+    composed = compose_images(
+        cfg, records, evidence, config_hash, name=name, mcq_seed=f"{cfg.run.seed}:{shard}:mcq"
+    )
+    out = out_dir / STAGE
+    write_parquet(out / f"{name}.parquet", CaptionRecord, composed.captions)
+    write_parquet(out / f"{name}_mcq.parquet", McqRecord, composed.mcqs)
+    write_parquet(out / f"{name}_rejects.parquet", Reject, composed.rejects)
     stats = {
         "count": len(records),
-        "images_composed": len(plans),
-        "caption_candidates": len(captions),
-        "mcq": len(mcqs),
-        "mcq_options_paraphrased": sum(sum(m.paraphrased) for m in mcqs),
-        "rejected": count_by(rejects),
-        **llm,
+        "images_composed": composed.images_composed,
+        "caption_candidates": len(composed.captions),
+        "mcq": len(composed.mcqs),
+        "mcq_options_paraphrased": sum(sum(m.paraphrased) for m in composed.mcqs),
+        "rejected": count_by(composed.rejects),
+        **composed.llm,
         "duration_s": round(time.monotonic() - started, 3),
     }
     write_stats(out, shard, config_hash, stats)
-    log.info("compose shard %s: %d candidates, %d mcq", name, len(captions), len(mcqs))
+    log.info(
+        "compose shard %s: %d candidates, %d mcq", name, len(composed.captions), len(composed.mcqs)
+    )
     return stats

@@ -129,11 +129,11 @@ def plan_record(
     )
 
 
-def run_plan(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
-    started = time.monotonic()
-    out_dir = cfg.run.output_dir
-    evidence = read_parquet(out_dir / "evidence" / f"{shard_name(shard)}.parquet", Evidence)
-    captions = captions_by_key(out_dir, shard)
+def plan_images(
+    cfg: Config, evidence: list[Evidence], captions: dict[str, str], desc: str
+) -> tuple[list[PlanRecord], list[Reject], dict[str, int]]:
+    """One plan LLM call per image of ``evidence`` (``captions``: its original caption by key):
+    the plan records, the images dropped, and the LLM counters."""
     prompt = load_prompt(cfg.compose.prompts_dir, "plan")
 
     def messages(ev: Evidence) -> list[dict[str, str]]:
@@ -145,7 +145,7 @@ def run_plan(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
         evidence,
         messages,
         PlanOutput,
-        desc=f"plan {shard_name(shard)}",
+        desc=desc,
         cache=cfg.llm_cache,
         key=lambda ev: ev.key,
     )
@@ -159,6 +159,15 @@ def run_plan(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
             records.append(
                 plan_record(ev, captions[ev.key], result.value, cfg, prompt.ref, company)
             )
+    return records, rejects, llm
+
+
+def run_plan(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
+    started = time.monotonic()
+    out_dir = cfg.run.output_dir
+    evidence = read_parquet(out_dir / "evidence" / f"{shard_name(shard)}.parquet", Evidence)
+    captions = captions_by_key(out_dir, shard)
+    records, rejects, llm = plan_images(cfg, evidence, captions, f"plan {shard_name(shard)}")
     out = out_dir / STAGE
     write_parquet(out / f"{shard_name(shard)}.parquet", PlanRecord, records)
     write_parquet(out / f"{shard_name(shard)}_rejects.parquet", Reject, rejects)

@@ -34,7 +34,9 @@ def recheck_shard(
     problems = []
     for path, caption in captions:
         seen = evidence.get(caption.image_key)
-        reason = "no evidence for its image" if seen is None else gate.check(caption, seen)
+        reason: str | None = (
+            "no evidence for its image" if seen is None else gate.check(caption, seen)
+        )
         if reason is not None:
             problems.append(problem(path, f"{caption.key}: {reason}: {caption.caption}"))
     for path, mcq in mcqs:

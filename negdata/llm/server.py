@@ -209,6 +209,19 @@ def server_kind(base_url: str, api_key: str = "EMPTY") -> str | None:
     return None
 
 
+def served_models(base_url: str, api_key: str = "EMPTY") -> list[str]:
+    """The model names ``GET {base_url}/models`` lists; an ``LLMServerError`` in one line when
+    no OpenAI-compatible server answers there."""
+    url = f"{base_url.rstrip('/')}/models"
+    with httpx.Client(timeout=5.0) as http:
+        problem = _answers(http, base_url, api_key)
+        if problem is not None:
+            raise LLMServerError(f"no OpenAI-compatible server answers at {url} ({problem})")
+        reply = http.get(url, headers={"Authorization": f"Bearer {api_key}"})
+    models = reply.json().get("data") or []
+    return [str(m["id"]) for m in models if isinstance(m, dict) and "id" in m]
+
+
 def check_server_kind(cfg: LLMConfig, base_urls: Sequence[str] | None = None) -> None:
     """Fail at start-up, naming the key, when a server is not the configured kind; checks
     ``base_urls`` (those that answer), else every server in the config."""

@@ -40,6 +40,12 @@ from negdata.wds import Sample, read_tar, write_tar
 
 log = logging.getLogger(__name__)
 
+# The reason a caption that passes the gates is refused when another caption of its image
+# already published says the same.
+DUPLICATE = "duplicate"
+# The reason a caption is refused when the optional LLM judge reads it otherwise.
+JUDGE_DISAGREES = "judge_disagrees"
+
 
 def upstream_rejects(output_dir: Location, name: str, rows: list[IngestRow]) -> list[Reject]:
     """Rejects of the earlier stages of this shard: failed ingest rows, undecodable images,
@@ -78,10 +84,10 @@ def select_captions(
         if progress is not None:
             progress.update(len(ordered))
         for i, cand in enumerate(ordered):
-            reason = gate.check(cand, evidence[cand.image_key])
+            reason: str | None = gate.check(cand, evidence[cand.image_key])
             seen = texts.setdefault(cand.image_key, set())
             if reason is None and cand.caption.lower() in seen:
-                reason = "duplicate"
+                reason = DUPLICATE
             if reason is None:
                 seen.add(cand.caption.lower())
                 unverifiable = gate.unaccounted(cand)
@@ -97,6 +103,27 @@ def select_captions(
                 )
             )
     return accepted, rejects
+
+
+def select_mcqs(
+    cfg: Config,
+    questions: list[McqRecord],
+    evidence: dict[str, Evidence],
+    lexicon: Lexicon,
+    progress: Progress | None = None,
+) -> tuple[list[McqRecord], list[Reject]]:
+    """The questions that pass every MCQ gate, and a reject for each of the others."""
+    kept: list[McqRecord] = []
+    rejects: list[Reject] = []
+    for mcq in questions:
+        reason = mcq_gate(mcq, evidence[mcq.image_key], lexicon, cfg)
+        if reason is None:
+            kept.append(mcq)
+        else:
+            rejects.append(Reject(stage="validate", key=mcq.key, reason=reason, detail="mcq"))
+        if progress is not None:
+            progress.update()
+    return kept, rejects
 
 
 def judge_captions(
@@ -122,7 +149,7 @@ def judge_captions(
         else:
             detail = f"judge reads {name!r} as {got[name] if got else '?'}: {caption.caption}"
             rejects.append(
-                Reject(stage="judge", key=caption.key, reason="judge_disagrees", detail=detail)
+                Reject(stage="judge", key=caption.key, reason=JUDGE_DISAGREES, detail=detail)
             )
     return kept, rejects, llm
 
@@ -172,16 +199,7 @@ def run_publish(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
     with Progress(len(candidates) + len(questions), f"publish {name}") as bar:
         gate = CaptionGate(cfg, lexicon)
         accepted, rejects = select_captions(candidates, evidence, gate, bar)
-        mcqs, mcq_rejects = [], []
-        for mcq in questions:
-            reason = mcq_gate(mcq, evidence[mcq.image_key], lexicon, cfg)
-            if reason is None:
-                mcqs.append(mcq)
-            else:
-                mcq_rejects.append(
-                    Reject(stage="validate", key=mcq.key, reason=reason, detail="mcq")
-                )
-            bar.update()
+        mcqs, mcq_rejects = select_mcqs(cfg, questions, evidence, lexicon, bar)
     llm: dict[str, int] = {}
     if cfg.validation.judge and accepted:
         accepted, judge_rejects, llm = judge_captions(cfg, accepted, lexicon)

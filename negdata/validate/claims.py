@@ -17,6 +17,7 @@ import itertools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Literal
 
 from negdata.detect.lexicon import Lexicon
 from negdata.records import Verdict
@@ -74,6 +75,8 @@ COUNTS: dict[str, tuple[int, int | None]] = {
     "numerous": (3, None),
     **{word: (n, n) for n, word in enumerate(NUMBER_WORDS, start=2)},
 }
+# What is wrong with a count (``count_problem``).
+CountProblem = Literal["count_not_true", "count_unverified"]
 # Counts that are no mere article: the evidence must back them.
 EXPLICIT = frozenset(COUNTS) - {"a", "an"}
 _STOPS = frozenset({",", ";", ".", "and", "or", "with", "of", "no", "not", "without", "the"})
@@ -147,7 +150,7 @@ def count_problem(
     polarities: Mapping[str, str],
     boxes: Mapping[str, int],
     lexicon: Lexicon,
-) -> str | None:
+) -> CountProblem | None:
     """``count_not_true`` when a count the sentence states for an object it affirms disagrees
     with the boxes ``boxes`` (label -> boxes at ``t_present``), ``count_unverified`` when a
     number or "lone" has no boxes to back it, else ``None``."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Literal
 
 from negdata.clip_text import fits_clip
 from negdata.config import Config
@@ -12,13 +13,50 @@ from negdata.detect.lexicon import Lexicon, lexicon_for
 from negdata.detect.vocab import CLINICAL_VOCABULARIES
 from negdata.english import article_errors
 from negdata.records import CaptionRecord, Evidence, McqRecord, Verdict
-from negdata.validate.claims import count_problem, identity_claim, left_out, meta_text
+from negdata.validate.claims import (
+    CountProblem,
+    count_problem,
+    identity_claim,
+    left_out,
+    meta_text,
+)
 from negdata.validate.evaluate import label_polarity
 from negdata.validate.negation import Polarity, analyze
 from negdata.validate.nouns import unaccounted_nouns
 from negdata.validate.parsed import analyze as analyze_parse
 from negdata.verify import box_counts, evidence_verdicts
 
+# The reason codes of the gates, in the order they are checked: a caption or question is
+# refused by the first gate it fails.
+CaptionReason = Literal[
+    "prompt_residue",
+    "meta_text",
+    "length",
+    "too_long_for_clip",
+    "copy_of_original",
+    "article_error",
+    "not_negated",
+    "identity_claim",
+    "affirms_absent",
+    "negates_present",
+    "negates_undecided",
+    "affirms_undecided",
+    "affirms_unverified",
+    "readers_disagree",
+    "exclusive_not_true",
+    CountProblem,
+    "unaccounted_noun",
+]
+McqReason = Literal[
+    "mcq_duplicate_options",
+    "mcq_placeholder",
+    "mcq_too_long_for_clip",
+    "mcq_nonsense",
+    "mcq_article_error",
+    "mcq_unaccounted_noun",
+    "mcq_unverifiable",
+    "mcq_not_one_true",
+]
 _RESIDUE = re.compile(
     r"(caption\s*\d*\s*:|negat\w*\s*:|^\s*(sure|here is|here's|here are|certainly|okay)\b|"
     r"[{}\[\]\"`<>]|\bjson\b|\bstyle\b|affirmation_first|negation_first|\bas an ai\b|"
@@ -60,7 +98,7 @@ class CaptionGate:
             self._boxes[evidence.key] = box_counts(evidence, self.cfg.detect)
         return self._boxes[evidence.key]
 
-    def check(self, row: CaptionRecord, evidence: Evidence) -> str | None:
+    def check(self, row: CaptionRecord, evidence: Evidence) -> CaptionReason | None:
         """``None`` when the caption passes, else the reason code of the first failed gate."""
         text = row.caption
         if prompt_residue(text):
@@ -158,7 +196,7 @@ def option_truth(
     return truth and counts is None and not left_out(text, polarities, verdicts, lexicon)
 
 
-def mcq_gate(mcq: McqRecord, evidence: Evidence, lexicon: Lexicon, cfg: Config) -> str | None:
+def mcq_gate(mcq: McqRecord, evidence: Evidence, lexicon: Lexicon, cfg: Config) -> McqReason | None:
     options = [mcq.caption_0, mcq.caption_1, mcq.caption_2, mcq.caption_3]
     if len({_norm(o) for o in options}) != 4:
         return "mcq_duplicate_options"
