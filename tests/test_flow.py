@@ -32,7 +32,8 @@ from negdata.detect.lexicon import Lexicon, lexicon_for
 from negdata.export import export_negbench
 from negdata.records import SPLITS, Evidence, read_parquet
 from negdata.stages import STAGES, stage_hash
-from negdata.validate.claims import exclusive
+from negdata.validate.claims import exclusive, meta_text
+from negdata.validate.gates import nonsense
 from negdata.validate.negation import analyze
 from negdata.wds import caption_for_epoch
 from tests.conftest import (
@@ -357,7 +358,8 @@ def test_nothing_published_contradicts_the_labels(run: dict[str, Any]) -> None:
     """The person weights score a person on the retina photo near t_present; the labels say
     there is none. No caption, MCQ positive or correct answer may affirm it, nor anything else
     the labels deny, nor negate anything the labels show, nor say "only" beside a labelled
-    object it does not name ("No truck here, only a motorcycle" by a bench and a bicycle)."""
+    object it does not name ("No truck here, only a motorcycle" by a bench and a bicycle). Every
+    other option of a question is false of the labels, and no option is nonsense."""
     cfg = run["cfg"]
     truth, lexicon = _truth(cfg), lexicon_for("coco")
 
@@ -380,8 +382,13 @@ def test_nothing_published_contradicts_the_labels(run: dict[str, Any]) -> None:
     verdicts = [(c["caption"], denied(c["caption"], c["image_key"])) for c in captions]
     assert [(caption, names) for caption, names in verdicts if names] == []
     for q in questions:
-        correct = q[f"caption_{q['correct_answer']}"]
-        assert denied(correct, q["image_key"]) == [], (correct, q)
+        options = [q[f"caption_{i}"] for i in range(4)]
+        assert [o for o in options if meta_text(o) or nonsense(o, lexicon)] == [], q
+        if q["image_key"] not in truth:  # an image the labels do not cover
+            continue
+        # The key is true of the labelled objects, and every other option is false of them.
+        said = [bool(denied(o, q["image_key"])) for o in options]
+        assert said == [i != q["correct_answer"] for i in range(4)], q
         assert all(lexicon.name(p) in truth[q["image_key"]] for p in q["positives"]), q
 
 

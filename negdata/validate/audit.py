@@ -12,8 +12,11 @@ gate that publishes it publishes a false statement.
 Per set it prints:
 
 - **false statements published per 1,000**: of the flipped (false) captions, how many publish;
-- **yield**: of the true captions, the share that publish, explicit negations apart from implicit
-  ones (world knowledge: "the bullring is vacant"), whose rejection is allowed and counted;
+- **yield**: of the true captions, the share that publish: explicit negations whose every noun
+  something can check, apart from those that name what nothing checks ("a lamp": *unchecked*,
+  refused as ``unaccounted_noun`` unless the original caption names it, and the audit's
+  captions have none) and from implicit ones (world knowledge: "the bullring is vacant"), whose
+  rejection is allowed and counted;
 - why true captions were refused, by reason.
 
 The development sets are those the rules were tuned on; the others were never tuned on.
@@ -29,12 +32,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from negdata.config import Config
-from negdata.detect.lexicon import lexicon_for
+from negdata.detect.lexicon import Lexicon, lexicon_for
 from negdata.detect.vocab import VocabularyName
 from negdata.records import Box, CaptionRecord, Evidence, LabelScore
 from negdata.validate.audit_mcq import audit_mcqs
 from negdata.validate.audit_mcq import report as mcq_report
 from negdata.validate.gates import CaptionGate
+from negdata.validate.nouns import unaccounted_nouns
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 # name -> (file, vocabulary, tuned on)
@@ -53,6 +57,8 @@ MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "mcq": ("mcq_paraphrase.jsonl", "coco", False),
 }
 IMPLICIT = "implicit"
+# Explicit negations that name something nothing checks ("a lamp"): ``unaccounted_noun``.
+UNCHECKED = "unchecked"
 
 
 @dataclass
@@ -155,8 +161,8 @@ def audit_set(
         objects: dict[str, str] = case["objects"]  # type: ignore[assignment]
         affirmed = {label for label, pol in objects.items() if pol == "affirmed"}
         others = set(objects) - affirmed
-        kind = IMPLICIT if case["construction"] == IMPLICIT else "explicit"
         text = str(case["text"])
+        kind = _kind(str(case["construction"]), text, gate.lexicon)
         counts: dict[str, int] = case.get("counts", {})  # type: ignore[assignment]
         for negated in sorted(label for label, pol in objects.items() if pol == "negated"):
             key = f"{case['id']}:{negated}"
@@ -175,19 +181,26 @@ def audit_set(
     return found
 
 
+def _kind(construction: str, text: str, lexicon: Lexicon) -> str:
+    if construction == IMPLICIT:
+        return IMPLICIT
+    return UNCHECKED if unaccounted_nouns(text, "", lexicon) else "explicit"
+
+
 def _figure(value: float | None, digits: int = 3) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
 def report(audits: list[Audit]) -> str:
     lines = [
-        f"{'set':<10}{'tuned':<7}{'captions':>9}{'yield':>7}{'implicit':>9}"
+        f"{'set':<10}{'tuned':<7}{'captions':>9}{'yield':>7}{'unchecked':>10}{'implicit':>9}"
         f"{'false':>7}{'published':>10}{'per 1,000':>10}"
     ]
     for a in audits:
         lines.append(
             f"{a.name:<10}{'yes' if a.tuned else 'never':<7}{sum(a.true.values()):>9}"
-            f"{_figure(a.yield_of('explicit')):>7}{_figure(a.yield_of(IMPLICIT)):>9}"
+            f"{_figure(a.yield_of('explicit')):>7}{_figure(a.yield_of(UNCHECKED)):>10}"
+            f"{_figure(a.yield_of(IMPLICIT)):>9}"
             f"{a.false:>7}{a.false_published:>10}{_figure(a.false_per_1000, 2):>10}"
         )
     for a in audits:

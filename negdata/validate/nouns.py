@@ -17,14 +17,17 @@ from __future__ import annotations
 import re
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
-from spacy.tokens import Token
 
 from negdata.compose.alt_text import clean_alt_text
 from negdata.detect.lexicon import Lexicon
 from negdata.detect.vocab import singular
 from negdata.validate.parser import parse
+
+if TYPE_CHECKING:  # spaCy (and torch, which thinc imports) only load to parse
+    from spacy.tokens import Token
 
 SCENE_WORDS_FILE = Path(__file__).with_name("scene_words.yaml")
 

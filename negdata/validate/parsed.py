@@ -26,14 +26,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-
-from spacy.tokens import Token
+from typing import TYPE_CHECKING
 
 from negdata.detect.lexicon import Lexicon
 from negdata.detect.vocab import singular
 from negdata.validate.negation.mentions import build_index
 from negdata.validate.negation.words import Polarity
 from negdata.validate.parser import parse
+
+if TYPE_CHECKING:  # spaCy (and torch, which thinc imports) only load to parse
+    from spacy.tokens import Token
 
 NOUNS = frozenset({"NOUN", "PROPN"})
 NO_WORDS = frozenset({"no", "zero", "neither", "nor"})

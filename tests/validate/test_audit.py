@@ -32,7 +32,7 @@ def test_a_true_caption_publishes_and_every_flip_of_it_is_refused(tmp_path: Path
     assert found.false_published == 0
     assert found.false_per_1000 == 0.0
     lines = report([found]).splitlines()
-    assert lines[1].split() == ["mine", "never", "2", "1.000", "0.000", "4", "0", "0.00"]
+    assert lines[1].split() == ["mine", "never", "2", "1.000", "-", "0.000", "4", "0", "0.00"]
 
 
 def test_an_exclusive_caption_is_also_false_when_an_unmentioned_object_is_there(
@@ -113,3 +113,18 @@ def test_a_question_publishes_only_when_its_key_is_the_one_true_option(tmp_path:
         "0",
         "0.00",
     ]
+
+
+def test_a_caption_naming_what_nothing_checks_is_counted_apart(tmp_path: Path) -> None:
+    """ "A lamp" is no label and the audit's captions have no original caption: such a caption
+    is refused (``unaccounted_noun``), and its yield is reported apart."""
+    case = {"id": "l", "construction": "plain", "text": "A red bus waits by a lamp, but there "
+            "is no dog.", "objects": {"bus": "affirmed", "dog": "negated"}}  # fmt: skip
+    path = tmp_path / "set.jsonl"
+    path.write_text(json.dumps(case) + "\n")
+
+    found = audit_set("mine", path, "coco", tuned=False)
+
+    assert found.true == {"unchecked": 1} and found.published["unchecked"] == 0
+    assert found.refused == {"unaccounted_noun": 1}
+    assert report([found]).splitlines()[1].split()[3:6] == ["-", "0.000", "-"]
