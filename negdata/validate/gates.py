@@ -135,6 +135,14 @@ class CaptionGate:
                 return "affirms_undecided"
             if pol == "affirmed" and verdict != "present" and name not in in_original:
                 return "affirms_unverified"
+        # What only the parse reads ("the Dog's bowl is empty": the rules see no bowl) is held
+        # to the evidence too: a misreading of the rules' must not hide a false claim.
+        for name, pol in unread_by_rules(text, polarities, self.lexicon).items():
+            verdict = verdicts.get(name, "unverifiable")
+            if pol == "affirmed" and verdict == "absent":
+                return "affirms_absent"
+            if pol == "negated" and verdict == "present":
+                return "negates_present"
         if self.cfg.compose.readers_agree and not readers_agree(
             text, polarities, row.negated_label, self.lexicon
         ):
@@ -152,6 +160,14 @@ class CaptionGate:
         """The caption's nouns that nothing accounts for (``validate.nouns``): no vocabulary
         object, no word of the original caption, no scene word ("a lamp", "a big cat")."""
         return unaccounted_nouns(row.caption, row.original_caption, self.lexicon)
+
+
+def unread_by_rules(
+    text: str, polarities: Mapping[str, Polarity], lexicon: Lexicon
+) -> dict[str, Polarity]:
+    """What the parse-based reader (``validate.parsed``) reads of the objects the rules'
+    ``polarities`` do not name."""
+    return {n: p for n, p in analyze_parse(text, lexicon).items() if n not in polarities}
 
 
 def readers_agree(

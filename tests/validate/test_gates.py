@@ -180,3 +180,16 @@ def test_an_exclusive_option_is_true_only_when_it_leaves_nothing_present_out(
     lexicon = lexicon_for("coco")
     verdicts = GATE.verdicts(EV)
     assert option_truth(verdicts, text, lexicon) is true
+
+
+def test_what_only_the_parse_reads_is_held_to_the_evidence_too() -> None:
+    """The rules read the toaster's removal and not the microwave ("to make room for the new
+    microwave"); the parse affirms it. With no microwave there, the caption is refused."""
+    text = "The toaster has been removed from the counter to make room for the new microwave."
+    row = _caption(text, negated="toaster")
+    scores = [LabelScore(label="toaster", score=0.0), LabelScore(label="microwave", score=0.9)]
+    there = Evidence(key="m", boxes=[], scores=scores, sources=["t"])
+    assert GATE.check(row.model_copy(update={"image_key": "m"}), there) is None
+    scores = [LabelScore(label="toaster", score=0.0), LabelScore(label="microwave", score=0.0)]
+    gone = Evidence(key="g", boxes=[], scores=scores, sources=["t"])
+    assert GATE.check(row.model_copy(update={"image_key": "g"}), gone) == "affirms_absent"
