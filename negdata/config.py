@@ -784,7 +784,8 @@ class ComposeConfig(Section):
     paraphrase_mcq: bool = Field(
         default=True,
         description="One LLM call per MCQ rewrites its four options; an option keeps its "
-        "paraphrase only if every object keeps its polarity.",
+        "paraphrase only if every object keeps its polarity and it adds no claim the MCQ gates "
+        "refuse.",
     )
     few_shot_order: Literal["fixed", "rotate"] = Field(
         default="fixed",

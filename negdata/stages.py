@@ -95,6 +95,11 @@ STAGES: tuple[Stage, ...] = (
 )
 
 
+# Stages whose output depends on the English parser: compose keeps a paraphrase only where the
+# parse finds no new noun, publish gates with it.
+PARSED = frozenset({"compose", "publish"})
+
+
 def stage_hash(cfg: Config, stage: Stage) -> str:
     """Hash of everything the stage's output depends on (upstream settings included)."""
     index = STAGES.index(stage)
@@ -110,7 +115,7 @@ def stage_hash(cfg: Config, stage: Stage) -> str:
         "seed": cfg.run.seed,
         "negdata": __version__,
     }
-    if stage.name == "publish":  # the gates read captions through the parser's model
+    if stage.name in PARSED:  # they read captions through the parser's model
         payload["parser"] = parser_info().digest
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
 

@@ -1,4 +1,6 @@
-"""Optional MCQ paraphrase (one LLM call per question); a paraphrase must keep every polarity."""
+"""Optional MCQ paraphrase (one LLM call per question); a paraphrase must keep every polarity
+and add no claim the gates would refuse: a noun nothing accounts for, text about the text, one
+object called another."""
 
 from __future__ import annotations
 
@@ -10,7 +12,10 @@ from negdata.detect.lexicon import Lexicon
 from negdata.llm import Batch, LLMResult
 from negdata.llm.prompts import few_shot_shift, load_prompt
 from negdata.records import McqRecord
+from negdata.validate.claims import meta_text
+from negdata.validate.gates import nonsense
 from negdata.validate.negation import analyze
+from negdata.validate.nouns import unaccounted_nouns
 
 
 def options_of(mcq: McqRecord) -> list[str]:
@@ -20,15 +25,17 @@ def options_of(mcq: McqRecord) -> list[str]:
 def apply_paraphrase(
     mcq: McqRecord, paraphrases: list[str] | None, lexicon: Lexicon, prompt_ref: str
 ) -> McqRecord:
-    """Take each paraphrased option only if it keeps every object's polarity and stays distinct;
-    otherwise that option keeps its template text. Records which options were paraphrased."""
+    """Take each paraphrased option only if it keeps every object's polarity, stays distinct and
+    adds nothing ``mcq_gate`` refuses ("on a wooden shelf", "as in the images above", "the dog
+    is a lion"); otherwise that option keeps its template text, and the question is not lost.
+    Records which options were paraphrased."""
     templates = options_of(mcq)
     chosen, used = list(templates), [False] * 4
     for i, (template, new) in enumerate(zip(templates, paraphrases or [], strict=False)):
         new = new.strip()
         if not new or new.lower() in {c.lower() for c in chosen}:
             continue
-        if analyze(new, lexicon) == analyze(template, lexicon):
+        if analyze(new, lexicon) == analyze(template, lexicon) and not _adds_claims(new, lexicon):
             chosen[i], used[i] = new, True
     return mcq.model_copy(
         update={
@@ -37,6 +44,12 @@ def apply_paraphrase(
             "paraphrased": used,
             "prompt": prompt_ref if any(used) else None,
         }
+    )
+
+
+def _adds_claims(option: str, lexicon: Lexicon) -> bool:
+    return bool(
+        meta_text(option) or nonsense(option, lexicon) or unaccounted_nouns(option, "", lexicon)
     )
 
 

@@ -140,6 +140,23 @@ def test_paraphrases_that_keep_every_polarity_replace_the_template_text() -> Non
     assert apply_paraphrase(mcq, None, lexicon, "p").paraphrased == [False] * 4
 
 
+def test_a_paraphrase_that_adds_a_claim_the_gates_refuse_keeps_the_template_text() -> None:
+    """A new noun nothing checks, text about the text or one object called another would get
+    the whole question refused: the option keeps its template text instead."""
+    from negdata.compose.paraphrase import apply_paraphrase, options_of
+
+    mcq = build_mcq("k", ["bus", "person"], "dog", McqBalancer("p"), "h")
+    lexicon = lexicon_for("coco")
+    bad = [
+        "A bus waits beside a wooden shelf, with no dog.",
+        "As in the two images above, there is no dog.",
+        "The bus is a dog.",
+        "A lamp glows by the bus, and there is no dog.",
+    ]
+    out = apply_paraphrase(mcq, bad, lexicon, "paraphrase@1")
+    assert options_of(out) == options_of(mcq) and out.paraphrased == [False] * 4
+
+
 def test_a_template_says_only_or_just_only_when_its_objects_are_all_there_is() -> None:
     def texts(alone: bool) -> set[str]:
         return {
