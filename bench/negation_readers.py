@@ -41,6 +41,7 @@ SCORED = {
     "dev2": ("negation_dev2", True),
     "dev3": ("negation_dev3", True),
     "dev4": ("negation_dev4", True),
+    "dev5": ("negation_dev5", True),
     "held-out": ("negation_heldout", False),
     "unseen": ("negation_unseen", False),
     "claims": ("negation_claims", False),

@@ -51,10 +51,12 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "claims": ("negation_claims.jsonl", "coco", False),
     "dev4": ("negation_dev4.jsonl", "coco", True),
     "counts": ("negation_counts.jsonl", "coco", False),
+    "dev5": ("negation_dev5.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "mcq": ("mcq_paraphrase.jsonl", "coco", False),
+    "mcq-dev": ("mcq_dev.jsonl", "coco", True),
 }
 IMPLICIT = "implicit"
 # Explicit negations that name something nothing checks ("a lamp"): ``unaccounted_noun``.

@@ -98,6 +98,18 @@ def exclusive(text: str) -> bool:
     return EXCLUSIVE.search(text) is not None
 
 
+# "only one person", "just two dogs": a count to some readers, all there is to others.
+_COUNTED_ONLY = re.compile(
+    r"\b(?:only|just|solely|merely) (?=(?:one|two|three|four|five|six|a single|\d+)\b)",
+    re.IGNORECASE,
+)
+
+
+def exclusive_only_by_count(text: str) -> bool:
+    """Whether the only exclusive words of ``text`` are "only" or "just" before a number."""
+    return exclusive(text) and not exclusive(_COUNTED_ONLY.sub("", text))
+
+
 def left_out(
     text: str, polarities: Mapping[str, str], verdicts: Mapping[str, Verdict], lexicon: Lexicon
 ) -> list[str]:
@@ -150,12 +162,16 @@ def count_problem(
     polarities: Mapping[str, str],
     boxes: Mapping[str, int],
     lexicon: Lexicon,
+    articles: bool = True,
 ) -> CountProblem | None:
     """``count_not_true`` when a count the sentence states for an object it affirms disagrees
     with the boxes ``boxes`` (label -> boxes at ``t_present``), ``count_unverified`` when a
-    number or "lone" has no boxes to back it, else ``None``."""
+    number or "lone" has no boxes to back it, else ``None``. With ``articles`` false, "a dog"
+    states no count."""
     affirmed = {name: lexicon.terms(name) for name, pol in polarities.items() if pol == "affirmed"}
     for count in counts(text, affirmed):
+        if not articles and count.word in {"a", "an"}:
+            continue
         members = lexicon.members(count.name)
         if not members & set(boxes):
             if count.word in EXPLICIT or count.word.isdigit():

@@ -16,6 +16,7 @@ from negdata.records import CaptionRecord, Evidence, McqRecord, Verdict
 from negdata.validate.claims import (
     CountProblem,
     count_problem,
+    exclusive_only_by_count,
     identity_claim,
     left_out,
     meta_text,
@@ -182,9 +183,18 @@ def readers_agree(
     )
 
 
+# A word said twice in a row, as a garbled generation does ("not not cake cake").
+_STUTTER = re.compile(r"\b(?!(?:that|had|very|no|bye|ha|so)\b)([a-z]+) \1\b", re.IGNORECASE)
+
+
 def nonsense(text: str, lexicon: Lexicon) -> bool:
-    """One object said to be another ("The dog is a lion"), in ``lexicon``'s names or LVIS's."""
-    return identity_claim(text, lexicon) or identity_claim(text, lexicon_for("lvis"))
+    """One object said to be another ("The dog is a lion"), in ``lexicon``'s names or LVIS's,
+    or a garbled word repeated ("Doughnut doughnut image features not not cake cake")."""
+    return (
+        _STUTTER.search(text) is not None
+        or identity_claim(text, lexicon)
+        or identity_claim(text, lexicon_for("lvis"))
+    )
 
 
 def option_truth(
@@ -196,7 +206,8 @@ def option_truth(
     """Whether an MCQ sentence is true of the image: everything it affirms is present,
     everything it negates is absent, an exclusive claim ("only a dog") leaves out nothing
     present, and a count agrees with the ``boxes`` (``negdata.validate.claims``). ``None`` when
-    it names something the evidence cannot decide."""
+    it names something the evidence cannot decide, or where only an article disagrees with the
+    boxes ("a suitcase" beside two): a question must not hang on it."""
     polarities = analyze(text, lexicon)
     if not polarities:
         return None
@@ -209,7 +220,12 @@ def option_truth(
     counts = count_problem(text, polarities, boxes or {}, lexicon)
     if counts == "count_unverified":
         return None
-    return truth and counts is None and not left_out(text, polarities, verdicts, lexicon)
+    if counts is not None and count_problem(text, polarities, boxes or {}, lexicon, False) is None:
+        return None  # only "a suitcase" beside two: true to some readers, false to others
+    if left_out(text, polarities, verdicts, lexicon):
+        # "only one person" beside a motorcycle: false to some readers, true to others
+        return None if exclusive_only_by_count(text) else False
+    return truth and counts is None
 
 
 def mcq_gate(mcq: McqRecord, evidence: Evidence, lexicon: Lexicon, cfg: Config) -> McqReason | None:

@@ -72,8 +72,8 @@ def unaccounted_nouns(text: str, original: str, lexicon: Lexicon) -> list[str]:
             continue
         if token.dep_ == "compound" and token.head.i > token.i:
             continue  # the modifier of another noun: "bus stop"
-        if _verb_read_as_noun(token):
-            continue
+        if _verb_read_as_noun(token) or token.tag_ == "VBG":
+            continue  # "dogs playing": a verb, whatever the parser calls it
         if _contents(token, lexicon):
             continue  # "a glass of wine", "a bowl of soup": what a named object holds
         word = singular(token.lower_)
@@ -82,6 +82,7 @@ def unaccounted_nouns(text: str, original: str, lexicon: Lexicon) -> list[str]:
             continue
         if lexicon.name(word) or lexicon.name(f"{phrase} {word}".strip()):
             continue
+
         if word not in found:
             found.append(word)
     return found

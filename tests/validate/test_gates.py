@@ -193,3 +193,27 @@ def test_what_only_the_parse_reads_is_held_to_the_evidence_too() -> None:
     scores = [LabelScore(label="toaster", score=0.0), LabelScore(label="microwave", score=0.0)]
     gone = Evidence(key="g", boxes=[], scores=scores, sources=["t"])
     assert GATE.check(row.model_copy(update={"image_key": "g"}), gone) == "affirms_absent"
+
+
+def test_an_option_whose_truth_depends_on_the_reader_decides_nothing() -> None:
+    """ "Only one person" beside a bus is a count to some readers and all there is to others;
+    "a person" beside two people is true to some and false to others. A question must not hang
+    on either: the option is undecided (``mcq_unverifiable``), not false."""
+    lexicon = lexicon_for("coco")
+    verdicts = GATE.verdicts(EV)
+    assert option_truth(verdicts, "Only one person waits, and there is no dog.", lexicon) is None
+    assert option_truth(verdicts, "Only a person waits, and there is no dog.", lexicon) is False
+    two = {"person": 2, "bus": 1}
+    assert option_truth(verdicts, "A person waits by a bus, with no dog.", lexicon, two) is None
+    three = "Three people wait by a bus, with no dog."
+    assert option_truth(verdicts, three, lexicon, two) is False
+
+
+@pytest.mark.parametrize(
+    "option",
+    ["Doughnut doughnut image features not not cake cake.", "The bus is a lion, and no dog."],
+)
+def test_a_garbled_or_identity_option_is_nonsense(option: str) -> None:
+    mcq = build_mcq("k", ["bus", "person"], "dog", McqBalancer("x"), "h")
+    broken = mcq.model_copy(update={"caption_3": option})
+    assert mcq_gate(broken, EV, lexicon_for("coco"), CFG) == "mcq_nonsense"

@@ -10,6 +10,11 @@ CASES = [
     ("A bench with no people and a dog", ["dog"], "affirmed"),
     ("A bench with no people and a dog", ["person"], "negated"),
     ("The dog is nowhere to be seen.", ["dog"], "negated"),
+    # A table that has been cleared is emptied, not gone; an effusion that cleared is gone.
+    ("The dining table has been cleared, with no forks left.", ["dining table"], "affirmed"),
+    ("The effusion cleared.", ["effusion"], "negated"),
+    ("Five sheep stand in a field, with no dog.", ["sheep"], "affirmed"),
+    ("The chef is not just cooking but plating carrots, no broccoli.", ["chef"], "affirmed"),
     ("Not only a cat but also a dog", ["cat"], "affirmed"),
     ("The room doesn't have a TV", ["tv"], "negated"),
     ("A man without a hat and scarf", ["scarf"], "negated"),
@@ -103,3 +108,11 @@ def test_a_negated_group_negates_each_of_its_labels_in_the_evaluation() -> None:
     assert label_polarity(predicted, "car", lexicon) == "unmentioned"
     affirmed_group = analyze("An animal on a bench.", lexicon)
     assert label_polarity(affirmed_group, "dog", lexicon) == "unmentioned"
+
+
+def test_us_is_people_in_the_picture() -> None:
+    """ "Three of us share a pizza": with no animal about, "us" names people, as "he" does."""
+    from negdata.detect.lexicon import lexicon_for
+
+    found = analyze("Three of us share a pizza, and there is no cake.", lexicon_for("coco"))
+    assert found == {"person": "affirmed", "pizza": "affirmed", "cake": "negated"}

@@ -187,7 +187,7 @@ def analyze(text: str, lexicon: Lexicon) -> dict[str, Polarity]:
         animals = lexicon.members("animal")
         if PRONOUN.search(text) and not any(lexicon.members(n) & animals for n in terms):
             # "She waits at a bus stop": a he or she with no animal about is a person.
-            terms["person"] = (*terms.get("person", lexicon.terms("person")), "he", "she")
+            terms["person"] = (*terms.get("person", lexicon.terms("person")), "he", "she", "us")
     return analyze_index(text, build_index(terms))
 
 

@@ -55,7 +55,9 @@ _REWRITES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:has|have|had)(?: (?:since|now|completely|nearly|largely))? "
                 r"(?:resolved|cleared)\b", _I), "is gone"),
     (re.compile(r"(?<!\bis )(?<!\bare )\bresolved\b(?= [a-z])", _I), "no"),
-    (re.compile(r"\b(?:resolved|cleared)(?=\s*(?:[.;,]|$))", _I), "gone"),
+    # "the effusion cleared.", not "the table has been cleared," (emptied, still there)
+    (re.compile(r"(?<!\bbeen )(?<!\bwas )(?<!\bwere )\b(?:resolved|cleared)(?=\s*(?:[.;,]|$))", _I),
+     "gone"),
     (re.compile(r"\bno longer (?=(?:seen|identified|evident|demonstrated|appreciated|"
                 r"visualized|present)\b)", _I), "not "),
     (re.compile(r"\b(no|without) (?:radiographic|definite|convincing|acute|new|other|"
