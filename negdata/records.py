@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import types
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin
 
 import pyarrow as pa
@@ -71,6 +71,21 @@ class Evidence(Record):
 
     def score_map(self) -> dict[str, float]:
         return {s.label: s.score for s in self.scores}
+
+
+def known_evidence(
+    key: str, present: Mapping[str, int], absent: Iterable[str], source: str
+) -> Evidence:
+    """Evidence of a source that knows the image: each label of ``present`` scored 1 with
+    ``present[label]`` boxes (0: there, but not counted), each of ``absent`` scored 0."""
+    boxes = [
+        Box(label=label, score=1.0, x0=i, y0=0.0, x1=i + 1.0, y1=1.0, source=source)
+        for label, n in sorted(present.items())
+        for i in range(n)
+    ]
+    scores = [LabelScore(label=label, score=1.0) for label in sorted(present)]
+    scores += [LabelScore(label=label, score=0.0) for label in sorted(set(absent) - set(present))]
+    return Evidence(key=key, boxes=boxes, scores=scores, sources=[source])
 
 
 class ObjectVerdict(Record):

@@ -15,7 +15,7 @@ from importlib.resources import files
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from negdata.detect.vocab import VocabularyName, vocabulary
-from negdata.records import Box, Evidence, LabelScore
+from negdata.records import Evidence, known_evidence
 
 VOCABULARY: VocabularyName = "coco"
 SOURCE = "truth"  # the evidence's one source: the known objects
@@ -42,19 +42,7 @@ class QualifyImage(BaseModel):
     def evidence(self) -> Evidence:
         """The evidence a perfect detector would give: a box per object, every label of the
         vocabulary scored (1 for those there, 0 for the rest)."""
-        return Evidence(
-            key=self.key,
-            boxes=[
-                Box(label=label, score=1.0, x0=0.0, y0=0.0, x1=1.0, y1=1.0, source=SOURCE)
-                for label, n in sorted(self.objects.items())
-                for _ in range(n)
-            ],
-            scores=[
-                LabelScore(label=label, score=float(label in self.objects))
-                for label in vocabulary(VOCABULARY)
-            ],
-            sources=[SOURCE],
-        )
+        return known_evidence(self.key, self.objects, vocabulary(VOCABULARY), SOURCE)
 
 
 @cache

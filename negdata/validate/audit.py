@@ -31,10 +31,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from negdata.config import Config
 from negdata.detect.lexicon import Lexicon, lexicon_for
 from negdata.detect.vocab import VocabularyName
-from negdata.records import Box, CaptionRecord, Evidence, LabelScore
+from negdata.records import CaptionRecord, Evidence, known_evidence
+from negdata.validate.audit_common import audit_config, figure
 from negdata.validate.audit_mcq import audit_mcqs
 from negdata.validate.audit_mcq import report as mcq_report
 from negdata.validate.gates import CaptionGate
@@ -84,32 +84,12 @@ class Audit:
         return 1000 * self.false_published / self.false if self.false else None
 
 
-def _config(vocabulary: VocabularyName, readers_agree: bool = False) -> Config:
-    return Config.model_validate(
-        {
-            "input": {"path": "unused.tsv"},
-            "detect": {
-                "vocabulary": vocabulary,
-                "sources": [{"kind": "labels", "path": "unused.json"}],
-            },
-            "compose": {"readers_agree": readers_agree},
-        }
-    )
-
-
 def _evidence(
     key: str, present: set[str], absent: set[str], counts: Mapping[str, int] | None = None
 ) -> Evidence:
     """Labels-only evidence, with ``counts`` boxes (label -> how many) for present labels."""
-    scores = [LabelScore(label=label, score=1.0) for label in sorted(present)]
-    scores += [LabelScore(label=label, score=0.0) for label in sorted(absent - present)]
-    boxes = [
-        Box(label=label, score=1.0, x0=i, y0=0.0, x1=i + 1.0, y1=1.0, source="boxes")
-        for label, n in sorted((counts or {}).items())
-        if label in present
-        for i in range(n)
-    ]
-    return Evidence(key=key, boxes=boxes, scores=scores, sources=["labels", "boxes"])
+    counted = {label: (counts or {}).get(label, 0) for label in present}
+    return known_evidence(key, counted, absent, "labels")
 
 
 def _row(key: str, text: str, negated: str) -> CaptionRecord:
@@ -157,7 +137,7 @@ def _flips(
 def audit_set(
     name: str, path: Path, vocabulary: VocabularyName, tuned: bool, readers_agree: bool = False
 ) -> Audit:
-    gate = CaptionGate(_config(vocabulary, readers_agree), lexicon_for(vocabulary))
+    gate = CaptionGate(audit_config(vocabulary, readers_agree), lexicon_for(vocabulary))
     found = Audit(name, tuned)
     for case in _cases(path):
         objects: dict[str, str] = case["objects"]  # type: ignore[assignment]
@@ -189,10 +169,6 @@ def _kind(construction: str, text: str, lexicon: Lexicon) -> str:
     return UNCHECKED if unaccounted_nouns(text, "", lexicon) else "explicit"
 
 
-def _figure(value: float | None, digits: int = 3) -> str:
-    return "-" if value is None else f"{value:.{digits}f}"
-
-
 def report(audits: list[Audit]) -> str:
     lines = [
         f"{'set':<10}{'tuned':<7}{'captions':>9}{'yield':>7}{'unchecked':>10}{'implicit':>9}"
@@ -201,9 +177,9 @@ def report(audits: list[Audit]) -> str:
     for a in audits:
         lines.append(
             f"{a.name:<10}{'yes' if a.tuned else 'never':<7}{sum(a.true.values()):>9}"
-            f"{_figure(a.yield_of('explicit')):>7}{_figure(a.yield_of(UNCHECKED)):>10}"
-            f"{_figure(a.yield_of(IMPLICIT)):>9}"
-            f"{a.false:>7}{a.false_published:>10}{_figure(a.false_per_1000, 2):>10}"
+            f"{figure(a.yield_of('explicit')):>7}{figure(a.yield_of(UNCHECKED)):>10}"
+            f"{figure(a.yield_of(IMPLICIT)):>9}"
+            f"{a.false:>7}{a.false_published:>10}{figure(a.false_per_1000, 2):>10}"
         )
     for a in audits:
         reasons = ", ".join(f"{r} {n}" for r, n in a.refused.most_common(6))

@@ -18,10 +18,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from negdata.config import Config
 from negdata.detect.lexicon import lexicon_for
 from negdata.detect.vocab import VocabularyName
-from negdata.records import Box, Evidence, LabelScore, McqRecord
+from negdata.records import Evidence, McqRecord, known_evidence
+from negdata.validate.audit_common import audit_config, figure
 from negdata.validate.gates import mcq_gate
 
 
@@ -48,14 +48,7 @@ class McqAudit:
 
 def image_evidence(key: str, present: dict[str, int], vocabulary: VocabularyName) -> Evidence:
     """Evidence that covers every label: the present ones with ``present[label]`` boxes."""
-    labels = sorted(lexicon_for(vocabulary).vocabulary)
-    scores = [LabelScore(label=label, score=float(label in present)) for label in labels]
-    boxes = [
-        Box(label=label, score=1.0, x0=i, y0=0.0, x1=i + 1.0, y1=1.0, source="boxes")
-        for label, n in sorted(present.items())
-        for i in range(n)
-    ]
-    return Evidence(key=key, boxes=boxes, scores=scores, sources=["labels", "boxes"])
+    return known_evidence(key, present, lexicon_for(vocabulary).vocabulary, "labels")
 
 
 def _question(case: dict[str, object]) -> McqRecord:
@@ -76,15 +69,7 @@ def _question(case: dict[str, object]) -> McqRecord:
 
 
 def audit_mcqs(name: str, path: Path, vocabulary: VocabularyName, tuned: bool) -> McqAudit:
-    cfg = Config.model_validate(
-        {
-            "input": {"path": "unused.tsv"},
-            "detect": {
-                "vocabulary": vocabulary,
-                "sources": [{"kind": "labels", "path": "unused.json"}],
-            },
-        }
-    )
+    cfg = audit_config(vocabulary)
     lexicon = lexicon_for(vocabulary)
     found = McqAudit(name, tuned)
     for line in path.read_text().splitlines():
@@ -110,9 +95,6 @@ def audit_mcqs(name: str, path: Path, vocabulary: VocabularyName, tuned: bool) -
 
 
 def report(audits: list[McqAudit]) -> str:
-    def figure(value: float | None, digits: int) -> str:
-        return "-" if value is None else f"{value:.{digits}f}"
-
     lines = [f"{'MCQ set':<10}{'tuned':<7}{'good':>6}{'yield':>7}{'bad':>6}{'published':>10}"
              f"{'per 1,000':>10}"]  # fmt: skip
     for a in audits:

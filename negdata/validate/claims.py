@@ -22,21 +22,8 @@ from typing import Literal
 from negdata.detect.lexicon import Lexicon
 from negdata.records import Verdict
 from negdata.validate.negation.mentions import Mention, build_index, find_mentions
-from negdata.validate.negation.words import PREPOSITIONS
+from negdata.validate.negation.words import NUMBER_WORDS, PREPOSITIONS
 
-NUMBER_WORDS = (
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-)
 _WORDS = r"(?:[\w'-]+,? ){0,12}"  # up to twelve words between the parts of a phrase
 _BUT = r"(?:but|except|besides|apart from|other than|save|beyond|aside from|more than)"
 EXCLUSIVE = re.compile(
@@ -77,8 +64,9 @@ COUNTS: dict[str, tuple[int, int | None]] = {
 }
 # What is wrong with a count (``count_problem``).
 CountProblem = Literal["count_not_true", "count_unverified"]
+ARTICLES = frozenset({"a", "an"})
 # Counts that are no mere article: the evidence must back them.
-EXPLICIT = frozenset(COUNTS) - {"a", "an"}
+EXPLICIT = frozenset(COUNTS) - ARTICLES
 _STOPS = frozenset({",", ";", ".", "and", "or", "with", "of", "no", "not", "without", "the"})
 _TOKEN = re.compile(r"[a-z]+|\d+|[,;.]")
 
@@ -170,7 +158,7 @@ def count_problem(
     states no count."""
     affirmed = {name: lexicon.terms(name) for name, pol in polarities.items() if pol == "affirmed"}
     for count in counts(text, affirmed):
-        if not articles and count.word in {"a", "an"}:
+        if not articles and count.word in ARTICLES:
             continue
         members = lexicon.members(count.name)
         if not members & set(boxes):

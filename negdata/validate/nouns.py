@@ -82,7 +82,6 @@ def unaccounted_nouns(text: str, original: str, lexicon: Lexicon) -> list[str]:
             continue
         if lexicon.name(word) or lexicon.name(f"{phrase} {word}".strip()):
             continue
-
         if word not in found:
             found.append(word)
     return found

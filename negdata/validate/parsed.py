@@ -39,7 +39,6 @@ if TYPE_CHECKING:  # spaCy (and torch, which thinc imports) only load to parse
 
 NOUNS = frozenset({"NOUN", "PROPN"})
 NO_WORDS = frozenset({"no", "zero", "neither", "nor"})
-NEG_WORDS = frozenset({"not", "n't", "never", "no"})
 # Prepositions whose object is not there.
 WITHOUT = frozenset({"without", "sans", "minus", "excluding", "lacking", "barring"})
 # "free of X", "devoid of X": the head of "of" that makes its object absent.
@@ -237,10 +236,11 @@ def analyze(text: str, lexicon: Lexicon) -> dict[str, Polarity]:
     for mention in _mentions(list(doc), index):
         if _hedged(mention.head) and not _det_no(mention.head):  # "but no person" is said
             continue
-        if mention.owner and not _negated(mention.head):
+        negated = _negated(mention.head)
+        if mention.owner and not negated:
             owners.add(mention.name)
             continue
-        polarity: Polarity = "negated" if _negated(mention.head) else "affirmed"
+        polarity: Polarity = "negated" if negated else "affirmed"
         if found.get(mention.name) != "affirmed":
             found[mention.name] = polarity
     if "person" in lexicon.vocabulary and any(_nobody(t) for t in doc):

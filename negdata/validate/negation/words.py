@@ -156,10 +156,10 @@ POSSESS_VERBS = (
 
 HEDGE = "hedge"  # an object only supposed, expected or asked about: neither affirmed nor negated
 NUMBERS = "one|two|three|four|five|six|seven|eight|nine|ten"
+NUMBER_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                "twelve")  # fmt: skip
 # Words that count a plural noun: "five sheep stand" (no "sheep stand").
-COUNT_WORDS = frozenset(
-    {*NUMBERS.split("|")[1:], "eleven", "twelve", "twenty", "dozen", "several", "many", "few"}
-)
+COUNT_WORDS = frozenset({*NUMBER_WORDS, "twenty", "dozen", "several", "many", "few"})
 NT_BASES = "is|are|was|were|does|do|did|has|have|had|could|would|should|must|need"
 POSSESSIVE = "xposs"  # stands for "'s": "the child's bike" -> "the child xposs bike"
 
