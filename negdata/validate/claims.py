@@ -22,6 +22,7 @@ from typing import Literal
 from negdata.detect.lexicon import Lexicon
 from negdata.records import Verdict
 from negdata.validate.negation.mentions import Mention, build_index, find_mentions
+from negdata.validate.negation.topics import FIRST_PERSON
 from negdata.validate.negation.words import NUMBER_WORDS, PREPOSITIONS
 
 _WORDS = r"(?:[\w'-]+,? ){0,12}"  # up to twelve words between the parts of a phrase
@@ -116,12 +117,16 @@ def left_out(
 
 def _count_word(tokens: list[str], mention: Mention) -> str | None:
     """The count word of the noun phrase that ends in ``mention``: "two (big) dogs", "a lone
-    cat", "a couple of dogs", "3 cars", "the only dog" (one); ``None`` for a bare noun."""
+    cat", "a couple of dogs", "3 cars", "the only dog" (one), "three of us"; ``None`` for a bare
+    noun."""
     at = mention.start - 1
     if at >= 1 and tokens[at] == "only" and tokens[at - 1] == "the":
         return "sole"
     if at >= 1 and tokens[at] == "of" and tokens[at - 1] in {"pair", "couple"}:
         return tokens[at - 1]
+    if at >= 1 and tokens[at] == "of" and tokens[mention.start] == "us":
+        before = tokens[at - 1]  # "three of us": the whole party
+        return before if before in COUNTS or before.isdigit() else None
     for _ in range(3):  # up to two adjectives: "a big brown dog"
         if at < 0 or tokens[at] in _STOPS:
             return None
@@ -157,6 +162,8 @@ def count_problem(
     number or "lone" has no boxes to back it, else ``None``. With ``articles`` false, "a dog"
     states no count."""
     affirmed = {name: lexicon.terms(name) for name, pol in polarities.items() if pol == "affirmed"}
+    if "person" in affirmed and FIRST_PERSON.search(text):
+        affirmed["person"] = (*affirmed["person"], "us")
     for count in counts(text, affirmed):
         if not articles and count.word in ARTICLES:
             continue

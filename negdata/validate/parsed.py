@@ -85,7 +85,8 @@ def _mentions(doc: list[Token], index: dict[tuple[str, ...], str]) -> Iterator[M
             continue
         if token.dep_ == "compound" and token.head.pos_ in NOUNS and token.head.i > token.i:
             continue  # "bus stop", "dog bed"
-        words = [w.lower_ for w in doc[max(0, token.i - longest + 1) : token.i + 1]]
+        window = doc[max(0, token.i - 2 * longest + 2) : token.i + 1]
+        words = [w.lower_ for w in window if w.text != "-"][-longest:]  # "a teddy-bear"
         for n in range(min(longest, len(words)), 0, -1):
             name = index.get(tuple(singular(w) for w in words[-n:]))
             if name is None:

@@ -60,6 +60,12 @@ def test_exclusive_claims(text: str, claims: bool) -> None:
         ("A lone bench by the wall, but no dog.", {}, "count_unverified"),
         # Only what is affirmed is counted: "no two dogs" claims no dogs.
         ("A person, and no two dogs alike.", {"person": 1}, None),
+        (
+            "Three of us share a pizza, and there is no cake.",
+            {"person": 4, "pizza": 1},
+            "count_not_true",
+        ),
+        ("Three of us share a pizza, and there is no cake.", {"person": 3, "pizza": 1}, None),
     ],
 )
 def test_counts_are_checked_against_the_boxes(

@@ -88,8 +88,22 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         ("No animals in the field, just a tractor.", {"animal": "negated"}),
         ("The remote is missing, but the TV is on.", {"remote": "negated", "tv": "affirmed"}),
         ("None of the chairs are occupied.", {"chair": "affirmed"}),
+        # a verb says something of the first thing: the cue after "and" is the second's
+        ("The bowl is empty and the dog is nowhere to be found.", {"bowl": "affirmed",
+         "dog": "negated"}),
+        ("No toothbrush, sink wiped clean.", {"toothbrush": "negated", "sink": "affirmed"}),
+        ("Half of the pizza has been eaten.", {"pizza": "affirmed"}),
+        ("The pizza has been eaten.", {"pizza": "negated"}),
+        ("A fire hydrant and a parking meter line the corner.", {"fire hydrant": "affirmed",
+         "parking meter": "affirmed"}),
+        ("The family dog stayed home, so it's just us.", {"dog": "negated",
+         "person": "affirmed"}),
+        ("No one from the family is in the shot.", {"person": "negated"}),
+        ("zero dogs at the park today?? where is everyone", {"dog": "negated",
+         "person": "negated"}),
+        ("The parking lot is completely deserted.", {"person": "negated", "car": "negated"}),
     ],
-)
+)  # fmt: skip
 def test_analyze_resolves_every_name(text: str, expected: dict[str, str]) -> None:
     from negdata.detect.lexicon import lexicon_for
     from negdata.validate.negation import analyze

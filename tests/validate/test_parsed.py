@@ -33,6 +33,7 @@ COCO = lexicon_for("coco")
         ("A bus stop with no cars.", {"car": "negated"}),  # "bus stop": no bus
         ("The fire hydrant was removed from the corner.", {"fire hydrant": "negated"}),
         ("There's no trace of the cake, just a fork.", {"cake": "negated", "fork": "affirmed"}),
+        ("The teddy-bear is on the bed.", {"teddy bear": "affirmed", "bed": "affirmed"}),
     ],
 )  # fmt: skip
 def test_the_parse_reads_negation(text: str, expected: dict[str, str]) -> None:

@@ -6,8 +6,9 @@ The checker is a small rule system over tokens, no parser:
    apostrophe: "isnt", "doesnt", "aint", "theres"), dotted initialisms ("T.V." -> "TV"), a
    possessive "'s" -> a mark ("the child's bike"), "not one of" and "neither dog has" -> "none
    of", a rule ("no dogs allowed", "phones are not permitted") -> a hedge, "w/o" -> "without",
-   "nobody" / "no one" / "not a soul" / "deserted" / "uninhabited" -> "no person" (and "nobody
-   brought forks" -> "no person brought no forks"), "X-free" / "X-less" / "Xless" -> "no X",
+   "nobody" / "no one" / "not a soul" / "deserted" / "uninhabited" / "where is everyone" -> "no
+   person" (and "nobody brought forks" -> "no person brought no forks", "no one from the
+   family" -> "no family"), an empty or deserted road or parking lot -> "with no car", "X-free" / "X-less" / "Xless" -> "no X",
    "fails to show" -> "does not show", "failed to arrive" -> "did not arrive", "forgot to bring"
    -> "did not have", "ran out of" -> "no", "not any of" / "no one of" / "nothing of" -> "none
    of", "of X there is no sign" -> "no X", "X's gone / not" -> "X is ...", file-name slugs
@@ -41,7 +42,8 @@ The checker is a small rule system over tokens, no parser:
    phones or laptops"), until a preposition, "of" (except after a partitive: "not a slice of
    pizza"), a verb, a new determiner after "and" or a comma, a list item that names no object
    ("no umbrellas, turquoise water, boats"), a verb and its object after a comma ("no clocks,
-   lived a girl"), or the end of the clause.
+   lived a girl"), a list item with a verb of its own ("no toothbrushes, sink wiped clean"), or
+   the end of the clause.
 5. A post-nominal cue negates the noun phrase before it: "X is missing / absent / gone / nowhere
    to be seen / not in the picture / not visible / can not be seen / not depicted / removed /
    excluded / ruled out", departures and consumption ("X has left / has flown away / left an
@@ -50,8 +52,9 @@ The checker is a small rule system over tokens, no parser:
    frame", "X stayed home", "X is no longer on the wall"), "X does not" (ellipsis), "X: none", "X,
    no" ("Cars, yes; buses, no"), "X: none visible / nil / negative / undetected", "X is cropped
    out", also past an aside ("The couch, usually present, is absent") and over a list ("a table,
-   a bed, and a fridge are absent"); "absent / missing from the scene (:) X" and "nothing
-   resembling a X" are pre-nominal.
+   a bed, and a fridge are absent", but not past a verb of the first: "the bowl is empty and the
+   dog is gone"); a part is not its whole ("half of the pizza was eaten"); "absent / missing
+   from the scene (:) X" and "nothing resembling a X" are pre-nominal.
 6. "none of the X" presupposes X ("none of the chairs are occupied": chairs exist) unless X is
    "the usual X" or "none" is an object ("holds none of the books"); "none of the X is a Y",
    "none of the X has / holds / with a Y" negate Y; "none of the X are visible / have arrived /
@@ -61,8 +64,8 @@ The checker is a small rule system over tokens, no parser:
 7. A mention in the scope of a hedge, or just before one, is neither affirmed nor negated.
    ``analyze`` adds what the caption's topic decides: "bat" / "glove" / "mitt" are baseball's in
    a dugout, a "batter" or "pitcher" by a mound is a player, "board" a surfer's or a skater's;
-   "he" / "she" with no animal about is a person; a mouse that scurries in a barn is no computer
-   mouse.
+   "he" / "she" with no animal about is a person, "us" always is; a mouse that scurries in a
+   barn is no computer mouse.
 8. A clause that names no object and opens with a denial ("No.", "Nope", "Not here", "I don't",
    "there isn't one", "there's none", "it was removed", "it's not in this photo", "Absent.",
    "Gone.", "Sold out") negates the objects of the clause before that were only supposed about
@@ -91,10 +94,16 @@ from negdata.validate.negation.clinical import rewrite_report
 from negdata.validate.negation.hedges import hedged_starts
 from negdata.validate.negation.mentions import Mention, build_index, find_mentions
 from negdata.validate.negation.none_of import decide_none_of, never_subjects
-from negdata.validate.negation.normalize import EMPTY_PLACES, initialisms, tokenize
+from negdata.validate.negation.normalize import EMPTY_PLACES, EMPTY_ROADS, initialisms, tokenize
 from negdata.validate.negation.post import post_negated
 from negdata.validate.negation.scope import negated_spans
-from negdata.validate.negation.topics import ANIMAL_MOUSE, COMPUTING, PRONOUN, topic_terms
+from negdata.validate.negation.topics import (
+    ANIMAL_MOUSE,
+    COMPUTING,
+    FIRST_PERSON,
+    PRONOUN,
+    topic_terms,
+)
 from negdata.validate.negation.words import ANSWER_FILLERS, HEDGE, PERSON_NEGATIONS, Polarity
 
 __all__ = [
@@ -180,6 +189,8 @@ def analyze(text: str, lexicon: Lexicon) -> dict[str, Polarity]:
     lower = text.lower()
     if "mouse" in terms and ANIMAL_MOUSE.search(lower) and not COMPUTING.search(lower):
         del terms["mouse"]
+    if EMPTY_ROADS.search(text) and "car" not in terms and "car" in lexicon.vocabulary:
+        terms["car"] = lexicon.terms("car")  # "a deserted parking lot": no cars
     if "person" in lexicon.vocabulary:
         no_person = _PERSON_NEGATION.search(text) or any(e.search(text) for e in EMPTY_PLACES)
         if no_person and "person" not in terms:
@@ -187,7 +198,9 @@ def analyze(text: str, lexicon: Lexicon) -> dict[str, Polarity]:
         animals = lexicon.members("animal")
         if PRONOUN.search(text) and not any(lexicon.members(n) & animals for n in terms):
             # "She waits at a bus stop": a he or she with no animal about is a person.
-            terms["person"] = (*terms.get("person", lexicon.terms("person")), "he", "she", "us")
+            terms["person"] = (*terms.get("person", lexicon.terms("person")), "he", "she")
+        if FIRST_PERSON.search(text):
+            terms["person"] = (*terms.get("person", lexicon.terms("person")), "us")
     return analyze_index(text, build_index(terms))
 
 

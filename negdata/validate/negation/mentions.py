@@ -63,6 +63,15 @@ def _function_word(token: str) -> bool:
     } or token.endswith(("ing", "ed"))
 
 
+# Heads that are also verbs of a plural subject: "a bench and a parking meter line the corner".
+LIST_VERBS = frozenset({"line", "flank", "border", "frame", "crowd", "dot"})
+
+
+def _ends_list(tokens: list[str], start: int, after: str) -> bool:
+    at = start - 1 if start and tokens[start - 1] in DETERMINERS else start
+    return after in LIST_VERBS and at >= 1 and tokens[at - 1] == "and"
+
+
 def _is_modifier(tokens: list[str], start: int, end: int, term_starts: set[int]) -> bool:
     after = tokens[end] if end < len(tokens) else ""
     if after == POSSESSIVE:
@@ -70,7 +79,9 @@ def _is_modifier(tokens: list[str], start: int, end: int, term_starts: set[int])
     word = tokens[end - 1]
     counted = start > 0 and (tokens[start - 1] in COUNT_WORDS or tokens[start - 1].isdigit())
     plural = singular(word) != word or counted  # "guests stand", "five sheep stand": no modifier
-    if (after in COMPOUND_HEADS and not plural) or after.endswith("-shaped"):
+    if (after in COMPOUND_HEADS and not plural and not _ends_list(tokens, start, after)) or (
+        after.endswith("-shaped")
+    ):
         return True
     if end - start == 1 and start and tokens[start - 1] in SUBJECTS and after in VERB_OBJECTS:
         return True  # "to tie his shoes", "she ties a ribbon", "to book a table": a verb

@@ -23,6 +23,7 @@ from negdata.validate.negation.words import (
     PREPOSITIONS,
     SHOW_VERBS,
     STOP,
+    VEHICLE_PLACES,
 )
 
 _TOKEN = re.compile(r"[a-z]+(?:-[a-z]+)*|[,|#]")
@@ -154,8 +155,13 @@ def _prepare(text: str) -> str:
     for phrase in FALSE_FRIENDS:
         text = re.sub(rf"\b{phrase}\b", f" {STOP} ", text)
     text = drop_neither_nor_predicates(text)
+    text = EMPTY_ROADS.sub(rf"\g<0> with no car {STOP}", text)
     for empty in EMPTY_PLACES:
         text = empty.sub(rf"\1 with no person {STOP}", text)
+    # "no one from the family": the family is who is not there
+    text = re.sub(
+        r"\bno (?:one|person) (?:from|of) (?:the|his|her|their|our|my|your) ", "no ", text
+    )
     for phrase in PERSON_NEGATIONS:
         # an adjective ("a deserted street", "an uninhabited island") qualifies no noun after it
         stop = f" {STOP}" if phrase.endswith(("ed", "ant")) else ""
@@ -263,6 +269,14 @@ EMPTY_PLACES = (
         r"(?:empty|vacant))\b(?! of\b)",
         re.IGNORECASE,
     ),
+)
+# "an empty road", "the parking lot is deserted": no car is there either.
+_EMPTY = r"(?:empty|vacant|deserted)"
+EMPTY_ROADS = re.compile(
+    rf"\b{_EMPTY} (?:[a-z]+ )?(?:{VEHICLE_PLACES})\b"
+    rf"|\b(?:{VEHICLE_PLACES}) (?:is|are|was|were|remains?|remained|lies|lay|looks?|looked) "
+    rf"(?:now |still |completely |entirely |totally |almost |all )?{_EMPTY}\b(?! of\b)",
+    re.IGNORECASE,
 )
 # A relative clause, or a participle and its place ("the knife pictured on the box").
 _RELATIVE = re.compile(

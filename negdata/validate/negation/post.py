@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from negdata.validate.negation.cues import POST
 from negdata.validate.negation.mentions import Mention
 from negdata.validate.negation.scope import is_post_use
-from negdata.validate.negation.words import PREPOSITIONS, SOFT_PREPOSITIONS, STOP
+from negdata.validate.negation.words import PREPOSITIONS, SOFT_PREPOSITIONS, STOP, VERBS
 
 
 def post_negated(tokens: list[str], mentions: list[Mention]) -> set[int]:
@@ -16,9 +16,12 @@ def post_negated(tokens: list[str], mentions: list[Mention]) -> set[int]:
     result: set[int] = set()
     ends = {m.start: m.end for m in mentions}
     for m in mentions:
+        if _part_of(tokens, m.start):
+            continue  # "half of the pizza has been eaten": the rest is there
         k = m.end
+        said = False  # a verb already says something of ``m``: "the bowl is empty and ..."
         while k < len(tokens) and tokens[k] != STOP and k not in ends:
-            item = _next_item(tokens, k, ends)
+            item = None if said else _next_item(tokens, k, ends)
             if item is not None:
                 k = ends[item]  # "forks and knives absent": the cue covers the whole list
                 continue
@@ -32,10 +35,23 @@ def post_negated(tokens: list[str], mentions: list[Mention]) -> set[int]:
                 break
             if tokens[k] in PREPOSITIONS - SOFT_PREPOSITIONS or tokens[k] in {"and", "or"}:
                 break
+            said = said or tokens[k] in VERBS
             k += 1
         if k < len(tokens) and tokens[k] == "," and _comma_negates(tokens, k, ends):
             result.add(m.start)
     return result
+
+
+# What a part of a thing is: "half of the pizza", "the rest of the cake".
+PARTS = frozenset(
+    {"half", "part", "parts", "some", "most", "rest", "remains", "remainder", "portion",
+     "quarter", "third", "bits", "crust", "end", "edge", "top", "side", "corner"}
+)  # fmt: skip
+
+
+def _part_of(tokens: list[str], start: int) -> bool:
+    at = start - 1 if start and tokens[start - 1] in {"the", "a", "an", "this", "that"} else start
+    return at >= 2 and tokens[at - 1] == "of" and tokens[at - 2] in PARTS
 
 
 def _next_item(tokens: list[str], k: int, ends: Mapping[int, int]) -> int | None:

@@ -107,8 +107,10 @@ def scope_end(
             oxford = tok == "," and nxt in {"and", "or"} and found >= 2 and j + 2 in mention_starts
             if not (parallel or oxford):
                 break
-        negated.add(j)
         end = mention_ends.get(j)
+        if end is not None and found and tokens[j - 1] == "," and _says_of_it(tokens, end):
+            break  # "no toothbrushes, sink wiped clean": the subject of a clause of its own
+        negated.add(j)
         if end is not None:
             found += 1
             item_found = True
@@ -129,6 +131,12 @@ def scope_end(
             continue
         j += 1
     return j
+
+
+def _says_of_it(tokens: list[str], end: int) -> bool:
+    """A verb right after a mention: it opens a clause ("sink wiped clean", "sofa sits")."""
+    after = tokens[end] if end < len(tokens) else ""
+    return after in VERBS or (after.endswith("ed") and after not in {"red", "bed", "shed"})
 
 
 def _mention_near(at: int, mention_starts: set[int]) -> bool:

@@ -24,7 +24,10 @@ TOPIC_TERMS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
 # A mouse that is an animal: "a mouse scurries across the barn", unless computers are about.
 ANIMAL_MOUSE = re.compile(r"\b(?:mice|mouse) (?:who|scurr|squeak|nibbl)|\b(?:rodent|cheese|barn)")
 COMPUTING = re.compile(r"\b(?:computer|keyboard|laptop|desk|click|cursor|wireless|pad|usb|pc)")
-PRONOUN = re.compile(r"\b(?:he|she|us)\b", re.IGNORECASE)
+PRONOUN = re.compile(r"\b(?:he|she)\b", re.IGNORECASE)
+# "us" is people, whatever else is about: "it's just us on the trail", "three of us" ("we"
+# is most often the photographer: "so we walked").
+FIRST_PERSON = re.compile(r"\bus\b", re.IGNORECASE)
 
 
 def topic_terms(text: str, lexicon: Lexicon) -> dict[str, tuple[str, ...]]:

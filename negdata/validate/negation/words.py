@@ -30,9 +30,15 @@ PEOPLE_PLACES = (
     "carriages?|train cars?|trams?|sidewalks?|pavements?|pews?|stalls?|desks?|counters?|"
     "waiting rooms?|parks?|parking lots?|car parks?|intersections?|crosswalks?|alleys?"
 )
+# Places for cars: empty or deserted, they say no car is there either.
+VEHICLE_PLACES = (
+    "streets?|roads?|highways?|motorways?|freeways?|parking lots?|car parks?|parking garages?|"
+    "garages?|intersections?|driveways?"
+)
 PERSON_NEGATIONS = (
     "not a single soul", "not a soul", "nobody", "no one", "no-one", "noone", "deserted",
-    "uninhabited", "unpopulated", "unoccupied", "unstaffed", "unmanned",
+    "uninhabited", "unpopulated", "unoccupied", "unstaffed", "unmanned", "where is everyone",
+    "where is everybody",
 )  # fmt: skip
 BREAK = "|"  # ends a clause
 STOP = "#"  # ends a negation scope, not a clause
