@@ -7,23 +7,22 @@ The checker is a small rule system over tokens, no parser:
    possessive "'s" -> a mark ("the child's bike"), "not one of" and "neither dog has" -> "none
    of", a rule ("no dogs allowed", "phones are not permitted") -> a hedge, "w/o" -> "without",
    "nobody" / "no one" / "not a soul" / "deserted" / "uninhabited" / "where is everyone" -> "no
-   person" (and "nobody brought forks" -> "no person brought no forks", "no one from the
-   family" -> "no family"), an empty or deserted road or parking lot -> "with no car", "X-free" / "X-less" / "Xless" -> "no X",
-   "fails to show" -> "does not show", "failed to arrive" -> "did not arrive", "forgot to bring"
-   -> "did not have", "ran out of" -> "no", "not any of" / "no one of" / "nothing of" -> "none
-   of", "of X there is no sign" -> "no X", "X's gone / not" -> "X is ...", file-name slugs
-   ("beach-no-people.jpg") -> words, "no longer has / is visible / hangs / sleeps" and "used to
-   have" -> a negation,
-   "not V-ed by any X" -> "not have any X", "nothing (here) suggests a X" -> "no X", counts of
-   zero ("Cars: 0", "0 trucks", "balls x0") -> "zero", report phrasing ("negative for", "no /
-   without evidence of", "resolution of", "Toilet: absent", "Not found: X") -> a cue; split
-   hyphenated words ("double-decker") but keep counts whole ("a two-person tent"), drop
-   descriptors that name no one ("men's necktie", "its mother"), and drop the false friends that
-   contain a cue word but negate no object ("not only", "no doubt", "nothing but", "no longer",
-   "not far from", "not enough", "no bigger than", ...). Hedges ("there could be", "maybe",
-   "rule out", "not excluded", "expect", "want", "room for", "unclear whether", "waiting for", a
-   likeness: "shaped like a dog", "dressed as a bear", the standard of a comparison: "than a
-   teacup") become a ``HEDGE`` mark.
+   person" (and "nobody brought forks" -> "no person brought no forks", "no one from the family"
+   -> "no family"), an empty or deserted road or parking lot -> "with no car", "X-free" /
+   "X-less" / "Xless" -> "no X", "fails to show" -> "does not show", "failed to arrive" -> "did
+   not arrive", "forgot to bring" -> "did not have", "ran out of" -> "no", "not any of" / "no
+   one of" / "nothing of" -> "none of", "of X there is no sign" -> "no X", "X's gone / not" ->
+   "X is ...", file-name slugs ("beach-no-people.jpg") -> words, "no longer has / is visible /
+   hangs / sleeps" and "used to have" -> a negation, "not V-ed by any X" -> "not have any X",
+   "nothing (here) suggests a X" -> "no X", counts of zero ("Cars: 0", "0 trucks", "balls x0")
+   -> "zero", report phrasing ("negative for", "no / without evidence of", "resolution of",
+   "Toilet: absent", "Not found: X") -> a cue; split hyphenated words ("double-decker") but keep
+   counts whole ("a two-person tent"), drop descriptors that name no one ("men's necktie", "its
+   mother"), and drop the false friends that contain a cue word but negate no object ("not
+   only", "no doubt", "nothing but", "no longer", "not far from", "not enough", "no bigger
+   than", ...). Hedges ("there could be", "maybe", "rule out", "not excluded", "expect", "want",
+   "room for", "unclear whether", "waiting for", a likeness: "shaped like a dog", "dressed as a
+   bear", the standard of a comparison: "than a teacup") become a ``HEDGE`` mark.
 2. Split into clauses at sentence punctuation and at contrast and relative words ("but",
    "while", "only", "except", "which", ...; not "this" / "it" after a preposition: "in this
    photo").
