@@ -25,7 +25,7 @@ export PREFECT_LOGGING_LEVEL ?= WARNING
 
 .PHONY: install llm-env img2dataset-env browser sample generate server deploy worker test lint \
 	format docs eval-negation eval-clinical eval-negation-readers audit-truth qualify bench bench-llm bench-llm-start bench-ingest bench-cluster bench-layout \
-	bench-report bench-verify bench-detect bench-workers finetune-smoke clean
+	bench-report bench-verify bench-detect bench-workers gpu-prepare finetune-smoke clean
 
 install: $(VENV)/.installed
 
@@ -202,6 +202,11 @@ bench-workers: install
 BENCH_DETECT_ARGS ?= --images 96 --repeat 3
 bench-detect: install
 	$(PY) -m bench.detect $(BENCH_DETECT_ARGS)
+
+# For a bare GPU machine: the wheels the detect path needs and the person weights in .gpu/
+# (git-ignored, under 60 MiB); carry it there and run bench/detect_gpu.sh (bench/gpu_prepare.py).
+gpu-prepare: install
+	$(PY) -m bench.gpu_prepare
 
 # open_clip fine-tuned on NegCap's train split for FT_STEPS steps with its own trainer, scored
 # before and after on the test split as `negdata eval-clip` scores it (bench/finetune_smoke.py).

@@ -3,17 +3,30 @@
 # fp16 with its decode workers, and as baseline the same fp16 model on the same images already
 # letterboxed and on the GPU (inference and NMS only). Prints images/s of both and the ratio
 # stage/model (target: 0.9 or more). Self-contained: run it from anywhere in a checkout with
-# `make install` done (or PYTHON pointing at an environment with negdata installed); nothing is
+# `make install` done (or PYTHON pointing at an environment with negdata installed), or, on a
+# bare GPU machine with Python 3.12 and torch, with the folder `make gpu-prepare` fills here
+# (.gpu/: the wheels the detect path needs and the person weights) carried along; nothing is
 # downloaded. Settings through the environment:
 #   IMAGES (2048)  BATCH (64)  IMGSZ (640)  DECODE_WORKERS (8)  REPEAT (3)  DEVICE (cuda:0)
-#   WEIGHTS (the bundled person weights; a .pt, .onnx or .engine file)
+#   WEIGHTS (the bundled person weights; a .pt, .onnx or .engine file)  GPU_DIR (.gpu)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+GPU_DIR=${GPU_DIR:-.gpu}
+if [ -z "${PYTHON:-}" ] && [ ! -x .venv/bin/python ] && [ -d "$GPU_DIR/wheels" ]; then
+  site=$(mktemp -d)
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target "$site" \
+    "$GPU_DIR"/wheels/*.whl
+  export PYTHONPATH="$site:$PWD${PYTHONPATH:+:$PYTHONPATH}"
+  PYTHON=$(command -v python3)
+  WEIGHTS=${WEIGHTS:-$GPU_DIR/person.pt}
+  echo "detect_gpu.sh: negdata from this checkout, its needs from $GPU_DIR"
+fi
 PYTHON=${PYTHON:-.venv/bin/python}
 export YOLO_OFFLINE=1 YOLO_AUTOINSTALL=False DO_NOT_TRACK=1
 export YOLO_CONFIG_DIR=${YOLO_CONFIG_DIR:-${NEGDATA_CACHE:-$HOME/.cache/negdata}/ultralytics}
 if [ ! -x "$PYTHON" ]; then
-  echo "detect_gpu.sh: no Python at $PYTHON: run make install, or set PYTHON" >&2
+  echo "detect_gpu.sh: no Python at $PYTHON: run make install, set PYTHON, or carry the" \
+    "folder make gpu-prepare fills" >&2
   exit 1
 fi
 if ! "$PYTHON" -c 'import sys, torch; sys.exit(0 if torch.cuda.is_available() else 1)'; then
