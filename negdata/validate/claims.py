@@ -68,8 +68,16 @@ CountProblem = Literal["count_not_true", "count_unverified"]
 ARTICLES = frozenset({"a", "an"})
 # Counts that are no mere article: the evidence must back them.
 EXPLICIT = frozenset(COUNTS) - ARTICLES
-_STOPS = frozenset({",", ";", ".", "and", "or", "with", "of", "no", "not", "without", "the"})
-_TOKEN = re.compile(r"[a-z]+|\d+|[,;.]")
+# Words that are numbers wherever they stand ("there are five"; "one" is a pronoun as often).
+NUMBERS = frozenset({*NUMBER_WORDS, "twenty", "dozen"})
+_STOPS = frozenset(
+    {",", ";", ".", ":", "(", ")", "|", "and", "or", "with", "of", "no", "not", "without", "the"}
+)
+_TOKEN = re.compile(r"[a-z]+|\d+(?:\.\d+)?|[,;.:()|]")  # "(0.92)": a score, no count
+# A checklist's count after its noun: "Cups: two", "rackets x2", "Oranges (three)", "Cow:
+# present, two", "horses, one." (a comma only where the count ends the item).
+_AFTER = frozenset({":", "(", "x"})
+_STATED = frozenset({"present", "observed", "seen", "visible", "counted", ","})
 
 
 @dataclass(frozen=True)
@@ -80,6 +88,7 @@ class Count:
     word: str
     fewest: int
     most: int | None
+    at: int  # the count word's token
 
 
 def exclusive(text: str) -> bool:
@@ -115,26 +124,47 @@ def left_out(
     )
 
 
-def _count_word(tokens: list[str], mention: Mention) -> str | None:
+Found = tuple[str, int]  # a count word and where it is
+
+
+def _count_word(tokens: list[str], mention: Mention) -> Found | None:
     """The count word of the noun phrase that ends in ``mention``: "two (big) dogs", "a lone
     cat", "a couple of dogs", "3 cars", "the only dog" (one), "three of us"; ``None`` for a bare
     noun."""
     at = mention.start - 1
     if at >= 1 and tokens[at] == "only" and tokens[at - 1] == "the":
-        return "sole"
+        return "sole", at
     if at >= 1 and tokens[at] == "of" and tokens[at - 1] in {"pair", "couple"}:
-        return tokens[at - 1]
+        return tokens[at - 1], at - 1
     if at >= 1 and tokens[at] == "of" and tokens[mention.start] == "us":
         before = tokens[at - 1]  # "three of us": the whole party
-        return before if before in COUNTS or before.isdigit() else None
+        return (before, at - 1) if before in COUNTS or before.isdigit() else None
     for _ in range(3):  # up to two adjectives: "a big brown dog"
         if at < 0 or tokens[at] in _STOPS:
             return None
         word = tokens[at]
         if word in COUNTS or word.isdigit():
-            return word
+            return word, at
         at -= 1
     return None
+
+
+def _count_after(tokens: list[str], mention: Mention) -> Found | None:
+    """The count a checklist states after ``mention`` ("Cups: two"), else ``None``."""
+    at = mention.end
+    first = tokens[at] if at < len(tokens) else ""
+    if first not in _AFTER | {","}:
+        return None
+    at += 1
+    while at < len(tokens) and tokens[at] in _STATED:
+        at += 1
+    word = tokens[at] if at < len(tokens) else ""
+    if (word not in COUNTS and not word.isdigit()) or word in ARTICLES:
+        return None
+    closes = tokens[at + 1] if at + 1 < len(tokens) else "."
+    if closes not in {",", ";", ".", ")", "and"}:
+        return None  # "Fruit bowl: 2 oranges": the count of the next noun
+    return (word, at) if first != "," or closes in {";", ".", ")"} else None
 
 
 def counts(text: str, names: Mapping[str, tuple[str, ...]]) -> list[Count]:
@@ -142,12 +172,39 @@ def counts(text: str, names: Mapping[str, tuple[str, ...]]) -> list[Count]:
     tokens = _TOKEN.findall(text.lower())
     found = []
     for mention in find_mentions(tokens, build_index(names)):
-        word = _count_word(tokens, mention)
-        if word is None:
+        stated = _count_word(tokens, mention) or _count_after(tokens, mention)
+        if stated is None:
             continue
+        word, at = stated
         fewest, most = (int(word), int(word)) if word.isdigit() else COUNTS[word]
-        found.append(Count(mention.name, word, fewest, most))
+        found.append(Count(mention.name, word, fewest, most, at))
     return found
+
+
+def stray_number(text: str, names: Mapping[str, tuple[str, ...]]) -> bool:
+    """Whether ``text`` has a number that counts none of the objects ``names`` (name -> its
+    terms): "there are five", "a set of 4". Such a count is a claim no box can check. Zero and
+    "one" (a pronoun as often as a count) are left out."""
+    tokens = _TOKEN.findall(text.lower())
+    used = {count.at for count in counts(text, names)}
+    return any(
+        i not in used
+        and (word in NUMBERS or (word.isdigit() and 0 < int(word) < 100))
+        and not _time(tokens, i)
+        for i, word in enumerate(tokens)
+    )
+
+
+def _time(tokens: list[str], i: int) -> bool:
+    """ "at 4 a.m.", "reads nine", "11:58": a clock's number, no count. (Numbers of three
+    digits or more, "IMG_2041.jpg", "1920x1080", are never taken for counts.)"""
+    before = tokens[i - 1] if i else ""
+    after = tokens[i + 1 : i + 3]
+    return (
+        before in {"at", "reads", "read", "past", ":"}
+        or after[:1] in (["am"], ["pm"], ["oclock"], [":"])
+        or after in (["a", "."], ["p", "."], ["a", "m"], ["p", "m"])
+    )
 
 
 def count_problem(
@@ -159,11 +216,13 @@ def count_problem(
 ) -> CountProblem | None:
     """``count_not_true`` when a count the sentence states for an object it affirms disagrees
     with the boxes ``boxes`` (label -> boxes at ``t_present``), ``count_unverified`` when a
-    number or "lone" has no boxes to back it, else ``None``. With ``articles`` false, "a dog"
-    states no count."""
+    number or "lone" has no boxes to back it or counts no object it names, else ``None``. With
+    ``articles`` false, "a dog" states no count."""
     affirmed = {name: lexicon.terms(name) for name, pol in polarities.items() if pol == "affirmed"}
     if "person" in affirmed and FIRST_PERSON.search(text):
         affirmed["person"] = (*affirmed["person"], "us")
+    if stray_number(text, {**{name: lexicon.terms(name) for name in polarities}, **affirmed}):
+        return "count_unverified"
     for count in counts(text, affirmed):
         if not articles and count.word in ARTICLES:
             continue

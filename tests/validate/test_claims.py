@@ -66,6 +66,27 @@ def test_exclusive_claims(text: str, claims: bool) -> None:
             "count_not_true",
         ),
         ("Three of us share a pizza, and there is no cake.", {"person": 3, "pizza": 1}, None),
+        # A checklist states its counts after the noun.
+        ("Umbrellas: none. Surfboards: three.", {"surfboard": 4}, "count_not_true"),
+        ("Umbrellas: none. Surfboards: three.", {"surfboard": 3}, None),
+        ("Tableware: cups x2, wine glasses x0.", {"cup": 3}, "count_not_true"),
+        ("Oranges (three), apples (none).", {"orange": 3}, None),
+        ("Fruit bowl: 2 oranges, 0 bananas.", {"bowl": 1, "orange": 2}, None),  # not 2 bowls
+        ("A dog, two cats and no bird.", {"dog": 1, "cat": 2}, None),  # "dog, two": no count
+        # A number that counts nothing named is a claim no box checks.
+        (
+            "Count the zebras: there are five, and not one giraffe.",
+            {"zebra": 5},
+            "count_unverified",
+        ),
+        (
+            "Wine glasses set of 4 | crystal | bottle not included",
+            {"wine glass": 5},
+            "count_unverified",
+        ),
+        # A clock's numbers and a file's are no counts.
+        ("Not a single car on the highway at 4 a.m.", {}, None),
+        ("IMG_2041.jpg kids w/ frisbee at park (no dog)", {"frisbee": 1, "person": 2}, None),
     ],
 )
 def test_counts_are_checked_against_the_boxes(

@@ -102,6 +102,8 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         ("zero dogs at the park today?? where is everyone", {"dog": "negated",
          "person": "negated"}),
         ("The parking lot is completely deserted.", {"person": "negated", "car": "negated"}),
+        ("Teenagers skateboarding at the park.", {"person": "affirmed",
+         "skateboard": "affirmed"}),
     ],
 )  # fmt: skip
 def test_analyze_resolves_every_name(text: str, expected: dict[str, str]) -> None:

@@ -133,5 +133,10 @@ def find_mentions(tokens: list[str], index: Mapping[tuple[str, ...], str]) -> li
     return [
         Mention(m.name, m.start, m.end, m.end < len(tokens) and tokens[m.end] == POSSESSIVE)
         for m in chosen
-        if not (m.name == "person" and m.end in starts and tokens[m.start] not in SUBJECTS)
+        if not (
+            m.name == "person"
+            and m.end in starts
+            and tokens[m.start] not in SUBJECTS
+            and not tokens[m.end].endswith("ing")  # "teenagers skateboarding": they do it
+        )
     ]
