@@ -65,7 +65,8 @@ generate: install $(LLM_ENV) sample
 	$(PY) flows/generate.py --shards $(SHARDS) --config $(CONFIG) $(if $(CLUSTER),--cluster)
 
 # The cluster (docs/scaling-out.md): a Prefect server, negdata's pools and deployments on it
-# (idempotent; CRON="0 2 * * *" adds a schedule), and this machine's workers (one per GPU).
+# (idempotent; CRON="0 2 * * *" adds a schedule, which a rerun without CRON keeps and
+# NO_SCHEDULE=1 removes), and this machine's workers (one per GPU).
 # NEGDATA_PREFECT_AUTH ("user:password"), set in the environment of every machine, is the server's
 # basic auth and every client's credentials; a server reachable from a network needs it.
 PREFECT_SERVER_HOST ?= 127.0.0.1
@@ -82,7 +83,8 @@ server: install
 	$(VENV)/bin/prefect server start --host $(PREFECT_SERVER_HOST) --port $(PREFECT_SERVER_PORT)
 
 deploy: install
-	$(PY) flows/deploy.py --config $(CONFIG) --shards $(SHARDS) $(if $(CRON),--cron "$(CRON)")
+	$(PY) flows/deploy.py --config $(CONFIG) --shards $(SHARDS) $(if $(CRON),--cron "$(CRON)") \
+		$(if $(NO_SCHEDULE),--no-schedule)
 
 worker: install
 	$(PY) flows/workers.py $(if $(GPUS),--gpus $(GPUS)) $(if $(ROLE),--role $(ROLE))

@@ -155,6 +155,33 @@ def _artifacts(server: PrefectServer, out: Path) -> dict[str, dict[str, Any]]:
     return {a["key"]: a for a in found if (a["description"] or "").endswith(f" of {out}")}
 
 
+def _crons(server: PrefectServer) -> list[str]:
+    """The parent deployment's schedules, as cron strings."""
+    [deployment] = [d for d in server.post("/deployments/filter") if d["name"] == "cluster"]
+    return [s["schedule"]["cron"] for s in deployment["schedules"]]
+
+
+def test_deploying_again_keeps_the_schedule_unless_told_to_remove_it(
+    prefect_server: PrefectServer,
+    tmp_path: Path,
+    sample_run: SampleRun,
+    cluster: tuple[dict[str, str], Workers],
+) -> None:
+    """README says to run `make deploy` again after changing the config: that must not drop
+    the nightly schedule an earlier `make deploy CRON=...` made."""
+    env, _ = cluster
+    config = _config(tmp_path, "scheduled", sample_run)
+    deploy = [sys.executable, "flows/deploy.py", "--config", str(config), "--shards", SHARDS]
+    _run([*deploy, "--cron", "0 2 * * *"], env)
+    assert _crons(prefect_server) == ["0 2 * * *"]
+    _run([*deploy[:-1], "0-1"], env)  # the config or the shards changed
+    assert _crons(prefect_server) == ["0 2 * * *"]
+    _run([*deploy, "--cron", "30 3 * * *"], env)
+    assert _crons(prefect_server) == ["30 3 * * *"]
+    _run([*deploy, "--no-schedule"], env)
+    assert _crons(prefect_server) == []
+
+
 def test_a_cluster_run_does_every_stage_of_every_shard_once_and_matches_one_process(
     prefect_server: PrefectServer,
     tmp_path: Path,
