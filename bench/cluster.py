@@ -198,7 +198,7 @@ def cluster_pass(work: Path, count: int, args: argparse.Namespace, api: str,
     shutil.rmtree(work / name, ignore_errors=True)
     config = write_config(work, name, args, endpoint)
     (work / name).mkdir()
-    shutil.copyfile(cache, work / name / "llm_cache.sqlite")
+    shutil.copytree(cache, work / name / "llm_cache")
     env = {**os.environ, "PREFECT_API_URL": api, "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
     shards = f"0-{args.shards - 1}"
     _run([sys.executable, "flows/deploy.py", "--config", str(config), "--shards", shards], env)
@@ -274,7 +274,7 @@ def main() -> None:
     ensure_model(cfg.llm.serve)
     with LocalServer(cfg.llm) as server, temporary_server() as api:
         fill = write_config(work, "out-fill", args, endpoint=server.base_url)
-        cache = work / "out-fill" / "llm_cache.sqlite"
+        cache = work / "out-fill" / "llm_cache"
         if not cache.exists():
             print(f"filling the LLM cache: {args.shards * args.images} images ...", flush=True)
             filled = _run([sys.executable, "flows/generate.py", "--shards",

@@ -161,7 +161,7 @@ def _delta(before: ServerCounters | None, cfg: Config) -> dict[str, Any] | None:
 def stage_pass(cfg: Config, shards: list[int]) -> tuple[Pass, list[dict[str, Any]]]:
     """(b): plan then compose per shard, as many shards at once as the flow would, one client."""
     before = read_counters(cfg.llm.base_url, cfg.llm.api_key)
-    with shared_pool(cfg.llm, None, record=True) as pool:
+    with shared_pool(cfg.llm, record=True) as pool:
         started, cpu = time.perf_counter(), time.process_time()
         with ThreadPoolExecutor(cfg.shards_at_once) as workers:
             list(

@@ -121,7 +121,7 @@ def work_on_shard(
         if left and not stack.enter_context(leased(cfg, shard)):
             return None
         if llm_share is not None and any(stage.uses_llm(cfg) for stage in left):
-            stack.enter_context(process_pool(cfg.llm, cfg.llm_cache, llm_share))
+            stack.enter_context(process_pool(cfg.llm, llm_share))
         stages = {stage.name: stage_task(config, stage.name, shard) for stage in STAGES}
     publish_shard(cfg, shard, stages)
     return stages
@@ -202,7 +202,7 @@ def work_on(cfg: Config, config: str, shard_ids: list[int], retry_failed: bool) 
         if needs_llm:
             check_server_kind(cfg.llm, stack.enter_context(llm_server(cfg)))
             if cfg.run.engine == "threads":
-                stack.enter_context(shared_pool(cfg.llm, cfg.llm_cache))
+                stack.enter_context(shared_pool(cfg.llm))
         before = read_all_counters(cfg.llm.base_urls, cfg.llm.api_key) if needs_llm else None
         # Entered after the server and the pool, so it exits first: if a shard fails, the
         # others finish (or fail) while the server still answers, and the error surfaces.

@@ -691,9 +691,10 @@ class LLMConfig(Section):
     )
     cache: bool = Field(
         default=True,
-        description="Keep every reply, keyed by a hash of the whole request: in the output "
-        "folder (`llm_cache.sqlite`), or under `$NEGDATA_CACHE/llm-cache/` when the output "
-        "folder is on an object store.",
+        description="Keep every reply, keyed by a hash of the whole request, in the output "
+        "folder beside the shard it is for (`llm_cache/<shard>/`, local, shared or on an object "
+        "store): a shard resumed on another machine pays for no answer twice. A run-wide "
+        "`llm_cache.sqlite` of an earlier version is still read.",
     )
     serve: ServeConfig = Field(
         default=ServeConfig(), description="How the local server is started (`llm.serve`, below)."
@@ -876,19 +877,6 @@ class Config(Section):
                 "the folder that local images must stay in"
             )
         return self
-
-    @property
-    def llm_cache(self) -> Path | None:
-        """Where LLM replies are cached for this run, or None when caching is off: in the
-        output folder when it is local, else (SQLite needs a local file) under ``cache_dir()``
-        in a file named for the output URL."""
-        if not self.llm.cache:
-            return None
-        out = self.run.output_dir
-        if not is_remote(out):
-            return Path(out.path) / "llm_cache.sqlite"
-        digest = hashlib.sha256(str(out).encode()).hexdigest()[:16]
-        return cache_dir() / "llm-cache" / f"{digest}.sqlite"
 
     @property
     def shards_at_once(self) -> int:

@@ -195,12 +195,18 @@ def _owner_died_here(owner: str) -> bool:
     with that pid counts as the owner, whatever it is: a lease is never taken from a live run."""
     host, _, rest = owner.partition(":")
     pid = rest.partition(":")[0]
-    return host == socket.gethostname() and pid.isdigit() and not psutil.pid_exists(int(pid))
+    return host == host_identity() and pid.isdigit() and not psutil.pid_exists(int(pid))
+
+
+def host_identity() -> str:
+    """This machine's name in leases and cache parts: ``NEGDATA_HOST`` where set (containers
+    that share a hostname, or two "machines" on one), else the hostname."""
+    return os.environ.get("NEGDATA_HOST") or socket.gethostname()
 
 
 def new_owner() -> str:
     """Who holds a lease: host, process id and a nonce (pids are reused)."""
-    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+    return f"{host_identity()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
 class ShardLease:

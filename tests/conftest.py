@@ -37,6 +37,7 @@ from PIL import Image
 from negdata.cli import PERSON_WEIGHTS
 from negdata.config import LLMConfig
 from negdata.llm import LocalServer
+from negdata.llm.cache import FOLDER
 from negdata.llm.processes import start_guarded
 from negdata.sample import SampleFiles, build_sample, package_file
 from tests.reaper import MARK_ENV, start_reaper
@@ -297,7 +298,7 @@ def sample_run_config(run: SampleRun, dest: Path, name: str, **settings: Any) ->
     response cache is a copy of ``run``'s: a new run that pays no LLM time."""
     out = dest / name
     out.mkdir(parents=True)
-    shutil.copyfile(run.out / "llm_cache.sqlite", out / "llm_cache.sqlite")
+    shutil.copytree(run.out / FOLDER, out / FOLDER)
     raw = yaml.safe_load(run.config.read_text())
     raw["run"] = {**raw["run"], "output_dir": str(out), **settings}
     config = dest / f"{name}.yaml"

@@ -7,6 +7,7 @@ from pydantic import ValidationError
 from upath import UPath
 
 from negdata.config import Config, ConfigError, RunConfig, load_config
+from negdata.llm.cache import shard_folder
 
 
 def test_sample_and_cluster_configs_load() -> None:
@@ -73,9 +74,9 @@ def test_output_dir_may_be_an_object_store_url_with_its_options(
     assert out.storage_options == {**options, "use_listings_cache": False}
     assert str(out / "negcap" / "00000.tar") == "s3://bucket/negdata/run1/negcap/00000.tar"
     assert local.run.output_dir.protocol == "" and isinstance(local.run.output_dir, Path)
-    # SQLite needs a local file: a remote run keeps its cache under NEGDATA_CACHE, one per URL
-    assert local.llm_cache == Path("runs/sample/llm_cache.sqlite")
-    assert remote.llm_cache is not None and remote.llm_cache.parent == tmp_path / "cache/llm-cache"
+    # the response cache lives beside the shard's outputs, wherever they are
+    assert shard_folder(local.run.output_dir, 3) == Path("runs/sample/llm_cache/00003")
+    assert str(shard_folder(out, 3)) == "s3://bucket/negdata/run1/llm_cache/00003"
     # where the data lives is not what it is: storage options leave every stage hash alone
     assert remote.section_hash("input") == local.section_hash("input")
     assert hash(remote.input) != hash(local.input)  # sections with dicts are still hashable

@@ -9,9 +9,9 @@ import json
 import logging
 import os
 import re
-import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,8 @@ from negdata.clip_text import fits_clip
 from negdata.config import load_config
 from negdata.detect.lexicon import Lexicon, lexicon_for
 from negdata.export import export_negbench
+from negdata.leases import ShardLease
+from negdata.llm.cache import FOLDER
 from negdata.records import SPLITS, Evidence, read_parquet
 from negdata.stages import STAGES, stage_hash
 from negdata.validate.claims import exclusive, meta_text
@@ -496,10 +498,16 @@ def test_diversity_is_reported_per_generator_and_style(run: dict[str, Any]) -> N
         assert 0 <= figures["frame_reuse"] <= 1
 
 
-def test_lost_llm_outputs_are_rebuilt_from_the_cache_identically(
-    sample_run: SampleRun, tmp_path: Path, prefect_server: PrefectServer
+def test_a_shard_whose_machine_died_is_rebuilt_on_another_from_its_cache_identically(
+    sample_run: SampleRun,
+    tmp_path: Path,
+    prefect_server: PrefectServer,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """On a copy of the run: its LLM outputs of shard 0 deleted, a rerun builds them again."""
+    """On a copy of the run: machine A was paid for every answer of shard 0 and died holding
+    its lease before writing the LLM stages' outputs. Machine B (another host identity and
+    NEGDATA_CACHE) takes the lease over once it expires and builds them again from the cache
+    beside the shard, asking the server nothing."""
     config, out = copy_sample_run(sample_run, tmp_path)
     published = ("negcap/*/", "negcap_parquet/*/", "negmcq/*/", "rejects/", "publish/")
     before = {p: p.read_bytes() for d in published for p in out.glob(f"{d}00000*")}
@@ -507,6 +515,10 @@ def test_lost_llm_outputs_are_rebuilt_from_the_cache_identically(
     for pattern in ("objects/", "captions/", *published):
         for path in out.glob(f"{pattern}00000*"):
             path.unlink()
+    ShardLease(out, 0, ttl_s=0.5, owner="host-a:1:dead").acquire()  # never renewed or released
+    time.sleep(0.6)  # expired: no process on this host can tell that host-a's is gone
+    monkeypatch.setenv("NEGDATA_HOST", "host-b")
+    monkeypatch.setenv("NEGDATA_CACHE", str(tmp_path / "host-b"))
 
     summary = run_flow(prefect_server, shards="0", config=str(config))
 
@@ -524,6 +536,8 @@ def test_lost_llm_outputs_are_rebuilt_from_the_cache_identically(
     assert {p: b for p, b in after.items() if p not in stats} == {
         p: b for p, b in before.items() if p not in stats
     }
+    assert not (out / "leases" / "00000.json").exists()  # B took it over and let it go
+    assert not [p for p in (out / FOLDER / "00000").glob("*.jsonl") if "-host-b-" in p.name]
 
 
 def test_a_run_to_an_object_store_writes_what_a_local_run_writes(
@@ -535,8 +549,8 @@ def test_a_run_to_an_object_store_writes_what_a_local_run_writes(
     prefect_server: PrefectServer,
 ) -> None:
     """The same flow with ``run.output_dir`` on S3 (moto on loopback). The local run's LLM
-    replies are handed over through the response cache, which for a remote output folder lives
-    under NEGDATA_CACHE, so the two runs must agree byte for byte."""
+    replies are handed over through the response cache, which lives beside each shard's
+    outputs on the store, so the two runs must agree byte for byte."""
     monkeypatch.setenv("NEGDATA_CACHE", str(tmp_path / "cache"))
     raw = yaml.safe_load(run["config"].read_text())
     raw["run"] = {"output_dir": f"s3://{bucket}/out", "storage_options": s3_options}
@@ -544,9 +558,8 @@ def test_a_run_to_an_object_store_writes_what_a_local_run_writes(
     config.write_text(yaml.safe_dump(raw))
     cfg = load_config(config)
     local = run["cfg"].run.output_dir
-    assert cfg.llm_cache is not None and cfg.llm_cache.is_relative_to(tmp_path / "cache")
-    cfg.llm_cache.parent.mkdir(parents=True)
-    shutil.copyfile(local / "llm_cache.sqlite", cfg.llm_cache)
+    remote = cfg.run.output_dir / FOLDER
+    remote.fs.put(str(local / FOLDER), remote.path, recursive=True)
 
     summary = run_flow(prefect_server, shards=SHARDS, config=str(config))
 

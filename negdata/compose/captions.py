@@ -22,6 +22,7 @@ from negdata.detect.lexicon import Lexicon, run_lexicon
 from negdata.detect.vocab import CLINICAL_VOCABULARIES
 from negdata.english import counted, natural
 from negdata.llm import Batch, reject_of, run_batches
+from negdata.llm.cache import ResponseCache, shard_cache
 from negdata.llm.prompts import few_shot_shift, load_prompt
 from negdata.records import (
     CaptionRecord,
@@ -215,10 +216,11 @@ def compose_images(
     *,
     name: str,
     mcq_seed: str,
+    cache: ResponseCache | None = None,
 ) -> Composed:
     """One compose LLM call per image of ``records`` (and one paraphrase call per MCQ, when
     configured), checked against ``evidence``; ``name`` labels the progress bars, ``mcq_seed``
-    seeds the MCQ answer positions and templates."""
+    seeds the MCQ answer positions and templates, ``cache`` is the shard's response cache."""
     lexicon = run_lexicon(cfg.detect.vocabulary, evidence)
     plans: list[ImagePlan] = []
     rejects: list[Reject] = []
@@ -282,7 +284,7 @@ def compose_images(
     paraphrase = cfg.compose.paraphrase_mcq and bool(mcqs)
     if paraphrase:  # independent of the captions: both batches are in flight together
         batches.append(paraphrase_batch(cfg, mcqs, f"paraphrase {name}"))
-    answers = run_batches(cfg.llm, batches, cache=cfg.llm_cache)
+    answers = run_batches(cfg.llm, batches, cache=cache)
     results, llm = answers[0]
     captions: list[CaptionRecord] = []
     for plan, result in zip(plans, results, strict=True):
@@ -305,9 +307,16 @@ def run_compose(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
     name = shard_name(shard)
     records = read_parquet(out_dir / "objects" / f"{name}.parquet", PlanRecord)
     evidence = read_parquet(out_dir / "evidence" / f"{name}.parquet", Evidence)
-    composed = compose_images(
-        cfg, records, evidence, config_hash, name=name, mcq_seed=f"{cfg.run.seed}:{shard}:mcq"
-    )
+    with shard_cache(cfg, shard) as cache:
+        composed = compose_images(
+            cfg,
+            records,
+            evidence,
+            config_hash,
+            name=name,
+            mcq_seed=f"{cfg.run.seed}:{shard}:mcq",
+            cache=cache,
+        )
     out = out_dir / STAGE
     write_parquet(out / f"{name}.parquet", CaptionRecord, composed.captions)
     write_parquet(out / f"{name}_mcq.parquet", McqRecord, composed.mcqs)

@@ -12,6 +12,7 @@ from negdata.config import Config
 from negdata.detect.lexicon import Lexicon, run_lexicon
 from negdata.detect.vocab import CLINICAL_VOCABULARIES
 from negdata.llm import reject_of, run_structured
+from negdata.llm.cache import ResponseCache, shard_cache
 from negdata.llm.prompts import load_prompt
 from negdata.records import (
     Evidence,
@@ -130,7 +131,11 @@ def plan_record(
 
 
 def plan_images(
-    cfg: Config, evidence: list[Evidence], captions: dict[str, str], desc: str
+    cfg: Config,
+    evidence: list[Evidence],
+    captions: dict[str, str],
+    desc: str,
+    cache: ResponseCache | None = None,
 ) -> tuple[list[PlanRecord], list[Reject], dict[str, int]]:
     """One plan LLM call per image of ``evidence`` (``captions``: its original caption by key):
     the plan records, the images dropped, and the LLM counters."""
@@ -146,7 +151,7 @@ def plan_images(
         messages,
         PlanOutput,
         desc=desc,
-        cache=cfg.llm_cache,
+        cache=cache,
         key=lambda ev: ev.key,
     )
     company = Cooccurrence.of(evidence, cfg.detect)
@@ -167,7 +172,10 @@ def run_plan(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
     out_dir = cfg.run.output_dir
     evidence = read_parquet(out_dir / "evidence" / f"{shard_name(shard)}.parquet", Evidence)
     captions = captions_by_key(out_dir, shard)
-    records, rejects, llm = plan_images(cfg, evidence, captions, f"plan {shard_name(shard)}")
+    with shard_cache(cfg, shard) as cache:
+        records, rejects, llm = plan_images(
+            cfg, evidence, captions, f"plan {shard_name(shard)}", cache
+        )
     out = out_dir / STAGE
     write_parquet(out / f"{shard_name(shard)}.parquet", PlanRecord, records)
     write_parquet(out / f"{shard_name(shard)}_rejects.parquet", Reject, rejects)

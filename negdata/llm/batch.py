@@ -9,12 +9,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
 from negdata.config import LLMConfig
+from negdata.llm.cache import ResponseCache
 from negdata.llm.client import ClientStats, LLMClient, LLMResult
 from negdata.llm.pool import pool_for
 from negdata.progress import Progress
@@ -50,13 +50,14 @@ def run_batches(
     cfg: LLMConfig,
     batches: Sequence[Batch[Any, Any]],
     *,
-    cache: Path | None = None,
+    cache: ResponseCache | None = None,
 ) -> list[tuple[list[LLMResult[Any]], dict[str, int]]]:
     """Each batch's results in item order and its counters; all batches are in flight together.
 
     A per-item failure is a result; an unreachable server raises ``LLMUnavailableError`` so that
-    no item is dropped for it. Runs on the shared pool for ``(cfg, cache)`` when the flow opened
-    one, so the batches of several shards share one in-flight budget; else on a private pool.
+    no item is dropped for it. Runs on the shared pool for ``cfg`` when the flow opened one, so
+    the batches of several shards share one in-flight budget; else on a private pool. ``cache``
+    is the shard's response cache (``negdata.llm.cache``).
     """
     stats = [ClientStats() for _ in batches]
 
@@ -66,7 +67,7 @@ def run_batches(
         async def one(item: Any) -> LLMResult[Any]:
             key = batch.key(item) if batch.key is not None else None
             return await client.structured(
-                batch.messages(item), batch.schema, stats=counters, item=key
+                batch.messages(item), batch.schema, stats=counters, item=key, cache=cache
             )
 
         tasks = [asyncio.ensure_future(one(item)) for item in batch.items]
@@ -83,7 +84,7 @@ def run_batches(
             )
         )
 
-    with pool_for(cfg, cache) as pool:
+    with pool_for(cfg) as pool:
         results = pool.run(run_all(pool.client))
     flat = [r for batch in results for r in batch]
     unavailable = sum(1 for r in flat if r.reason == "llm_unavailable")
@@ -102,7 +103,7 @@ def run_structured(
     schema: type[T],
     *,
     desc: str = "llm",
-    cache: Path | None = None,
+    cache: ResponseCache | None = None,
     key: Callable[[Item], str] | None = None,
 ) -> tuple[list[LLMResult[T]], dict[str, int]]:
     """One batch: the results in item order and its counters (see ``run_batches``)."""

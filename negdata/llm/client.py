@@ -175,11 +175,8 @@ class LLMClient:
     ``llm_unavailable``.
     """
 
-    def __init__(
-        self, cfg: LLMConfig, cache: ResponseCache | None = None, *, record: bool = False
-    ) -> None:
+    def __init__(self, cfg: LLMConfig, *, record: bool = False) -> None:
         self.cfg = cfg
-        self.cache = cache
         self.stats = ClientStats()
         # With ``record``, every body sent is kept here, in order (the benchmark replays them).
         self.sent: list[dict[str, Any]] | None = [] if record else None
@@ -253,10 +250,12 @@ class LLMClient:
         seed: int | None = None,
         stats: ClientStats | None = None,
         item: str | None = None,
+        cache: ResponseCache | None = None,
     ) -> LLMResult[T]:
         """Ask for a JSON object matching ``schema``; retry transient errors and one bad output.
         Counters go to the client's ``stats`` and, when given, to the batch's ``stats`` too.
-        ``item`` names what the answer is for (an image's key): the response cache keeps one
+        ``cache`` (the shard's, ``llm.cache``) serves what was answered before and keeps new
+        answers; ``item`` names what the answer is for (an image's key): the cache keeps one
         answer per item, even for the same request."""
         body = self.request_body(
             messages, schema, max_tokens=max_tokens, temperature=temperature, seed=seed
@@ -268,7 +267,7 @@ class LLMClient:
         while True:
             trace.attempts += 1
             try:
-                reply = await self._post(body, trace, avoid, item)
+                reply = await self._post(body, trace, avoid, item, cache)
             except _Rejected as exc:
                 log.warning("LLM request rejected: %s", exc)
                 return self._finish(trace, stats, None, "llm_http_error", str(exc))
@@ -337,17 +336,22 @@ class LLMClient:
         )
 
     async def _post(
-        self, body: dict[str, Any], trace: _Trace, avoid: Endpoint | None, item: str | None
+        self,
+        body: dict[str, Any],
+        trace: _Trace,
+        avoid: Endpoint | None,
+        item: str | None,
+        cache: ResponseCache | None,
     ) -> dict[str, Any]:
-        """The server's reply to ``body`` for ``item``, from the cache when it was answered
+        """The server's reply to ``body`` for ``item``, from ``cache`` when it was answered
         before."""
-        cached = self.cache.get(body, item) if self.cache is not None else None
+        cached = cache.get(body, item) if cache is not None else None
         if cached is not None:
             trace.cache_hits += 1
             return {**cached, CACHED: True}
         reply = await self._send(body, trace, avoid)
-        if self.cache is not None:
-            self.cache.put(body, reply, item)
+        if cache is not None:
+            cache.put(body, reply, item)
         return reply
 
     async def _send(

@@ -14,40 +14,37 @@ import asyncio
 import contextlib
 import threading
 from collections.abc import Coroutine, Iterator
-from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
 
 from negdata.config import LLMConfig
-from negdata.llm.cache import ResponseCache
 from negdata.llm.client import LLMClient
 
 R = TypeVar("R")
 
-_shared: dict[tuple[str, str], LLMPool] = {}
-_users: dict[tuple[str, str], int] = {}  # blocks inside process_pool, per pool it opened
+_shared: dict[str, LLMPool] = {}
+_users: dict[str, int] = {}  # blocks inside process_pool, per pool it opened
 _shared_lock = threading.Lock()
 
 
-def _key(cfg: LLMConfig, cache: Path | None) -> tuple[str, str]:
-    return cfg.model_dump_json(), str(cache)
+def _key(cfg: LLMConfig) -> str:
+    return cfg.model_dump_json()
 
 
 class LLMPool:
-    """``with LLMPool(cfg, cache) as pool: pool.run(coro_using(pool.client))``."""
+    """``with LLMPool(cfg) as pool: pool.run(coro_using(pool.client))``."""
 
-    def __init__(self, cfg: LLMConfig, cache: Path | None = None, *, record: bool = False) -> None:
+    def __init__(self, cfg: LLMConfig, *, record: bool = False) -> None:
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(
             target=self._loop.run_forever, name="negdata-llm", daemon=True
         )
         self._thread.start()
-        self.client: LLMClient = self.run(self._open(cfg, cache, record))
+        self.client: LLMClient = self.run(self._open(cfg, record))
 
     @staticmethod
-    async def _open(cfg: LLMConfig, cache: Path | None, record: bool) -> LLMClient:
-        # SQLite connections belong to the thread that made them: the loop's thread.
-        return LLMClient(cfg, ResponseCache(cache) if cache is not None else None, record=record)
+    async def _open(cfg: LLMConfig, record: bool) -> LLMClient:
+        return LLMClient(cfg, record=record)  # its HTTP client belongs to the loop
 
     def run(self, coro: Coroutine[Any, Any, R]) -> R:
         """Run ``coro`` on the pool's loop and block the calling thread until it is done."""
@@ -63,8 +60,6 @@ class LLMPool:
 
     async def _aclose(self) -> None:
         await self.client.aclose()
-        if self.client.cache is not None:
-            self.client.cache.close()
 
     def __enter__(self) -> LLMPool:
         return self
@@ -79,10 +74,10 @@ class LLMPool:
 
 
 @contextlib.contextmanager
-def shared_pool(cfg: LLMConfig, cache: Path | None, *, record: bool = False) -> Iterator[LLMPool]:
-    """Make every batch for ``(cfg, cache)`` in this process use one pool until the block ends."""
-    key = _key(cfg, cache)
-    with LLMPool(cfg, cache, record=record) as pool:
+def shared_pool(cfg: LLMConfig, *, record: bool = False) -> Iterator[LLMPool]:
+    """Make every batch for ``cfg`` in this process use one pool until the block ends."""
+    key = _key(cfg)
+    with LLMPool(cfg, record=record) as pool:
         with _shared_lock:
             if key in _shared:
                 raise RuntimeError(
@@ -97,18 +92,18 @@ def shared_pool(cfg: LLMConfig, cache: Path | None, *, record: bool = False) -> 
 
 
 @contextlib.contextmanager
-def process_pool(cfg: LLMConfig, cache: Path | None, max_concurrency: int) -> Iterator[None]:
-    """Make every batch for ``(cfg, cache)`` in this process use one pool with
+def process_pool(cfg: LLMConfig, max_concurrency: int) -> Iterator[None]:
+    """Make every batch for ``cfg`` in this process use one pool with
     ``max_concurrency`` requests in flight while any such block is open: the first block opens
     it, the last closes it. A Dask worker's shard tasks, one per thread, share it as the threads
     engine's shards share ``shared_pool``."""
-    key = _key(cfg, cache)
+    key = _key(cfg)
     with _shared_lock:
         if key in _shared and key not in _users:
             raise RuntimeError(f"a shared LLM pool for {', '.join(cfg.base_urls)} is already open")
         if key not in _shared:
             budget = cfg.model_copy(update={"max_concurrency": max_concurrency})
-            _shared[key] = LLMPool(budget, cache)
+            _shared[key] = LLMPool(budget)
         _users[key] = _users.get(key, 0) + 1
     try:
         yield
@@ -123,12 +118,12 @@ def process_pool(cfg: LLMConfig, cache: Path | None, max_concurrency: int) -> It
 
 
 @contextlib.contextmanager
-def pool_for(cfg: LLMConfig, cache: Path | None) -> Iterator[LLMPool]:
-    """The shared pool for ``(cfg, cache)`` if one is open, else a private one for this block."""
+def pool_for(cfg: LLMConfig) -> Iterator[LLMPool]:
+    """The shared pool for ``cfg`` if one is open, else a private one for this block."""
     with _shared_lock:
-        shared = _shared.get(_key(cfg, cache))
+        shared = _shared.get(_key(cfg))
     if shared is not None:
         yield shared
         return
-    with LLMPool(cfg, cache) as pool:
+    with LLMPool(cfg) as pool:
         yield pool

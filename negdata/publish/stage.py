@@ -14,6 +14,7 @@ from typing import Any
 
 from negdata.config import Config
 from negdata.detect.lexicon import Lexicon, run_lexicon
+from negdata.llm.cache import ResponseCache, shard_cache
 from negdata.progress import Progress
 from negdata.publish import layout
 from negdata.publish.samples import image_samples
@@ -127,7 +128,10 @@ def select_mcqs(
 
 
 def judge_captions(
-    cfg: Config, accepted: list[CaptionRecord], lexicon: Lexicon
+    cfg: Config,
+    accepted: list[CaptionRecord],
+    lexicon: Lexicon,
+    cache: ResponseCache | None = None,
 ) -> tuple[list[CaptionRecord], list[Reject], dict[str, int]]:
     """The optional LLM judge: drop captions whose polarities it contradicts. A failed judge call
     keeps the caption (the rule gates already passed it)."""
@@ -138,7 +142,7 @@ def judge_captions(
         cfg.compose.prompts_dir,
         items,
         lexicon=lexicon,
-        cache=cfg.llm_cache,
+        cache=cache,
         keys=[c.key for c in accepted],
     )
     kept, rejects = [], []
@@ -202,7 +206,8 @@ def run_publish(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
         mcqs, mcq_rejects = select_mcqs(cfg, questions, evidence, lexicon, bar)
     llm: dict[str, int] = {}
     if cfg.validation.judge and accepted:
-        accepted, judge_rejects, llm = judge_captions(cfg, accepted, lexicon)
+        with shard_cache(cfg, shard) as cache:
+            accepted, judge_rejects, llm = judge_captions(cfg, accepted, lexicon, cache)
         rejects += judge_rejects
     rejects += mcq_rejects
     rows = read_parquet(out_dir / "shards" / f"{name}.parquet", IngestRow)

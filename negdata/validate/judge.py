@@ -24,6 +24,7 @@ from negdata.config import LLMConfig
 from negdata.detect.lexicon import Lexicon, lexicon_for
 from negdata.detect.vocab import normalize
 from negdata.llm import run_structured
+from negdata.llm.cache import ResponseCache
 from negdata.llm.prompts import load_prompt
 from negdata.validate.negation import Polarity, analyze
 
@@ -78,7 +79,7 @@ def judge_polarities(
     prompts_dir: Path,
     items: Sequence[tuple[str, list[str]]],
     lexicon: Lexicon | None = None,
-    cache: Path | None = None,
+    cache: ResponseCache | None = None,
     keys: Sequence[str] | None = None,
 ) -> tuple[list[dict[str, Polarity] | None], dict[str, int]]:
     """Per (caption, object names): the judged polarities (None when the call failed), and the

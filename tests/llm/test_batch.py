@@ -45,7 +45,7 @@ def test_unreachable_server_raises_instead_of_dropping_items() -> None:
 @pytest.mark.slow
 def test_batches_from_several_threads_share_the_open_pool(vllm_server: LLMConfig) -> None:
     cfg = vllm_server.model_copy(update={"max_concurrency": 3})
-    with shared_pool(cfg, None) as pool, ThreadPoolExecutor(2) as threads:
+    with shared_pool(cfg) as pool, ThreadPoolExecutor(2) as threads:
         batches = list(
             threads.map(
                 lambda captions: run_structured(cfg, captions, _messages, YesNo)[1],

@@ -22,11 +22,11 @@ def test_key_ignores_dict_order_but_not_content() -> None:
 
 def test_replies_persist_across_processes(tmp_path: Path) -> None:
     body = {"model": "m", "messages": []}
-    first = ResponseCache(tmp_path / "c.sqlite")
+    first = ResponseCache(tmp_path / "00000")
     assert first.get(body) is None
     first.put(body, {"choices": [{"message": {"content": "{}"}}]})
     first.close()
-    again = ResponseCache(tmp_path / "c.sqlite")
+    again = ResponseCache(tmp_path / "00000")
     assert again.get(body) == {"choices": [{"message": {"content": "{}"}}]} and len(again) == 1
     again.close()
 
@@ -42,7 +42,7 @@ def test_a_rerun_is_served_entirely_from_the_cache(vllm_server: LLMConfig, tmp_p
     def messages(caption: str) -> list[dict[str, str]]:
         return [{"role": "user", "content": f"{caption!r}: is there a dog? yes or no."}]
 
-    cache = tmp_path / "llm_cache.sqlite"
+    cache = ResponseCache(tmp_path / "00000")
     first, paid = run_structured(vllm_server, captions, messages, YesNo, cache=cache)
     second, free = run_structured(vllm_server, captions, messages, YesNo, cache=cache)
 
@@ -73,13 +73,13 @@ def test_two_images_asking_the_same_get_one_answer_each_and_a_rerun_gives_them_b
     def messages(key: str) -> list[dict[str, str]]:
         return [{"role": "user", "content": "Name three things that could be in a kitchen."}]
 
-    cache = tmp_path / "llm_cache.sqlite"
+    cache = ResponseCache(tmp_path / "00000")
     hot = vllm_server.model_copy(update={"temperature": 1.0, "max_tokens": 48})
     first, paid = run_structured(hot, images, messages, Words, cache=cache, key=lambda k: k)
     again, free = run_structured(hot, images, messages, Words, cache=cache, key=lambda k: k)
 
     assert paid["llm_requests"] >= 2 and free["llm_requests"] == 0
-    stored = ResponseCache(cache)
+    stored = ResponseCache(tmp_path / "00000")  # as written, read again
     assert len(stored) == paid["llm_requests"]  # nothing shared between the two images
     stored.close()
     assert [(r.value, r.reason) for r in again] == [(r.value, r.reason) for r in first]
