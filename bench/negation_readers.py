@@ -42,6 +42,7 @@ SCORED = {
     "dev3": ("negation_dev3", True),
     "dev4": ("negation_dev4", True),
     "dev5": ("negation_dev5", True),
+    "dev6": ("negation_dev6", True),
     "held-out": ("negation_heldout", False),
     "unseen": ("negation_unseen", False),
     "claims": ("negation_claims", False),

@@ -52,6 +52,7 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "dev4": ("negation_dev4.jsonl", "coco", True),
     "counts": ("negation_counts.jsonl", "coco", False),
     "dev5": ("negation_dev5.jsonl", "coco", True),
+    "dev6": ("negation_dev6.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

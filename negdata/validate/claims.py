@@ -39,8 +39,18 @@ EXCLUSIVE = re.compile(
     r"|\ball (?:that(?:'s| is| are| remains| stands| sits)|there is|there's|is there|remains"
     r"|(?:you|i|we|one) (?:can )?see)\b"
     r"|\b(?:and|with) nothing (?:else|more)\b|\bthat'?s (?:it|all)\b"
-    r"|\bby (?:it|them)sel(?:f|ves)\b",
+    r"|\bby (?:it|them)sel(?:f|ves)\b"
+    # "an otherwise empty pasture", "the one thing there"
+    r"|\botherwise (?:completely |entirely |totally )?(?:empty|bare|deserted|vacant|clear)\b"
+    # "the slope is completely empty": nothing at all on it
+    r"|\b(?:completely|entirely|totally) (?:empty|bare|deserted|vacant)\b"
+    r"|\bclose-?up of\b"  # the thing fills the frame
+    r"|\bthe one (?:thing|object|item)\b",
     re.IGNORECASE,
+)
+# "the only animal", "the sole piece of furniture": all there is of a kind (``_kinds``).
+_ONLY_KIND = re.compile(
+    r"\b(?:the|its|their) (?:only|sole|one|single|lone) ((?:[a-z]+ ){0,2}[a-z]+)", re.IGNORECASE
 )
 # A count word before a noun: (fewest, most); ``None``: no upper bound.
 COUNTS: dict[str, tuple[int, int | None]] = {
@@ -68,6 +78,10 @@ CountProblem = Literal["count_not_true", "count_unverified"]
 ARTICLES = frozenset({"a", "an"})
 # Counts that are no mere article: the evidence must back them.
 EXPLICIT = frozenset(COUNTS) - ARTICLES
+# One person by themselves, whoever the sentence says it of.
+ALONE = re.compile(
+    r"\b(?:alone|by (?:him|her|them)sel(?:f|ves)|on (?:his|her|their) own)\b", re.IGNORECASE
+)
 # Words that are numbers wherever they stand ("there are five"; "one" is a pronoun as often).
 NUMBERS = frozenset({*NUMBER_WORDS, "twenty", "dozen"})
 _STOPS = frozenset(
@@ -108,6 +122,18 @@ def exclusive_only_by_count(text: str) -> bool:
     return exclusive(text) and not exclusive(_COUNTED_ONLY.sub("", text))
 
 
+def _kinds(text: str, lexicon: Lexicon) -> set[str]:
+    """The kinds (names of several labels) ``text`` says there is one of: "the only animal",
+    "the only electronic device in the room", "the sole piece of furniture"."""
+    found = set()
+    for match in _ONLY_KIND.finditer(text):
+        words = match.group(1).lower().split()
+        phrases = [" ".join(words[:n]) for n in range(len(words), 1, -1)] + words
+        names = {lexicon.name(phrase) for phrase in phrases}  # "electronic device": both
+        found |= {n for n in names if n is not None and len(lexicon.members(n)) > 1}
+    return found
+
+
 def left_out(
     text: str, polarities: Mapping[str, str], verdicts: Mapping[str, Verdict], lexicon: Lexicon
 ) -> list[str]:
@@ -116,7 +142,12 @@ def left_out(
     ``[]`` when the claim holds or there is none."""
     if not exclusive(text):
         return []
-    affirmed = [lexicon.members(name) for name, pol in polarities.items() if pol == "affirmed"]
+    kinds = _kinds(text, lexicon)  # "the only animal": the animal covers no other animal
+    affirmed = [
+        lexicon.members(name)
+        for name, pol in polarities.items()
+        if pol == "affirmed" and name not in kinds
+    ]
     return sorted(
         name
         for name, verdict in verdicts.items()
@@ -233,6 +264,11 @@ def count_problem(
             continue
         seen = sum(boxes.get(label, 0) for label in members)
         if seen < count.fewest or (count.most is not None and seen > count.most):
+            return "count_not_true"
+    if "person" in affirmed and ALONE.search(text):  # "the chef works alone": one person
+        if "person" not in boxes:
+            return "count_unverified"
+        if boxes["person"] != 1:
             return "count_not_true"
     return None
 

@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 
 from negdata.detect.lexicon import lexicon_for
-from negdata.validate.claims import count_problem, exclusive, identity_claim, meta_text
+from negdata.validate.claims import (
+    count_problem,
+    exclusive,
+    identity_claim,
+    left_out,
+    meta_text,
+)
 from negdata.validate.negation import analyze
 
 COCO = lexicon_for("coco")
@@ -31,6 +37,11 @@ COCO = lexicon_for("coco")
         ("Except for the zebra at the water's edge, the area is empty: no elephants.", True),
         ("A dog and nothing else, no cat.", True),
         ("A cat sleeps by itself on the couch, with no dog.", True),
+        ("A lone cow grazes in an otherwise empty pasture; no horses.", True),
+        ("A single plant is the one thing there, and no vase.", True),
+        ("Beyond the snowboard, the slope is completely empty: no skis.", True),
+        ("A close-up of a sports ball on the grass, with no racket.", True),
+        ("The bowl is empty, and there is no spoon.", False),
         ("Not only a bus but a car, and no truck.", False),
         ("None of the chairs are taken, and no dog is there.", False),
         ("A bus and a car, but no truck.", False),
@@ -38,6 +49,24 @@ COCO = lexicon_for("coco")
 )
 def test_exclusive_claims(text: str, claims: bool) -> None:
     assert exclusive(text) is claims
+
+
+@pytest.mark.parametrize(
+    ("text", "present", "left"),
+    [
+        # "the only animal": the animal named covers no other
+        ("A dog is the only animal in the yard; no cat.", ["dog", "bird"], ["bird"]),
+        ("A dog is the only animal in the yard; no cat.", ["dog", "bench"], ["bench"]),
+        ("A laptop is the only electronic device here; no tv.", ["laptop", "remote"], ["remote"]),
+        ("The only furniture is a chair; no couch.", ["chair", "bed"], ["bed"]),
+        ("A dog is the only animal in the yard; no cat.", ["dog"], []),
+        # "only animals": the kind covers its members
+        ("Only animals in the field, no people.", ["dog", "cow"], []),
+    ],
+)
+def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left: list[str]) -> None:
+    verdicts = {label: "present" for label in present}
+    assert left_out(text, analyze(text, COCO), verdicts, COCO) == left
 
 
 @pytest.mark.parametrize(
@@ -84,6 +113,14 @@ def test_exclusive_claims(text: str, claims: bool) -> None:
             {"wine glass": 5},
             "count_unverified",
         ),
+        # "alone" is one person
+        (
+            "The chef works alone in the kitchen, with no microwave.",
+            {"person": 2},
+            "count_not_true",
+        ),
+        ("The chef works alone in the kitchen, with no microwave.", {"person": 1}, None),
+        ("The chef works alone in the kitchen, with no microwave.", {}, "count_unverified"),
         # A clock's numbers and a file's are no counts.
         ("Not a single car on the highway at 4 a.m.", {}, None),
         ("IMG_2041.jpg kids w/ frisbee at park (no dog)", {"frisbee": 1, "person": 2}, None),

@@ -104,6 +104,9 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         ("The parking lot is completely deserted.", {"person": "negated", "car": "negated"}),
         ("Teenagers skateboarding at the park.", {"person": "affirmed",
          "skateboard": "affirmed"}),
+        ("A vase on the table; there's no bowl of fruit.", {"vase": "affirmed",
+         "dining table": "affirmed", "bowl": "negated", "fruit": "negated"}),
+        ("Cars wait at the red light.", {"car": "affirmed", "traffic light": "affirmed"}),
     ],
 )  # fmt: skip
 def test_analyze_resolves_every_name(text: str, expected: dict[str, str]) -> None:
