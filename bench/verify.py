@@ -1,42 +1,62 @@
-"""`python -m bench.verify`: how long ``negdata verify`` takes on a large shard.
+"""`python -m bench.verify`: how long ``negdata verify`` takes, on one core and on all of them.
 
-Builds a finished run of ``--images`` images in one shard (``bench/synthetic_run.py``: the sample's
-photos cycled, three captions and a question each, NegCap tars written by the publish stage's
-writer), writes its sizes.json as a run's end does, then times ``verify_run`` on it: every tar
-read, every JPEG decoded, the Parquet compared, every caption and question re-checked. Prints
-the seconds and the seconds per 10,000 samples.
+Builds a finished run of ``--images`` images in ``--shards`` shards (``bench/synthetic_run.py``:
+the sample's photos cycled, three captions and a question each, NegCap tars written by the
+publish stage's writer), writes its sizes.json as a run's end does, then times ``verify_run`` on
+it with one worker process (the baseline) and with ``--workers`` (default: one per core): every
+tar read, every JPEG decoded, the Parquet compared, every caption and question re-checked.
+Prints the seconds of each, images/s per core, and the speedup against cores (target: 0.8).
 
-Usage: ``python -m bench.verify [--images 10000] [--work DIR]``
+Usage: ``python -m bench.verify [--images 10000] [--shards 4] [--workers N] [--work DIR]``
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import tempfile
 import time
 from pathlib import Path
 
 from bench.synthetic_run import build_run
+from negdata.config import Config
 from negdata.integrity import verify_run
 from negdata.pipeline import summarize
+
+
+def _timed(cfg: Config, workers: int) -> float:
+    started = time.monotonic()
+    found = verify_run(cfg, workers)
+    took = time.monotonic() - started
+    assert not found.problems, found.problems[:3]
+    print(f"{workers} worker(s): {found.summary()} in {took:.1f} s", flush=True)
+    return took
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--images", type=int, default=10_000)
+    parser.add_argument("--shards", type=int, default=4)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--work", type=Path, help="folder for the run (default: a temporary one)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="negdata-bench-verify-") as tmp:
         work = args.work or Path(tmp)
         started = time.monotonic()
-        cfg = build_run(work, args.images, samples_per_shard=args.images)
+        per_shard = -(-args.images // args.shards)
+        cfg = build_run(work, args.images, samples_per_shard=per_shard)
         summarize(cfg)
-        print(f"built a run of {args.images} images in {time.monotonic() - started:.1f} s")
-        started = time.monotonic()
-        found = verify_run(cfg)
-        took = time.monotonic() - started
-        print(found.summary())
-        print(f"verify: {took:.1f} s, {took * 10_000 / found.samples:.1f} s per 10,000 samples")
+        print(f"built a run of {args.images} images in {args.shards} shards "
+              f"in {time.monotonic() - started:.1f} s", flush=True)  # fmt: skip
+        one = _timed(cfg, 1)
+        many = _timed(cfg, args.workers)
+        workers = min(args.workers, args.shards)
+        speedup = one / many
+        print(f"one worker: {args.images / one:.0f} images/s; {workers} workers: "
+              f"{args.images / many / workers:.0f} images/s per worker")  # fmt: skip
+        print(f"speedup {speedup:.2f} on {workers} workers: {speedup / workers:.2f} x workers "
+              "(target 0.8)")  # fmt: skip
+        print(f"{one * 10_000 / args.images:.1f} s per 10,000 images on one core")
 
 
 if __name__ == "__main__":

@@ -157,7 +157,7 @@ def _report(args: argparse.Namespace) -> None:
 def _verify(args: argparse.Namespace) -> None:
     from negdata.integrity import RunProblems, verify_run
 
-    found = verify_run(_run_config(args))
+    found = verify_run(_run_config(args), args.workers)
     for line in found.problems:
         print(line)
     if found.problems:
@@ -328,6 +328,12 @@ def parser() -> argparse.ArgumentParser:
         default="configs/sample.yaml",
         help="the config the run was made with (its detect thresholds and vocabulary re-check "
         "the captions)",
+    )
+    verify.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="processes checking shards at once (default: one per core)",
     )
     verify.set_defaults(func=_verify)
     qualify = sub.add_parser(

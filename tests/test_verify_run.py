@@ -100,6 +100,30 @@ def test_a_duplicate_key(damaged: Config) -> None:
     ]
 
 
+def test_a_key_in_two_shards_is_found_without_a_set_of_the_runs_keys(damaged: Config) -> None:
+    """Each shard is checked on its own, in parallel: a key is unique across the run when it is
+    unique in its shard and begins with the shard's name, as img2dataset's keys do."""
+    out = damaged.run.output_dir
+    first = next(read_tar(layout.negcap_tar(out, "train", "00000")))
+    tar = layout.negcap_tar(out, "train", "00001")
+    _rewrite_tar(tar, lambda samples: [*samples, first])
+    n = json.loads(layout.sizes_path(out, "train").read_text())["00001.tar"]
+    key, parquet = first["__key__"], layout.negcap_parquet(out, "train", "00001")
+    assert verify_run(damaged).problems == [
+        f"{tar}: {key}: key of another shard",
+        f"{parquet}: {key}: no captions for the sample in {tar}",
+        f"{layout.sizes_path(out, 'train')}: 00001.tar: {n} samples, the tar has {n + 1}",
+    ]
+
+
+def test_one_worker_and_several_find_the_same(damaged: Config) -> None:
+    out = damaged.run.output_dir
+    _rewrite_tar(layout.negcap_tar(out, "train", "00001"), lambda samples: samples[1:])
+    _rewrite_tar(layout.negcap_tar(out, "train", "00000"), lambda samples: samples[:-1])
+    serial, parallel = verify_run(damaged, workers=1), verify_run(damaged, workers=2)
+    assert len(serial.problems) >= 4 and serial == parallel
+
+
 def test_a_corrupt_jpeg(damaged: Config) -> None:
     tar = layout.negcap_tar(damaged.run.output_dir, "train", "00000")
 

@@ -1,10 +1,17 @@
 """A whole run checked shard by shard: its tars, the Parquet beside them, the evidence re-check,
-then each split's ``sizes.json``; sample keys unique and each image in one split only."""
+then each split's ``sizes.json``; sample keys unique and each image in one split only.
+
+Shards are checked in parallel, one worker process each (``workers``), and nothing crosses them
+but counts and problem lines: a key is unique across the run when it is unique in its shard and
+belongs to it (img2dataset's keys begin with their shard's name), so no set of a run's keys is
+ever held."""
 
 from __future__ import annotations
 
 import logging
+import os
 from collections import defaultdict
+from concurrent.futures import as_completed
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -16,6 +23,7 @@ from negdata.progress import Progress
 from negdata.publish import layout
 from negdata.records import SPLITS, PublishedCaption, PublishedMcq, Record, Split, read_parquet
 from negdata.shards import Location
+from negdata.workers import pool_for
 
 log = logging.getLogger(__name__)
 R = TypeVar("R", bound=Record)
@@ -81,9 +89,10 @@ def shard_names(out: Location) -> list[str]:
     )
 
 
-def verify_run(cfg: Config) -> Verification:
-    """Check the run in ``cfg.run.output_dir``; raises ``ValueError`` where it has no
-    published files at all."""
+def verify_run(cfg: Config, workers: int | None = None) -> Verification:
+    """Check the run in ``cfg.run.output_dir`` with ``workers`` processes (default: one per
+    core, at most one per shard; 1 checks in this process); raises ``ValueError`` where it has
+    no published files at all."""
     out = cfg.run.output_dir
     names = shard_names(out)
     if not names:
@@ -91,29 +100,59 @@ def verify_run(cfg: Config) -> Verification:
             f"{out} has no {layout.NEGCAP}/{{split}}/*.tar nor Parquet beside them: "
             "not a finished run's folder in this version's layout"
         )
-    log.info("verify %s: %d shards", out, len(names))
-    check = _RunCheck(cfg, out)
+    workers = min(workers or os.cpu_count() or 1, len(names))
+    log.info("verify %s: %d shards, %d worker(s)", out, len(names), workers)
+    checks: list[_ShardCheck | None] = [None] * len(names)
     with Progress(len(names), f"verify {out}") as bar:
-        for name in names:
-            check.shard(name)
-            bar.update()
+        if workers == 1:
+            for i, name in enumerate(names):
+                checks[i] = check_shard(cfg, name)
+                bar.update()
+        else:
+            with pool_for(workers, "negdata verify --workers") as pool:
+                futures = {pool.submit(check_shard, cfg, name): i for i, name in enumerate(names)}
+                for done in as_completed(futures):
+                    checks[futures[done]] = done.result()
+                    bar.update()
+    found = Verification()
+    counts: dict[Split, dict[str, int]] = defaultdict(dict)
+    unreadable: dict[Split, set[str]] = defaultdict(set)
+    for check in checks:
+        assert check is not None
+        found.tars += check.found.tars
+        found.samples += check.found.samples
+        found.captions += check.found.captions
+        found.questions += check.found.questions
+        found.problems += check.found.problems
+        for split in SPLITS:
+            counts[split].update(check.counts[split])
+            unreadable[split] |= check.unreadable[split]
     for split in SPLITS:
         sizes = layout.sizes_path(out, split)
-        check.found.problems += sizes_problems(sizes, check.counts[split], check.unreadable[split])
-    return check.found
+        found.problems += sizes_problems(sizes, counts[split], unreadable[split])
+    return found
+
+
+def check_shard(cfg: Config, name: str) -> _ShardCheck:
+    """One shard's check, in whichever process runs it."""
+    check = _ShardCheck(cfg, cfg.run.output_dir, name)
+    check.run()
+    return check
 
 
 @dataclass
-class _RunCheck:
+class _ShardCheck:
     cfg: Config
     out: Location
+    name: str
     found: Verification = field(default_factory=Verification)
     places: _Places = field(default_factory=_Places)
     # Per split, the samples of each readable tar, and the tars that could not be read.
     counts: dict[Split, dict[str, int]] = field(default_factory=lambda: defaultdict(dict))
     unreadable: dict[Split, set[str]] = field(default_factory=lambda: defaultdict(set))
 
-    def shard(self, name: str) -> None:
+    def run(self) -> None:
+        name = self.name
         captions: list[tuple[Location, PublishedCaption]] = []
         mcqs: list[tuple[Location, PublishedMcq]] = []
         for split in SPLITS:
@@ -133,6 +172,8 @@ class _RunCheck:
         samples: dict[str, TarSample] = {}
         for key, sample in contents.samples:
             self.found.problems += _some(self.places.sample(key, split, tar))
+            if not key.startswith(self.name):  # its shard's name: img2dataset's key layout
+                self.found.problems.append(problem(tar, f"{key}: key of another shard"))
             samples.setdefault(key, sample)
         if not contents.readable:
             self.unreadable[split].add(tar.name)
