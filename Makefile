@@ -23,7 +23,7 @@ export PREFECT_HOME ?= $(NEGDATA_CACHE)/prefect
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export PREFECT_LOGGING_LEVEL ?= WARNING
 
-.PHONY: install llm-env img2dataset-env browser sample generate server deploy worker test lint \
+.PHONY: install llm-env img2dataset-env browser sample generate server deploy prefect worker test lint \
 	format docs eval-negation eval-clinical eval-negation-readers audit-truth qualify bench bench-llm bench-llm-start bench-ingest bench-cluster bench-layout \
 	bench-report bench-verify bench-detect bench-workers gpu-prepare finetune-smoke clean
 
@@ -60,8 +60,9 @@ sample: install
 	$(VENV)/bin/negdata sample data/sample
 	$(VENV)/bin/negdata sample --medical data/medical-sample
 
-# CLUSTER=1 runs the cluster's parent deployment (make deploy) at PREFECT_API_URL instead.
-generate: install $(LLM_ENV) sample
+# CLUSTER=1 runs the cluster's parent deployment (make deploy) at PREFECT_API_URL instead, and
+# needs neither the sample nor a local LLM here: the cluster's workers do the work.
+generate: install $(if $(CLUSTER),,$(LLM_ENV) sample)
 	$(PY) flows/generate.py --shards $(SHARDS) --config $(CONFIG) $(if $(CLUSTER),--cluster)
 
 # The cluster (docs/scaling-out.md): a Prefect server, negdata's pools and deployments on it
@@ -81,6 +82,11 @@ server: install
 	$(PREFECT_SERVER_HOST) is reachable from the network: set NEGDATA_PREFECT_AUTH to user:password \
 	(PREFECT_SERVER_API_AUTH_STRING) first" >&2; exit 2; } ;; esac
 	$(VENV)/bin/prefect server start --host $(PREFECT_SERVER_HOST) --port $(PREFECT_SERVER_PORT)
+
+# The prefect CLI with the cluster's credentials (NEGDATA_PREFECT_AUTH), e.g.
+# make prefect ARGS="flow-run ls --limit 5"
+prefect: install
+	$(VENV)/bin/prefect $(ARGS)
 
 deploy: install
 	$(PY) flows/deploy.py --config $(CONFIG) --shards $(SHARDS) $(if $(CRON),--cron "$(CRON)") \

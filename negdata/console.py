@@ -119,12 +119,23 @@ def _refused_by_prefect(exc: BaseException) -> str | None:
     status = exc.response.status_code
     if status not in (401, 403) or not str(exc.request.url).startswith(api):
         return None
-    given = (
-        "the credentials in" if os.environ.get("PREFECT_API_AUTH_STRING") else "a client without"
-    )
+    refused = f"the Prefect server at {api} refused"
+    if os.environ.get("PREFECT_API_AUTH_STRING"):
+        named = "NEGDATA_PREFECT_AUTH" if os.environ.get("NEGDATA_PREFECT_AUTH") else None
+        where = named or "PREFECT_API_AUTH_STRING"
+        return (
+            f"{refused} the credentials in {where} (HTTP {status}): set it to the server's "
+            "user:password (its PREFECT_SERVER_API_AUTH_STRING)"
+        )
+    if os.environ.get("NEGDATA_PREFECT_AUTH"):
+        return (
+            f"{refused} a client without credentials (HTTP {status}): NEGDATA_PREFECT_AUTH is "
+            "set, but only make's targets pass it on; outside make, export "
+            'PREFECT_API_AUTH_STRING="$NEGDATA_PREFECT_AUTH" (or use make prefect ARGS=...)'
+        )
     return (
-        f"the Prefect server at {api} refused {given} PREFECT_API_AUTH_STRING (HTTP {status}): "
-        "set it to the server's PREFECT_SERVER_API_AUTH_STRING (user:password)"
+        f"{refused} a client without credentials (HTTP {status}): set NEGDATA_PREFECT_AUTH "
+        "(for make's targets) or PREFECT_API_AUTH_STRING to the server's user:password"
     )
 
 

@@ -144,6 +144,21 @@ def test_the_server_refuses_whoever_lacks_its_credentials(prefect_server: Prefec
     [line] = refused.stderr.strip().splitlines()
     assert "401" in line and "PREFECT_API_AUTH_STRING" in line
 
+    # NEGDATA_PREFECT_AUTH alone: make's targets pass it on, a program started without make
+    # is told so, in the variable's own name.
+    make_user = {**anonymous, "NEGDATA_PREFECT_AUTH": prefect_server.auth}
+    refused = subprocess.run(
+        [sys.executable, "flows/workers.py", "--gpus", "0"], env=make_user,
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    [line] = refused.stderr.strip().splitlines()
+    assert "401" in line and 'PREFECT_API_AUTH_STRING="$NEGDATA_PREFECT_AUTH"' in line
+    listed = subprocess.run(
+        ["make", "-s", "prefect", "ARGS=work-pool ls"], env=make_user,
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert listed.returncode == 0, listed.stderr[-2000:]
+
 
 def _worked(*logs: str) -> Counter[tuple[str, str]]:
     return Counter(m.groups() for text in logs for m in WORKED.finditer(text))
