@@ -9,10 +9,11 @@ lists; a machine with none gets one chunk worker that detects on the CPU. A work
 parent`` starts only the one kind (a GPU node, the head node).
 
 It runs until SIGTERM or Ctrl-C, then stops every worker: SIGTERM, SIGKILL after a short grace
-period. Prefect turns a worker's first SIGTERM into a SIGINT that stops it taking runs, but an
-idle worker then never exits (Prefect 3.9.1: still running 60 s later) and a busy one waits for
-its flow runs, so a long grace only delays the stop; a killed chunk run's shards go to another
-worker when their leases expire.
+period. A worker that exits on its own (killed, its GPU lost) is logged in one line and the
+others go on; the command ends, failing, when none is left. Prefect turns a worker's first
+SIGTERM into a SIGINT that stops it taking runs, but an idle worker then never exits (Prefect
+3.9.1: still running 60 s later) and a busy one waits for its flow runs, so a long grace only
+delays the stop; a killed chunk run's shards go to another worker when their leases expire.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import subprocess
 import sys
 import time
 from types import FrameType
+from typing import cast
 
 from flows.deploy import CPU_POOL, GPU_POOL
 from flows.generate import GPU_SLOT_ENV
@@ -129,10 +131,24 @@ def main(argv: list[str] | None = None) -> None:
 
         signal.signal(signal.SIGTERM, _stop)
         signal.signal(signal.SIGINT, _stop)
-        while all(w.poll() is None for w in workers):
-            time.sleep(1.0)
-        stop(workers)
-        raise RuntimeError("a worker exited; the others were stopped")
+        watch(workers)
+        raise RuntimeError("every worker exited")
+
+
+def watch(workers: list[subprocess.Popen[bytes]], every_s: float = 1.0) -> None:
+    """Until every worker has exited: one that exits (killed, its GPU lost) is said in one
+    line, and the others go on taking runs."""
+    running = list(workers)
+    while running:
+        for worker in [w for w in running if w.poll() is not None]:
+            running.remove(worker)
+            args = cast(list[str], worker.args)
+            name = args[args.index("--name") + 1]
+            log.warning(
+                "worker %s exited (code %s); %d other(s) go on", name, worker.returncode,
+                len(running),
+            )  # fmt: skip
+        time.sleep(every_s)
 
 
 if __name__ == "__main__":

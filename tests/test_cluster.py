@@ -160,6 +160,27 @@ def test_the_server_refuses_whoever_lacks_its_credentials(prefect_server: Prefec
     assert listed.returncode == 0, listed.stderr[-2000:]
 
 
+def test_a_worker_that_exits_leaves_the_others_running(caplog: pytest.LogCaptureFixture) -> None:
+    """`make worker GPUS=0,1`: one worker dying (its GPU lost, say) does not stop the other."""
+    from flows.workers import log, watch
+
+    def worker(name: str, code: int, seconds: float) -> subprocess.Popen[bytes]:
+        script = f"import sys, time; time.sleep({seconds}); sys.exit({code})"
+        return subprocess.Popen([sys.executable, "-c", script, "--name", name])
+
+    dying, living = worker("gpu0@here", 3, 0.1), worker("gpu1@here", 0, 3.0)
+    log.addHandler(caplog.handler)  # negdata's loggers do not propagate to the root
+    try:
+        watch([dying, living], every_s=0.1)
+    finally:
+        log.removeHandler(caplog.handler)
+    assert living.returncode == 0  # it ran to its own end
+    assert caplog.messages == [
+        "worker gpu0@here exited (code 3); 1 other(s) go on",
+        "worker gpu1@here exited (code 0); 0 other(s) go on",
+    ]
+
+
 def _worked(*logs: str) -> Counter[tuple[str, str]]:
     return Counter(m.groups() for text in logs for m in WORKED.finditer(text))
 
