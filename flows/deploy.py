@@ -25,7 +25,7 @@ from prefect.client.schemas.objects import DeploymentSchedule
 from prefect.client.schemas.schedules import CronSchedule, IntervalSchedule, RRuleSchedule
 from prefect.schedules import Schedule
 
-from flows.generate import PARENT_DEPLOYMENT, generate, process_shards
+from flows.generate import PARENT_DEPLOYMENT, generate, process_shards, refuse_local_llm
 from negdata.config import load_config
 from negdata.console import Parser, add_common_options, main_guard, setup_logging
 
@@ -91,7 +91,7 @@ def _as_schedule(kept: DeploymentSchedule) -> Schedule | None:
 def deploy(config: Path, shards: str, cron: str | None, keep_schedule: bool = True) -> None:
     """Create or update the pools and deployments. Without ``cron``, the parent deployment
     keeps the schedules it has unless ``keep_schedule`` is false."""
-    load_config(config)  # a mistake in it stops here, not in every worker
+    refuse_local_llm(load_config(config))  # a mistake in it stops here, not in every worker
     ensure_pool(CPU_POOL, "negdata parent runs: plan, watch, summarize")
     ensure_pool(GPU_POOL, "negdata chunk runs: one worker per GPU, --limit 1")
     source = str(ROOT)

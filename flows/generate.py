@@ -24,7 +24,7 @@ from prefect.task_runners import ThreadPoolTaskRunner
 from flows.artifacts import publish_run, publish_shard
 from flows.engines import engine
 from flows.temporary_server import temporary_server
-from negdata.config import Config, load_config
+from negdata.config import Config, ConfigError, load_config
 from negdata.console import (
     Parser,
     add_common_options,
@@ -185,7 +185,19 @@ def process_shards(shards: str, config: str, retry_failed: bool = False) -> dict
     """A chunk of a cluster run, on one worker: every stage of ``shards``, no run-level files
     (the parent run writes them once, at the end)."""
     cfg = load_config(config)
+    refuse_local_llm(cfg)
     return work_on(cfg, config, select_shards(cfg, shards), retry_failed)
+
+
+def refuse_local_llm(cfg: Config) -> None:
+    """A cluster's chunk runs share one LLM server: with ``llm.local`` each would start a vLLM
+    of its own, on the one fixed port, next to the others on the machine."""
+    if cfg.llm.local:
+        raise ConfigError(
+            f"llm.local: true would start a vLLM in every chunk run of the cluster (port "
+            f"{cfg.llm.serve.port}): serve the model once (negdata llm serve, or vllm serve) and "
+            "set llm.local: false and llm.endpoint (or llm.endpoints) to it"
+        )
 
 
 def work_on(cfg: Config, config: str, shard_ids: list[int], retry_failed: bool) -> dict[str, Any]:

@@ -160,6 +160,20 @@ def test_the_server_refuses_whoever_lacks_its_credentials(prefect_server: Prefec
     assert listed.returncode == 0, listed.stderr[-2000:]
 
 
+def test_a_config_that_would_start_a_vllm_per_chunk_run_is_refused_at_deploy() -> None:
+    """`configs/sample.yaml` serves SmolLM2 itself (llm.local: true): fine for one process, but
+    every chunk run of a cluster would start one on the same port. Refused before any server
+    is reached."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_API")}
+    refused = subprocess.run(
+        [sys.executable, "flows/deploy.py", "--config", "configs/sample.yaml", "--shards", "0"],
+        env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert refused.returncode == 1
+    [line] = refused.stderr.strip().splitlines()
+    assert "llm.local: true would start a vLLM in every chunk run" in line
+
+
 def test_a_worker_that_exits_leaves_the_others_running(caplog: pytest.LogCaptureFixture) -> None:
     """`make worker GPUS=0,1`: one worker dying (its GPU lost, say) does not stop the other."""
     from flows.workers import log, watch
