@@ -233,6 +233,12 @@ def work_on(cfg: Config, config: str, shard_ids: list[int], retry_failed: bool) 
         "retried": sum(r["retried"] for r in retries if r),
         "recovered": sum(r["recovered"] for r in retries if r),
         "leased_elsewhere": elsewhere,
+        # What this run's stages sent, counted by its own client: on a server other runs share,
+        # the server's counters below count theirs too.
+        "llm_sent": {
+            key: sum(int(v.get(f"llm_{key}", 0)) for v in runs.values() if not v.get("skipped"))
+            for key in ("requests", "cache_hits", "prompt_tokens", "completion_tokens")
+        },
         "llm_server": (after - before).as_dict() if before and after else None,
     }
 

@@ -40,9 +40,13 @@ def format_summary(cfg: Config, summary: dict[str, Any]) -> str:
         if this_run.get("retried"):
             lines.append(f"  ingest retried {this_run['retried']} failed rows, "
                          f"recovered {this_run['recovered']}")  # fmt: skip
+        sent = this_run.get("llm_sent")
+        if sent and any(sent.values()):
+            lines.append("  llm, this run's own requests: " +
+                         ", ".join(f"{k}={v}" for k, v in sent.items()))  # fmt: skip
         server = this_run.get("llm_server")
         if server:
-            lines.append("  llm server (its /metrics, this run): " +
+            lines.append("  llm server (its /metrics while this run ran; every client counts): " +
                          ", ".join(f"{k}={v}" for k, v in server.items()))  # fmt: skip
     lines += [
         "",

@@ -474,6 +474,7 @@ def test_server_counters_match_the_requests_the_stages_counted(run: dict[str, An
     stages = run["summary"]["stages"]
     sent = sum(stages[name].get("llm_requests", 0) for name in ("plan", "compose", "publish"))
     assert sent > 0 and server["requests"] == sent
+    assert run["summary"]["this_run"]["llm_sent"]["requests"] == sent  # its own count
     assert 0 < server["prefix_cache_hit_rate"] <= 1  # the shared prompt prefix is reused
     assert run["rerun"]["this_run"]["llm_server"] is None  # nothing to do: no server needed
     llm = run["summary"]["llm"]
