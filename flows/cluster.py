@@ -11,6 +11,8 @@ unfinished (it failed or crashed), or whose child has gone silent (it has run fo
 ``run.lease_ttl_s`` while none of its unfinished shards holds a live lease: its worker died),
 gets a new child for those of its shards nobody holds, up to ``run.chunk_attempts`` children.
 Shard leases make a false alarm cost a child that finds nothing to do, never work done twice.
+A silent child given up on is marked crashed on the server, so that it does not stay "Running"
+in the UI (its worker, dead, never reports again).
 """
 
 from __future__ import annotations
@@ -102,6 +104,8 @@ class Fan:
         free = [s for s in left if live_owner(self.cfg.run.output_dir, s) is None]
         if not (ended or silent) or (silent and len(free) < len(left)) or not free:
             return True
+        if silent and not ended:
+            _mark_crashed(client, chunk, self.cfg.run.lease_ttl_s)
         if chunk.attempt + 1 >= self.cfg.run.chunk_attempts:
             log.error("chunk %d: shards %s unfinished after %d child runs", chunk.index,
                       shard_spec(free), chunk.attempt + 1)  # fmt: skip
@@ -114,6 +118,15 @@ class Fan:
         chunk.shards = left
         self.submit(chunk, free)
         return True
+
+
+def _mark_crashed(client: Any, chunk: Chunk, ttl_s: float) -> None:
+    """Mark a silent child run crashed: its worker died and will never end it."""
+    from prefect.states import Crashed
+
+    message = f"negdata: no live lease for {ttl_s:.0f} s; its worker is gone"
+    client.set_flow_run_state(chunk.run_id, Crashed(message=message), force=True)
+    log.warning("chunk %d: child run %s marked crashed", chunk.index, chunk.runs[-1])
 
 
 def run_chunks(

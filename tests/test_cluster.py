@@ -265,6 +265,7 @@ def test_a_cluster_run_does_every_stage_of_every_shard_once_and_matches_one_proc
 
 
 def test_a_worker_killed_mid_shard_loses_its_shards_to_the_other_after_the_lease_expires(
+    prefect_server: PrefectServer,
     tmp_path: Path,
     sample_run: SampleRun,
     cluster: tuple[dict[str, str], Workers],
@@ -305,3 +306,8 @@ def test_a_worker_killed_mid_shard_loses_its_shards_to_the_other_after_the_lease
     assert "its worker went silent" in workers.log("parent")
     published = sorted((tmp_path / "cluster" / "publish").glob("*_stats.json"))
     assert len(published) == count
+    # The child run the dead worker had is marked crashed, not left "Running" forever.
+    crashed = prefect_server.post(
+        "/flow_runs/filter", {"flow_runs": {"state": {"type": {"any_": ["CRASHED"]}}}}
+    )
+    assert any("its worker is gone" in (r["state"]["message"] or "") for r in crashed)
