@@ -2,7 +2,7 @@
 bare GPU machine, in one git-ignored folder.
 
 A lent GPU machine (``../shared/REFERENCE.md``) runs Python 3.12 with torch, torchvision,
-OpenCV, NumPy, Pillow, scikit-image and the rest of ``DEVICE_PACKAGES``, and can reach nothing:
+OpenCV, NumPy, Pillow, scikit-image and the rest of ``device_packages()``, and can reach nothing:
 ``make install`` cannot run there. This step, run here, puts into ``.gpu/`` (``--dest``):
 
 - ``wheels/``: the cp312 manylinux x86-64 (or pure-Python) wheels of what negdata's detect path
@@ -21,6 +21,7 @@ import importlib.metadata
 import shutil
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
 
 from negdata.cli import PERSON_WEIGHTS
@@ -42,18 +43,21 @@ WHEELS = (
     "pathlib-abc",
     "fsspec",
 )
-# The GPU machine image's Python packages, as its documentation lists them.
-DEVICE_PACKAGES = frozenset(
-    line
-    for line in (ROOT / "bench" / "gpu_device_packages.txt").read_text().splitlines()
-    if line and not line.startswith("#")
-)
+
+
 PLATFORMS = (
     "manylinux_2_28_x86_64",
     "manylinux_2_27_x86_64",
     "manylinux_2_17_x86_64",
     "manylinux2014_x86_64",
 )
+
+
+@cache
+def device_packages() -> frozenset[str]:
+    """The GPU machine image's Python packages, as its documentation lists them."""
+    lines = (ROOT / "bench" / "gpu_device_packages.txt").read_text().splitlines()
+    return frozenset(line for line in lines if line and not line.startswith("#"))
 
 
 class PrepareError(RuntimeError):

@@ -27,7 +27,6 @@ import subprocess
 import sys
 import time
 from types import FrameType
-from typing import cast
 
 from flows.deploy import CPU_POOL, GPU_POOL
 from flows.generate import GPU_SLOT_ENV
@@ -82,27 +81,31 @@ def _worker(pool: str, name: str, limit: int, env: dict[str, str]) -> subprocess
     return subprocess.Popen(command, env={**WORKER_DEFAULTS, **os.environ, **env})
 
 
-def start_workers(gpus: list[str], role: str) -> list[subprocess.Popen[bytes]]:
+Workers = dict[str, subprocess.Popen[bytes]]  # by name
+
+
+def start_workers(gpus: list[str], role: str) -> Workers:
     host = socket.gethostname()
-    workers = []
+    workers = {}
     for gpu in (gpus or [""]) if role in ("all", "chunks") else []:
         slot = slot_name(gpu or "cpu")
         ensure_slot(slot)
         name = f"gpu{gpu}@{host}" if gpu else f"cpu-detect@{host}"
-        workers.append(
-            _worker(GPU_POOL, name, 1, {"CUDA_VISIBLE_DEVICES": gpu, GPU_SLOT_ENV: slot})
+        workers[name] = _worker(
+            GPU_POOL, name, 1, {"CUDA_VISIBLE_DEVICES": gpu, GPU_SLOT_ENV: slot}
         )
     if role in ("all", "parent"):
-        workers.append(_worker(CPU_POOL, f"parent@{host}", PARENT_LIMIT, {}))
+        name = f"parent@{host}"
+        workers[name] = _worker(CPU_POOL, name, PARENT_LIMIT, {})
     return workers
 
 
-def stop(workers: list[subprocess.Popen[bytes]]) -> None:
-    for worker in workers:
+def stop(workers: Workers) -> None:
+    for worker in workers.values():
         if worker.poll() is None:
             worker.terminate()
     deadline = time.monotonic() + STOP_GRACE_S
-    for worker in workers:
+    for worker in workers.values():
         try:
             worker.wait(timeout=max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
@@ -135,15 +138,13 @@ def main(argv: list[str] | None = None) -> None:
         raise RuntimeError("every worker exited")
 
 
-def watch(workers: list[subprocess.Popen[bytes]], every_s: float = 1.0) -> None:
+def watch(workers: Workers, every_s: float = 1.0) -> None:
     """Until every worker has exited: one that exits (killed, its GPU lost) is said in one
     line, and the others go on taking runs."""
-    running = list(workers)
+    running = dict(workers)
     while running:
-        for worker in [w for w in running if w.poll() is not None]:
-            running.remove(worker)
-            args = cast(list[str], worker.args)
-            name = args[args.index("--name") + 1]
+        for name, worker in [(n, w) for n, w in running.items() if w.poll() is not None]:
+            del running[name]
             log.warning(
                 "worker %s exited (code %s); %d other(s) go on", name, worker.returncode,
                 len(running),

@@ -180,9 +180,9 @@ def test_a_worker_that_exits_leaves_the_others_running() -> None:
 
     from flows.workers import log, watch
 
-    def worker(name: str, code: int, seconds: float) -> subprocess.Popen[bytes]:
+    def worker(code: int, seconds: float) -> subprocess.Popen[bytes]:
         script = f"import sys, time; time.sleep({seconds}); sys.exit({code})"
-        return subprocess.Popen([sys.executable, "-c", script, "--name", name])
+        return subprocess.Popen([sys.executable, "-c", script])
 
     class Heard(logging.Handler):
         def __init__(self) -> None:
@@ -193,10 +193,10 @@ def test_a_worker_that_exits_leaves_the_others_running() -> None:
             self.said.append(record.getMessage())
 
     heard = Heard()
-    dying, living = worker("gpu0@here", 3, 0.1), worker("gpu1@here", 0, 3.0)
+    dying, living = worker(3, 0.1), worker(0, 3.0)
     log.addHandler(heard)
     try:
-        watch([dying, living], every_s=0.1)
+        watch({"gpu0@here": dying, "gpu1@here": living}, every_s=0.1)
     finally:
         log.removeHandler(heard)
     assert living.returncode == 0  # it ran to its own end

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from bench.gpu_prepare import (
-    DEVICE_PACKAGES,
     WHEELS,
     PrepareError,
     check_size,
+    device_packages,
     download_command,
     pins,
 )
@@ -62,7 +62,7 @@ def test_the_wheels_cover_what_the_detect_benchmark_imports(tmp_path: Path) -> N
         top: owners[top]
         for top in tops - set(sys.stdlib_module_names)
         if top in owners
-        and not {_norm(d) for d in owners[top]} & (DEVICE_PACKAGES | carried | PROVIDED)
+        and not {_norm(d) for d in owners[top]} & (device_packages() | carried | PROVIDED)
         and not any(_norm(d) == "negdata" for d in owners[top])
     }
     assert not missing, f"imported by the detect path, on neither the machine nor .gpu/: {missing}"

@@ -33,7 +33,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import logging
 import os
 import sqlite3
 import threading
@@ -46,8 +45,6 @@ from typing import Any
 from negdata.config import Config, cache_dir
 from negdata.leases import host_identity
 from negdata.shards import Location, atomic_path, is_remote, shard_name
-
-log = logging.getLogger(__name__)
 
 FOLDER = "llm_cache"  # in the run's output folder: one sub-folder per shard
 FLUSH_EVERY = 32  # on an object store: answers per part

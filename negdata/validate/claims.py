@@ -21,9 +21,9 @@ from typing import Literal
 
 from negdata.detect.lexicon import Lexicon
 from negdata.records import Verdict
+from negdata.validate.negation import mention_terms
 from negdata.validate.negation.mentions import Mention, build_index, find_mentions
-from negdata.validate.negation.topics import FIRST_PERSON
-from negdata.validate.negation.words import NUMBER_WORDS, PREPOSITIONS
+from negdata.validate.negation.words import NUMBER_WORDS, NUMERALS, PREPOSITIONS
 
 _WORDS = r"(?:[\w'-]+,? ){0,12}"  # up to twelve words between the parts of a phrase
 _BUT = r"(?:but|except|besides|apart from|other than|save|beyond|aside from|more than)"
@@ -82,8 +82,6 @@ EXPLICIT = frozenset(COUNTS) - ARTICLES
 ALONE = re.compile(
     r"\b(?:alone|by (?:him|her|them)sel(?:f|ves)|on (?:his|her|their) own)\b", re.IGNORECASE
 )
-# Words that are numbers wherever they stand ("there are five"; "one" is a pronoun as often).
-NUMBERS = frozenset({*NUMBER_WORDS, "twenty", "dozen"})
 _STOPS = frozenset(
     {",", ";", ".", ":", "(", ")", "|", "and", "or", "with", "of", "no", "not", "without", "the"}
 )
@@ -212,15 +210,15 @@ def counts(text: str, names: Mapping[str, tuple[str, ...]]) -> list[Count]:
     return found
 
 
-def stray_number(text: str, names: Mapping[str, tuple[str, ...]]) -> bool:
-    """Whether ``text`` has a number that counts none of the objects ``names`` (name -> its
-    terms): "there are five", "a set of 4". Such a count is a claim no box can check. Zero and
-    "one" (a pronoun as often as a count) are left out."""
+def stray_number(text: str, stated: list[Count]) -> bool:
+    """Whether ``text`` has a number that is none of the counts ``stated`` of its objects:
+    "there are five", "a set of 4". Such a count is a claim no box can check. Zero and "one"
+    (a pronoun as often as a count) are left out."""
     tokens = _TOKEN.findall(text.lower())
-    used = {count.at for count in counts(text, names)}
+    used = {count.at for count in stated}
     return any(
         i not in used
-        and (word in NUMBERS or (word.isdigit() and 0 < int(word) < 100))
+        and (word in NUMERALS or (word.isdigit() and 0 < int(word) < 100))
         and not _time(tokens, i)
         for i, word in enumerate(tokens)
     )
@@ -249,13 +247,12 @@ def count_problem(
     with the boxes ``boxes`` (label -> boxes at ``t_present``), ``count_unverified`` when a
     number or "lone" has no boxes to back it or counts no object it names, else ``None``. With
     ``articles`` false, "a dog" states no count."""
-    affirmed = {name: lexicon.terms(name) for name, pol in polarities.items() if pol == "affirmed"}
-    if "person" in affirmed and FIRST_PERSON.search(text):
-        affirmed["person"] = (*affirmed["person"], "us")
-    if stray_number(text, {**{name: lexicon.terms(name) for name in polarities}, **affirmed}):
+    terms = mention_terms(text, lexicon)
+    stated = counts(text, {name: terms.get(name, lexicon.terms(name)) for name in polarities})
+    if stray_number(text, stated):
         return "count_unverified"
-    for count in counts(text, affirmed):
-        if not articles and count.word in ARTICLES:
+    for count in stated:
+        if polarities[count.name] != "affirmed" or (not articles and count.word in ARTICLES):
             continue
         members = lexicon.members(count.name)
         if not members & set(boxes):
@@ -265,7 +262,7 @@ def count_problem(
         seen = sum(boxes.get(label, 0) for label in members)
         if seen < count.fewest or (count.most is not None and seen > count.most):
             return "count_not_true"
-    if "person" in affirmed and ALONE.search(text):  # "the chef works alone": one person
+    if polarities.get("person") == "affirmed" and ALONE.search(text):  # "the chef works alone"
         if "person" not in boxes:
             return "count_unverified"
         if boxes["person"] != 1:

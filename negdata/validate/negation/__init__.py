@@ -111,6 +111,7 @@ __all__ = [
     "analyze",
     "analyze_index",
     "find_mentions",
+    "mention_terms",
     "polarity",
     "tokenize",
 ]
@@ -181,6 +182,17 @@ _LESS = re.compile(r"\b([a-z]{3,})-?less\b", re.IGNORECASE)
 def analyze(text: str, lexicon: Lexicon) -> dict[str, Polarity]:
     """Polarity of every label or hypernym of ``lexicon`` that ``text`` mentions."""
     text = rewrite_report(initialisms(text))  # "heart size is normal": no cardiomegaly
+    return analyze_index(text, build_index(_terms(text, lexicon)))
+
+
+def mention_terms(text: str, lexicon: Lexicon) -> dict[str, tuple[str, ...]]:
+    """The words ``text`` names each object of ``lexicon`` it mentions by, as ``analyze`` reads
+    them: the lexicon's terms and what the caption's topic adds ("board" by a surfer, "he",
+    "us")."""
+    return _terms(rewrite_report(initialisms(text)), lexicon)
+
+
+def _terms(text: str, lexicon: Lexicon) -> dict[str, tuple[str, ...]]:
     names = set(lexicon.mentioned(_LESS.sub(r"\1 less", text)))  # "a carless street"
     terms = {name: lexicon.terms(name) for name in names}
     for label, words in topic_terms(text, lexicon).items():
@@ -200,7 +212,7 @@ def analyze(text: str, lexicon: Lexicon) -> dict[str, Polarity]:
             terms["person"] = (*terms.get("person", lexicon.terms("person")), "he", "she")
         if FIRST_PERSON.search(text):
             terms["person"] = (*terms.get("person", lexicon.terms("person")), "us")
-    return analyze_index(text, build_index(terms))
+    return terms
 
 
 def polarity(text: str, terms: Iterable[str]) -> Polarity:

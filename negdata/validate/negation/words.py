@@ -163,11 +163,13 @@ POSSESS_VERBS = (
 )
 
 HEDGE = "hedge"  # an object only supposed, expected or asked about: neither affirmed nor negated
-NUMBERS = "one|two|three|four|five|six|seven|eight|nine|ten"
 NUMBER_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
                 "twelve")  # fmt: skip
+NUMBERS = "|".join(("one", *NUMBER_WORDS[:9]))  # "one" to "ten", for patterns
+# Words that are numbers wherever they stand ("there are five"; "one" is a pronoun as often).
+NUMERALS = frozenset({*NUMBER_WORDS, "twenty", "dozen"})
 # Words that count a plural noun: "five sheep stand" (no "sheep stand").
-COUNT_WORDS = frozenset({*NUMBER_WORDS, "twenty", "dozen", "several", "many", "few"})
+COUNT_WORDS = NUMERALS | {"several", "many", "few"}
 NT_BASES = "is|are|was|were|does|do|did|has|have|had|could|would|should|must|need"
 POSSESSIVE = "xposs"  # stands for "'s": "the child's bike" -> "the child xposs bike"
 
