@@ -2,11 +2,16 @@
 
 Every labelled caption of the checker's sets (``tests/data/negation_*.jsonl``) that negates an
 object goes through the real publication gate (``CaptionGate``), once per object it negates, with
-evidence built from its labels: an affirmed object present, a negated or unmentioned one absent.
+evidence built from its labels, as a detector scores every label: an affirmed object present,
+every other label of the vocabulary absent.
 Then again with each labelled object flipped (an affirmed one absent, a negated one present,
 and, where the caption claims that nothing else is there, ``"exclusive": true``, an unmentioned
 one present; where it states how many of an object there are, ``"counts": {"dog": 2}``, the
-evidence has that many boxes, and one more in a flip): each flip makes the sentence false, and a
+evidence has that many boxes, and one more in a flip; where it states a vague amount, "a few
+birds", ``"amounts": {"bird": 3}`` is as many boxes as a photo that makes it true shows, never
+flipped, since one more makes it no less true). Objects such a photo shows that the caption
+names in words of no label ("a desk", a surfer's board), ``"also_present"``, are present in
+every evidence and never flipped.: each flip makes the sentence false, and a
 gate that publishes it publishes a false statement.
 
 Per set it prints:
@@ -85,12 +90,11 @@ class Audit:
         return 1000 * self.false_published / self.false if self.false else None
 
 
-def _evidence(
-    key: str, present: set[str], absent: set[str], counts: Mapping[str, int] | None = None
-) -> Evidence:
-    """Labels-only evidence, with ``counts`` boxes (label -> how many) for present labels."""
-    counted = {label: (counts or {}).get(label, 0) for label in present}
-    return known_evidence(key, counted, absent, "labels")
+def _evidence(key: str, present: set[str], counts: Mapping[str, int], lexicon: Lexicon) -> Evidence:
+    """Labels-only evidence, as a detector scores every label: ``present`` with ``counts`` boxes
+    (label -> how many), every other label of the vocabulary absent."""
+    counted = {label: counts.get(label, 0) for label in present}
+    return known_evidence(key, counted, lexicon.vocabulary, "labels")
 
 
 def _row(key: str, text: str, negated: str) -> CaptionRecord:
@@ -116,7 +120,20 @@ def _cases(path: Path) -> Iterator[dict[str, object]]:
             yield json.loads(line)
 
 
-Flip = tuple[set[str], set[str], dict[str, int]]  # present, absent, box counts
+Flip = tuple[set[str], dict[str, int]]  # present, box counts
+
+
+def _boxes(case: Mapping[str, object]) -> dict[str, int]:
+    """Boxes per present label: the count the caption states, else its vague amount's."""
+    amounts: dict[str, int] = case.get("amounts", {})  # type: ignore[assignment]
+    exact: dict[str, int] = case.get("counts", {})  # type: ignore[assignment]
+    return {**amounts, **exact}
+
+
+def _shown(case: Mapping[str, object]) -> set[str]:
+    """What a true photo also shows, whatever the caption calls it (never flipped)."""
+    shown: list[str] = case.get("also_present", [])  # type: ignore[assignment]
+    return set(shown)
 
 
 def _flips(
@@ -124,15 +141,16 @@ def _flips(
 ) -> Iterator[Flip]:
     """Evidence that makes the caption false, one change at a time."""
     objects: dict[str, str] = case["objects"]  # type: ignore[assignment]
-    for label in sorted(affirmed):
-        yield affirmed - {label}, others | {label}, counts
+    for label in sorted(affirmed - _shown(case)):
+        yield affirmed - {label}, counts
     made_present = [n for n in sorted(others) if objects[n] == "negated"]
     if case.get("exclusive"):  # "only a cat": anything else there makes it false
         made_present += [n for n in sorted(others) if objects[n] == "unmentioned"]
     for label in made_present:
-        yield affirmed | {label}, others - {label}, counts
-    for label, n in sorted(counts.items()):  # "two dogs" where there are three
-        yield affirmed, others, {**counts, label: n + 1}
+        yield affirmed | {label}, counts
+    exact: dict[str, int] = case.get("counts", {})  # type: ignore[assignment]
+    for label, n in sorted(exact.items()):  # "two dogs" where there are three
+        yield affirmed, {**counts, label: n + 1}
 
 
 def audit_set(
@@ -144,20 +162,21 @@ def audit_set(
         objects: dict[str, str] = case["objects"]  # type: ignore[assignment]
         affirmed = {label for label, pol in objects.items() if pol == "affirmed"}
         others = set(objects) - affirmed
+        affirmed |= _shown(case)
         text = str(case["text"])
         kind = _kind(str(case["construction"]), text, gate.lexicon)
-        counts: dict[str, int] = case.get("counts", {})  # type: ignore[assignment]
+        counts = _boxes(case)
         for negated in sorted(label for label, pol in objects.items() if pol == "negated"):
             key = f"{case['id']}:{negated}"
             row = _row(key, text, negated)
-            reason = gate.check(row, _evidence(key, affirmed, others, counts))
+            reason = gate.check(row, _evidence(key, affirmed, counts, gate.lexicon))
             found.true[kind] += 1
             found.published[kind] += reason is None
             if reason is not None:
                 found.refused[reason] += 1
-            for i, (present, absent, boxes) in enumerate(_flips(case, affirmed, others, counts)):
+            for i, (present, boxes) in enumerate(_flips(case, affirmed, others, counts)):
                 found.false += 1
-                flipped = _evidence(f"{key}:{i}", present, absent, boxes)
+                flipped = _evidence(f"{key}:{i}", present, boxes, gate.lexicon)
                 if gate.check(_row(f"{key}:{i}", text, negated), flipped) is None:
                     found.false_published += 1
                     found.examples.append(f"{case['id']}: {text} (present: {sorted(present)})")

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from negdata.detect.lexicon import Lexicon
+from negdata.detect.vocab import singular
 from negdata.records import Verdict
 from negdata.validate.negation import mention_terms
 from negdata.validate.negation.mentions import Mention, build_index, find_mentions
@@ -132,6 +133,27 @@ def _kinds(text: str, lexicon: Lexicon) -> set[str]:
     return found
 
 
+# A person named by what they ride: "a lone surfer" has a board, whatever the reader makes of
+# the word (a person).
+GEAR: dict[str, str] = {
+    "skier": "skis",
+    "snowboarder": "snowboard",
+    "surfer": "surfboard",
+    "skateboarder": "skateboard",
+    "cyclist": "bicycle",
+    "motorcyclist": "motorcycle",
+}
+
+
+def implied_gear(text: str, polarities: Mapping[str, str]) -> set[str]:
+    """The labels an affirmed person's name implies ("a skier": skis); a sentence that says so
+    is false where the evidence rules them out."""
+    if polarities.get("person") != "affirmed":
+        return set()
+    words = {singular(w) for w in re.findall(r"[a-z]+", text.lower())}
+    return {GEAR[w] for w in words & GEAR.keys()}
+
+
 def left_out(
     text: str, polarities: Mapping[str, str], verdicts: Mapping[str, Verdict], lexicon: Lexicon
 ) -> list[str]:
@@ -145,12 +167,31 @@ def left_out(
         lexicon.members(name)
         for name, pol in polarities.items()
         if pol == "affirmed" and name not in kinds
-    ]
+    ] + [frozenset({gear}) for gear in implied_gear(text, polarities)]  # "only a skier": skis
     return sorted(
         name
         for name, verdict in verdicts.items()
         if verdict == "present" and not any(members & lexicon.members(name) for members in affirmed)
     )
+
+
+def negation_verdict(
+    name: str, polarities: Mapping[str, str], verdicts: Mapping[str, Verdict], lexicon: Lexicon
+) -> Verdict:
+    """What the evidence says of a name the sentence negates. A label's own verdict; a kind's
+    ("no vehicles") is that of every member the sentence does not affirm, since "a bicycle and
+    no (other) vehicles" rules out the rest: absent when each of them is, present when any is."""
+    members = lexicon.members(name)
+    if members == {name}:
+        return verdicts.get(name, "unverifiable")
+    affirmed = set().union(*(lexicon.members(n) for n, p in polarities.items() if p == "affirmed"))
+    rest = [verdicts.get(m, "unverifiable") for m in sorted(members - affirmed)]
+    if not rest:  # "a dog and no animals": nothing left to rule out
+        return "unverifiable"
+    for verdict in ("present", "unverifiable", "uncertain"):
+        if verdict in rest:
+            return verdict
+    return "absent"
 
 
 Found = tuple[str, int]  # a count word and where it is
@@ -179,8 +220,11 @@ def _count_word(tokens: list[str], mention: Mention) -> Found | None:
 
 
 def _count_after(tokens: list[str], mention: Mention) -> Found | None:
-    """The count a checklist states after ``mention`` ("Cups: two"), else ``None``."""
+    """The count a checklist states after ``mention`` ("Cups: two", "Children present: two"),
+    else ``None``."""
     at = mention.end
+    while at < len(tokens) and tokens[at] in _STATED - {","}:
+        at += 1
     first = tokens[at] if at < len(tokens) else ""
     if first not in _AFTER | {","}:
         return None

@@ -18,8 +18,10 @@ from negdata.validate.claims import (
     count_problem,
     exclusive_only_by_count,
     identity_claim,
+    implied_gear,
     left_out,
     meta_text,
+    negation_verdict,
 )
 from negdata.validate.evaluate import label_polarity
 from negdata.validate.negation import Polarity, analyze
@@ -115,32 +117,35 @@ class CaptionGate:
         if article_errors(text):
             return "article_error"
         polarities = analyze(text, self.lexicon)
-        if polarities.get(row.negated_label) != "negated":
-            return "not_negated"
+        if label_polarity(polarities, row.negated_label, self.lexicon) != "negated":
+            return "not_negated"  # negated by name, or by its kind's: "no vehicles"
         if nonsense(text, self.lexicon):
             return "identity_claim"
         verdicts = self.verdicts(evidence)
         in_original = set(self.lexicon.mentioned(row.original_caption))
-        # A clinical caption states only what the labels decide: no finding the report hedges
-        # or never mentions is affirmed or negated, whatever the original caption says.
+        # What is negated, the evidence rules out (of a kind, each member the sentence does not
+        # affirm). A clinical caption also affirms only what the labels decide: no finding the
+        # report hedges or never mentions, whatever the original caption says.
         clinical = self.cfg.detect.vocabulary in CLINICAL_VOCABULARIES
         for name, pol in polarities.items():
-            verdict = verdicts.get(name, "unverifiable")
+            verdict = self._verdict(name, pol, polarities, verdicts)
             contradiction = _contradicts(pol, verdict)
             if contradiction is not None:
                 return contradiction
-            if clinical and pol == "negated" and verdict != "absent":
+            if pol == "negated" and verdict != "absent":
                 return "negates_undecided"
             if clinical and pol == "affirmed" and verdict != "present":
                 return "affirms_undecided"
             if pol == "affirmed" and verdict != "present" and name not in in_original:
                 return "affirms_unverified"
+        if any(verdicts.get(gear) == "absent" for gear in implied_gear(text, polarities)):
+            return "affirms_absent"  # "a lone surfer" where no surfboard is
         # What only the parse reads ("to make room for the new microwave": the rules see no
         # microwave) is held to the evidence too: a misreading of the rules' must not hide a
         # false claim.
         parsed = analyze_parse(text, self.lexicon)
         for name, pol in parsed.items():
-            contradiction = _contradicts(pol, verdicts.get(name, "unverifiable"))
+            contradiction = _contradicts(pol, self._verdict(name, pol, parsed, verdicts))
             if name not in polarities and contradiction is not None:
                 return contradiction
         if self.cfg.compose.readers_agree and not readers_agree(
@@ -155,6 +160,17 @@ class CaptionGate:
         if len(self.unaccounted(row)) > self.cfg.compose.max_unaccounted_nouns:
             return "unaccounted_noun"
         return None
+
+    def _verdict(
+        self,
+        name: str,
+        pol: Polarity,
+        polarities: Mapping[str, Polarity],
+        verdicts: Mapping[str, Verdict],
+    ) -> Verdict:
+        if pol == "negated":
+            return negation_verdict(name, polarities, verdicts, self.lexicon)
+        return verdicts.get(name, "unverifiable")
 
     def unaccounted(self, row: CaptionRecord) -> list[str]:
         """The caption's nouns that nothing accounts for (``validate.nouns``): no vocabulary
@@ -219,6 +235,8 @@ def option_truth(
         if verdict not in ("present", "absent"):
             return None
         truth = truth and (verdict == "present") == (pol == "affirmed")
+    if any(verdicts.get(gear) == "absent" for gear in implied_gear(text, polarities)):
+        return False  # "a skier" where there are no skis
     counts = count_problem(text, polarities, boxes or {}, lexicon)
     if counts == "count_unverified":
         return None

@@ -24,12 +24,14 @@ import yaml
 from negdata.compose.alt_text import clean_alt_text
 from negdata.detect.lexicon import Lexicon
 from negdata.detect.vocab import singular
+from negdata.validate.negation.words import NOT_OBJECTS
 from negdata.validate.parser import parse
 
 if TYPE_CHECKING:  # spaCy (and torch, which thinc imports) only load to parse
     from spacy.tokens import Token
 
 SCENE_WORDS_FILE = Path(__file__).with_name("scene_words.yaml")
+_NOT_OBJECTS = frozenset(NOT_OBJECTS)
 
 
 @cache
@@ -80,8 +82,9 @@ def unaccounted_nouns(text: str, original: str, lexicon: Lexicon) -> list[str]:
         phrase = " ".join(t.lower_ for t in token.lefts if t.dep_ == "compound")
         if {word, token.lemma_.lower()} & (scene | source):
             continue
-        if lexicon.name(word) or lexicon.name(f"{phrase} {word}".strip()):
-            continue
+        compound = f"{phrase} {word}".strip()
+        if compound not in _NOT_OBJECTS and (lexicon.name(word) or lexicon.name(compound)):
+            continue  # an object the polarity gates check ("a coffee table" is none)
         if word not in found:
             found.append(word)
     return found

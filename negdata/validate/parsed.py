@@ -83,8 +83,19 @@ def _mentions(doc: list[Token], index: dict[tuple[str, ...], str]) -> Iterator[M
     for token in doc:
         if token.pos_ not in NOUNS and token.tag_ not in {"NN", "NNS"}:
             continue
-        if token.dep_ == "compound" and token.head.pos_ in NOUNS and token.head.i > token.i:
+        head = token.head
+        if (
+            token.dep_ == "compound"
+            and head.i > token.i
+            and (
+                head.pos_ in NOUNS
+                or head.dep_ in {"pobj", "dobj"}  # "at the bus stop", stop a VERB
+            )
+        ):
             continue  # "bus stop", "dog bed"
+        ahead = tuple(singular(t.lower_) for t in doc[token.i : token.i + longest])
+        if any(index.get(ahead[:n]) == "" for n in range(2, len(ahead) + 1)):
+            continue  # "a couple of suitcases", "a ball of yarn": a phrase that names no object
         window = doc[max(0, token.i - 2 * longest + 2) : token.i + 1]
         words = [w.lower_ for w in window if w.text != "-"][-longest:]  # "a teddy-bear"
         for n in range(min(longest, len(words)), 0, -1):

@@ -75,6 +75,44 @@ def test_a_stated_count_is_backed_by_boxes_and_one_more_box_makes_it_false(
     assert found.false_published == 0
 
 
+def test_a_vague_amount_is_backed_by_boxes_and_never_flipped(tmp_path: Path) -> None:
+    """ "amounts": {"bird": 3}: "a few birds" has three boxes, and a fourth makes it no less
+    true, so no flip adds one; without the boxes, no count backs it."""
+    text = "A few birds sit on the fence, and there is no cat."
+    case = {"id": "z", "construction": "count", "text": text, "amounts": {"bird": 3},
+            "objects": {"bird": "affirmed", "cat": "negated"}}  # fmt: skip
+    path = tmp_path / "set.jsonl"
+    path.write_text(json.dumps(case) + "\n")
+    unbacked = tmp_path / "unbacked.jsonl"
+    unbacked.write_text(json.dumps({**case, "amounts": {}}) + "\n")
+
+    found = audit_set("mine", path, "coco", tuned=False)
+
+    assert found.published["explicit"] == 1
+    assert found.false == 2  # the birds absent, the cat present
+    assert found.false_published == 0
+    assert audit_set("mine", unbacked, "coco", tuned=False).refused == {"count_unverified": 1}
+
+
+def test_what_a_true_photo_also_shows_is_present_and_never_flipped(tmp_path: Path) -> None:
+    """ "also_present": the surfer's board is in the photo, though no word names its label; a
+    photo without it makes "a surfer" false."""
+    text = "A surfer rides a wave, and there are no boats."
+    case = {"id": "s", "construction": "plain", "text": text, "also_present": ["surfboard"],
+            "objects": {"person": "affirmed", "boat": "negated"}}  # fmt: skip
+    path = tmp_path / "set.jsonl"
+    path.write_text(json.dumps(case) + "\n")
+    boardless = tmp_path / "boardless.jsonl"
+    boardless.write_text(json.dumps({**case, "also_present": []}) + "\n")
+
+    found = audit_set("mine", path, "coco", tuned=False)
+
+    assert found.published["explicit"] == 1
+    assert found.false == 2  # the surfer absent, a boat present
+    assert found.false_published == 0
+    assert audit_set("mine", boardless, "coco", tuned=False).refused == {"affirms_absent": 1}
+
+
 def test_a_question_publishes_only_when_its_key_is_the_one_true_option(tmp_path: Path) -> None:
     """Good questions publish; one with a nonsense option, one with two true options and one
     keyed to a false option are bad, and each is refused."""

@@ -100,6 +100,7 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
         ("Umbrellas: none. Surfboards: three.", {"surfboard": 3}, None),
         ("Tableware: cups x2, wine glasses x0.", {"cup": 3}, "count_not_true"),
         ("Oranges (three), apples (none).", {"orange": 3}, None),
+        ("Pets present: none. Children present: two.", {"person": 3}, "count_not_true"),
         ("Fruit bowl: 2 oranges, 0 bananas.", {"bowl": 1, "orange": 2}, None),  # not 2 bowls
         ("A dog, two cats and no bird.", {"dog": 1, "cat": 2}, None),  # "dog, two": no count
         # A number that counts nothing named is a claim no box checks.

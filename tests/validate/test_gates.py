@@ -76,10 +76,75 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("Nothing but a red bus on the street, and no dog.", "exclusive_not_true"),
         ("No dog can be seen here, only a bus and people.", None),
         ("Not only a bus but people too, and no dog.", None),
+        # A negation the evidence cannot back: the bicycle scores in the uncertain band.
+        ("People board a red bus; there is no dog and no bicycle.", "negates_undecided"),
     ],
 )
 def test_caption_gates(text: str, reason: str | None) -> None:
     assert GATE.check(_caption(text), EV) == reason
+
+
+def _every_label_scored(scores: dict[str, float]) -> Evidence:
+    """Evidence as a COCO detector gives it: every label scored, 0 unless ``scores`` says."""
+    return Evidence(
+        key=f"all {sorted(scores.items())}",  # the gate keeps verdicts by image key
+        boxes=[],
+        scores=[
+            LabelScore(label=label, score=scores.get(label, 0.0))
+            for label in sorted(lexicon_for("coco").vocabulary)
+        ],
+        sources=["t"],
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "scores", "reason"),
+    [
+        ("A country road with no vehicles.", {}, None),
+        ("A country road with no vehicles.", {"truck": 0.9}, "negates_present"),
+        ("A country road with no vehicles.", {"bicycle": 0.3}, "negates_undecided"),
+        # "no other": the kind less what the sentence affirms
+        ("A bicycle leans on a wall, and there are no other vehicles.", {"bicycle": 0.9}, None),
+        ("A bicycle leans on a wall, and no vehicles are parked.", {"bicycle": 0.9}, None),
+        (
+            "A bicycle leans on a wall, and there are no other vehicles.",
+            {"bicycle": 0.9, "motorcycle": 0.9},
+            "negates_present",
+        ),
+        ("A bicycle leans on a wall, and no vehicles are parked.", {"car": 0.9}, "not_negated"),
+    ],
+)
+def test_a_kind_negated_negates_each_member_the_sentence_does_not_affirm(
+    text: str, scores: dict[str, float], reason: str | None
+) -> None:
+    row = _caption(text, negated="car" if reason != "not_negated" else "bicycle")
+    row = row.model_copy(update={"original_caption": ""})
+    assert GATE.check(row, _every_label_scored(scores)) == reason
+
+
+@pytest.mark.parametrize(
+    ("text", "scores", "reason"),
+    [
+        ("A surfer rides a wave, and there are no dogs on the beach.", {"surfboard": 0.9}, None),
+        ("A surfer rides a wave, and there are no dogs on the beach.", {}, "affirms_absent"),
+        ("A surfer rides a wave, and there are no dogs on the beach.", {"surfboard": 0.3}, None),
+        ("Nothing but a skier on the slope, and no dogs.", {"skis": 0.9}, None),
+        ("Nothing but a man on the slope, and no dogs.", {"skis": 0.9},
+         "exclusive_not_true"),
+        ("No skiers on the slope, just a man, and no dogs.", {}, "affirms_absent"),
+    ],
+)  # fmt: skip
+def test_a_rider_implies_the_gear_the_evidence_must_not_rule_out(
+    text: str, scores: dict[str, float], reason: str | None
+) -> None:
+    row = _caption(text).model_copy(update={"original_caption": ""})
+    assert GATE.check(row, _every_label_scored({"person": 0.9, **scores})) == reason
+
+
+def test_a_phrase_that_names_no_object_is_unaccounted() -> None:
+    """ "a coffee table" is no dining table: nothing checks it."""
+    assert GATE.unaccounted(_caption("A sofa and a coffee table, but no dog.")) == ["table"]
+    assert GATE.unaccounted(_caption("A sofa and a dining table, but no dog.")) == []
 
 
 def test_objects_named_by_the_original_caption_may_be_affirmed_unless_absent() -> None:

@@ -60,6 +60,8 @@ CASES = [
     ("Absent from the scene are any cars.", ["car"], "negated"),
     ("Missing from the table: forks, knives.", ["knife"], "negated"),
     ("The image lacks any form of seating such as chairs or couches.", ["couch"], "negated"),
+    ("A motorcycle, and no other vehicles, like cars.", ["vehicle", "car"], "negated"),
+    ("No dogs, like the neighbour said, but a man walks by.", ["man"], "affirmed"),
     ("The photo does not show whether there is a dog.", ["dog"], "unmentioned"),
 ]
 

@@ -34,6 +34,12 @@ COCO = lexicon_for("coco")
         ("The fire hydrant was removed from the corner.", {"fire hydrant": "negated"}),
         ("There's no trace of the cake, just a fork.", {"cake": "negated", "fork": "affirmed"}),
         ("The teddy-bear is on the bed.", {"teddy bear": "affirmed", "bed": "affirmed"}),
+        # phrases that name no object: no people, no ball; "stop" tagged a verb is still a stop
+        ("A couple of suitcases wait by the door, with no backpack.", {"suitcase": "affirmed",
+         "backpack": "negated"}),
+        ("No cat, although its bowl and a ball of yarn sit by the door.", {"cat": "negated",
+         "bowl": "affirmed"}),
+        ("No one at the bus stop this morning.", {"person": "negated"}),
     ],
 )  # fmt: skip
 def test_the_parse_reads_negation(text: str, expected: dict[str, str]) -> None:

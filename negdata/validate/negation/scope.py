@@ -123,6 +123,13 @@ def scope_end(
                 continue
             if j + 1 < len(tokens) and tokens[j] in GENERIC_HEADS:
                 j += 1  # "no food items such as pizza": the examples follow the head
+            if (
+                j + 1 < len(tokens)
+                and tokens[j] == ","
+                and tokens[j + 1] in EXAMPLE_WORDS
+                and (j + 2 in mention_starts or tokens[j + 2 : j + 3] == ["a"])
+            ):
+                j += 1  # "no other vehicles, like cars or buses"
             if j < len(tokens) and tokens[j] in EXAMPLE_WORDS:
                 j += 1  # "no devices such as phones or laptops": the examples are negated too
                 continue
