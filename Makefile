@@ -197,7 +197,8 @@ BENCH_REPORT_ARGS ?= --images 10000
 bench-report: install
 	$(PY) -m bench.report $(BENCH_REPORT_ARGS)
 
-# negdata verify on a synthetic shard of 10,000 images (bench/verify.py).
+# negdata verify and export negbench on a synthetic run of 10,000 images, 1 worker vs one per
+# core (bench/verify.py).
 BENCH_VERIFY_ARGS ?= --images 10000
 bench-verify: install
 	$(PY) -m bench.verify $(BENCH_VERIFY_ARGS)

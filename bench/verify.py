@@ -1,11 +1,14 @@
-"""`python -m bench.verify`: how long ``negdata verify`` takes, on one core and on all of them.
+"""`python -m bench.verify`: how long ``negdata verify`` and ``negdata export negbench`` take, on
+one core and on all of them.
 
 Builds a finished run of ``--images`` images in ``--shards`` shards (``bench/synthetic_run.py``:
 the sample's photos cycled, three captions and a question each, NegCap tars written by the
 publish stage's writer), writes its sizes.json as a run's end does, then times ``verify_run`` on
 it with one worker process (the baseline) and with ``--workers`` (default: one per core): every
 tar read, every JPEG decoded, the Parquet compared, every caption and question re-checked.
-Prints the seconds of each, images/s per core, and the speedup against cores (target: 0.8).
+Then the same for ``export_negbench`` (every shard's Parquet read, its CSV rows built and its
+images written). Prints the seconds of each, images/s per core, and the speedup against cores
+(target: 0.8).
 
 Usage: ``python -m bench.verify [--images 10000] [--shards 4] [--workers N] [--work DIR]``
 """
@@ -14,12 +17,14 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import tempfile
 import time
 from pathlib import Path
 
 from bench.synthetic_run import build_run
 from negdata.config import Config
+from negdata.export import export_negbench
 from negdata.integrity import verify_run
 from negdata.pipeline import summarize
 
@@ -31,6 +36,23 @@ def _timed(cfg: Config, workers: int) -> float:
     assert not found.problems, found.problems[:3]
     print(f"{workers} worker(s): {found.summary()} in {took:.1f} s", flush=True)
     return took
+
+
+def _timed_export(cfg: Config, out: Path, workers: int) -> float:
+    shutil.rmtree(out, ignore_errors=True)
+    started = time.monotonic()
+    counts = export_negbench(cfg.run.output_dir, out, workers=workers)
+    took = time.monotonic() - started
+    print(f"export, {workers} worker(s): {counts['images']} images in {took:.1f} s", flush=True)
+    return took
+
+
+def _report(what: str, images: int, one: float, many: float, workers: int) -> None:
+    speedup = one / many
+    print(f"{what}: one worker {images / one:.0f} images/s; {workers} workers "
+          f"{images / many / workers:.0f} images/s per worker; speedup {speedup:.2f}, "
+          f"{speedup / workers:.2f} x workers (target 0.8); "
+          f"{one * 10_000 / images:.1f} s per 10,000 images on one core")  # fmt: skip
 
 
 def main() -> None:
@@ -48,15 +70,12 @@ def main() -> None:
         summarize(cfg)
         print(f"built a run of {args.images} images in {args.shards} shards "
               f"in {time.monotonic() - started:.1f} s", flush=True)  # fmt: skip
-        one = _timed(cfg, 1)
-        many = _timed(cfg, args.workers)
         workers = min(args.workers, args.shards)
-        speedup = one / many
-        print(f"one worker: {args.images / one:.0f} images/s; {workers} workers: "
-              f"{args.images / many / workers:.0f} images/s per worker")  # fmt: skip
-        print(f"speedup {speedup:.2f} on {workers} workers: {speedup / workers:.2f} x workers "
-              "(target 0.8)")  # fmt: skip
-        print(f"{one * 10_000 / args.images:.1f} s per 10,000 images on one core")
+        one, many = _timed(cfg, 1), _timed(cfg, args.workers)
+        out = work / "negbench"
+        export_one, export_many = _timed_export(cfg, out, 1), _timed_export(cfg, out, workers)
+        _report("verify", args.images, one, many, workers)
+        _report("export negbench", args.images, export_one, export_many, workers)
 
 
 if __name__ == "__main__":

@@ -116,6 +116,7 @@ def _export_negbench(args: argparse.Namespace) -> None:
         image_root=args.image_root,
         eval_splits=args.eval_splits,
         vocabulary=load_config(args.config).detect.vocabulary,
+        workers=args.workers,
     )
 
 
@@ -274,6 +275,12 @@ def parser() -> argparse.ArgumentParser:
         help="the splits whose records go to the evaluation CSVs, comma-separated, or 'all' "
         "(default: test); a run too small for a test split of 5 images, such as the sample, "
         "is evaluated on all",
+    )
+    negbench.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="processes reading shards and writing their images at once (default: one per core)",
     )
     negbench.set_defaults(func=_export_negbench)
     clip = sub.add_parser(

@@ -13,15 +13,21 @@ them is gone, so a killed run leaves none behind.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import threading
 import time
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
+from typing import TypeVar
 
 from negdata.stopping import STOPPING, ignore_interrupts
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 _pools: dict[int, ProcessPoolExecutor] = {}
 _pools_lock = threading.Lock()
@@ -90,3 +96,26 @@ def forget_all() -> None:
     """Shut down every pool of this process."""
     for workers in list(_pools):
         forget(workers)
+
+
+def in_order(fn: Callable[[T], R], items: Iterable[T], workers: int, setting: str) -> Iterator[R]:
+    """``fn`` of each item, in the items' order: in this process with 1 worker, else in
+    ``workers`` processes (``fn`` and the items must pickle), with at most twice as many items
+    in flight as workers, so a result waits in memory only while an earlier one still runs.
+    ``setting`` names what sizes the pool (``pool_for``)."""
+    if workers == 1:
+        yield from map(fn, items)
+        return
+    pending = iter(items)
+    with pool_for(workers, setting) as pool:
+        running: deque[Future[R]] = deque(
+            pool.submit(fn, item) for item in itertools.islice(pending, 2 * workers)
+        )
+        try:
+            while running:
+                result = running.popleft().result()
+                running.extend(pool.submit(fn, item) for item in itertools.islice(pending, 1))
+                yield result
+        finally:
+            for future in running:
+                future.cancel()

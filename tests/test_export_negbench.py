@@ -285,6 +285,19 @@ def test_a_second_export_is_byte_identical_and_rewrites_no_image(
     assert images and all(after[p][1] == before[p][1] for p in images)
 
 
+def test_shards_exported_in_parallel_give_the_bytes_of_one_process(tmp_path: Path) -> None:
+    made = _make_run(tmp_path)
+    outs = {n: tmp_path / f"negbench-{n}" for n in (1, 2)}
+    for n, out in outs.items():
+        export_negbench(made["run"], out, image_root="/data/images", workers=n)
+
+    def files(out: Path) -> dict[str, bytes]:
+        return {str(p.relative_to(out)): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+    assert files(outs[1]) == files(outs[2])
+    assert len([f for f in files(outs[2]) if f.endswith(".jpg")]) == len(made["jpegs"])
+
+
 def test_image_root_names_where_negbench_will_find_the_images(tmp_path: Path) -> None:
     made = _make_run(tmp_path)
 

@@ -10,18 +10,21 @@ recall@5, and stops with an index error on fewer than 5 images or captions: such
 so in one line.
 
 Images are written once each, as ``OUT/images/{shard}/{image key}.jpg``, and only those a CSV
-names. Everything is written atomically, in shard and record order, so a second export writes
-the same bytes (and leaves image files that already hold the right bytes untouched).
+names; shards are read and their images written in parallel, one worker process per core.
+Everything is written atomically, in shard and record order, so a second export writes the same
+bytes (and leaves image files that already hold the right bytes untouched).
 """
 
 from __future__ import annotations
 
 import csv
 import logging
+import os
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -42,6 +45,7 @@ from negdata.progress import Progress
 from negdata.publish import layout
 from negdata.records import CaptionRecord, McqRecord
 from negdata.shards import Location, atomic_path, shard_name
+from negdata.workers import in_order
 
 log = logging.getLogger(__name__)
 
@@ -118,6 +122,7 @@ class _ShardExport:
     other_splits: Counter[str]
     eval_left_out: list[str]
     retrieval_captions: int
+    images: int = 0
 
 
 def _shard_export(
@@ -170,32 +175,55 @@ def _export_images(run: Location, shard: int, keys: set[str], folder: Path) -> i
     return found
 
 
+def _export_shard(
+    shard: int,
+    run: Location,
+    out: Path,
+    root: str,
+    eval_splits: frozenset[str],
+    vocabulary: VocabularyName,
+) -> _ShardExport:
+    """One shard's rows, its images written, in whichever process runs it."""
+    part = _shard_export(run, shard, root, eval_splits, lexicon_for(vocabulary))
+    part.images = _export_images(run, shard, part.keys, out / "images" / shard_name(shard))
+    return part
+
+
 def export_negbench(
     run: Location,
     out: Path,
     image_root: str | None = None,
     eval_splits: Sequence[str] = (TEST_SPLIT,),
     vocabulary: VocabularyName = "coco",
+    workers: int | None = None,
 ) -> dict[str, int]:
     """Export the published shards of ``run`` to ``out`` in NegBench's formats; returns counts.
     CSV paths name ``image_root/{shard}/{key}.jpg``: by default ``out/images`` made absolute;
     give another root when NegBench will find the images elsewhere (another mount). The
     evaluation files hold the records of ``eval_splits``; ``vocabulary`` is the run's
-    (``detect.vocabulary``), whose lexicon cleans the source captions and names their objects."""
+    (``detect.vocabulary``), whose lexicon cleans the source captions and names their objects.
+    Shards are read and their images written by ``workers`` processes (default: one per core,
+    at most one per shard; 1: this process), the CSVs in shard order by this one."""
     shards = published_shards(run)
     root = image_root.rstrip("/") if image_root else str((out / "images").resolve())
-    evaluated = frozenset(eval_splits)
-    lexicon = lexicon_for(vocabulary)
+    workers = min(workers or os.cpu_count() or 1, max(len(shards), 1))
+    job = partial(
+        _export_shard,
+        run=run,
+        out=out,
+        root=root,
+        eval_splits=frozenset(eval_splits),
+        vocabulary=vocabulary,
+    )
     counts: Counter[str] = Counter()
     unsplit, other_splits, left_out = 0, Counter[str](), []
+    parts = in_order(job, shards, workers, "negdata export negbench --workers")
     with _csv_writers(out) as writers, Progress(len(shards), "export negbench") as bar:
-        for shard in shards:
-            part = _shard_export(run, shard, root, evaluated, lexicon)
+        for part in parts:
             for file, rows in part.rows.items():
                 writers[file].writerows(rows)
                 counts[file] += len(rows)
-            folder = out / "images" / shard_name(shard)
-            counts["images"] += _export_images(run, shard, part.keys, folder)
+            counts["images"] += part.images
             unsplit += part.unsplit
             other_splits += part.other_splits
             left_out += part.eval_left_out
@@ -207,7 +235,7 @@ def export_negbench(
             "so do not report evaluation results of a model trained on this export",
             unsplit,
         )
-    if TRAIN_SPLIT in evaluated:
+    if TRAIN_SPLIT in eval_splits:
         log.warning(
             "the evaluation CSVs hold the train split too: do not report evaluation results of "
             "a model trained on this export"
@@ -225,7 +253,7 @@ def export_negbench(
     for file in FILES:
         if not counts[file]:
             log.warning("%s has no rows", file)
-    _warn_if_too_small_for_recall(counts, evaluated)
+    _warn_if_too_small_for_recall(counts, frozenset(eval_splits))
     log.info("negbench export in %s: %s", out, ", ".join(f"{k} {v}" for k, v in counts.items()))
     return dict(counts)
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import logging
 import os
 from collections import defaultdict
-from concurrent.futures import as_completed
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TypeVar
 
 from negdata.config import Config
@@ -23,7 +23,7 @@ from negdata.progress import Progress
 from negdata.publish import layout
 from negdata.records import SPLITS, PublishedCaption, PublishedMcq, Record, Split, read_parquet
 from negdata.shards import Location
-from negdata.workers import pool_for
+from negdata.workers import in_order
 
 log = logging.getLogger(__name__)
 R = TypeVar("R", bound=Record)
@@ -102,23 +102,17 @@ def verify_run(cfg: Config, workers: int | None = None) -> Verification:
         )
     workers = min(workers or os.cpu_count() or 1, len(names))
     log.info("verify %s: %d shards, %d worker(s)", out, len(names), workers)
-    checks: list[_ShardCheck | None] = [None] * len(names)
+    checks: list[_ShardCheck] = []
     with Progress(len(names), f"verify {out}") as bar:
-        if workers == 1:
-            for i, name in enumerate(names):
-                checks[i] = check_shard(cfg, name)
-                bar.update()
-        else:
-            with pool_for(workers, "negdata verify --workers") as pool:
-                futures = {pool.submit(check_shard, cfg, name): i for i, name in enumerate(names)}
-                for done in as_completed(futures):
-                    checks[futures[done]] = done.result()
-                    bar.update()
+        for check in in_order(
+            partial(check_shard, cfg), names, workers, "negdata verify --workers"
+        ):
+            checks.append(check)
+            bar.update()
     found = Verification()
     counts: dict[Split, dict[str, int]] = defaultdict(dict)
     unreadable: dict[Split, set[str]] = defaultdict(set)
     for check in checks:
-        assert check is not None
         found.tars += check.found.tars
         found.samples += check.found.samples
         found.captions += check.found.captions
