@@ -56,6 +56,7 @@ from negdata.report import print_summary
 from negdata.shards import shard_spec
 from negdata.stages import STAGES, stage_done
 from negdata.stopping import stop_on_signals
+from negdata.workers import exit_with_parent
 
 log = logging.getLogger("negdata.flow")
 GPU_SLOT_ENV = "NEGDATA_GPU_SLOT"
@@ -186,7 +187,31 @@ def process_shards(shards: str, config: str, retry_failed: bool = False) -> dict
     (the parent run writes them once, at the end)."""
     cfg = load_config(config)
     refuse_local_llm(cfg)
+    end_with_worker()
     return work_on(cfg, config, select_shards(cfg, shards), retry_failed)
+
+
+def end_with_worker() -> None:
+    """A chunk run ends when the worker that started it dies. Prefect starts it in a session of
+    its own, so a SIGKILL of the worker's process group misses it, and it would go on with no
+    worker to report its end, "Running" forever. It says it crashed, then exits; its shards'
+    leases expire and another worker resumes them."""
+    from prefect.runtime import flow_run
+
+    if flow_run.id is None:
+        return
+    exit_with_parent(os.getppid(), functools.partial(_crashed, flow_run.id))
+
+
+def _crashed(run_id: str) -> None:
+    """Its state, not a log line: the worker relayed its output, so a line now has nowhere to go
+    (Prefect's console handler exits the process on the broken pipe)."""
+    from prefect.client.orchestration import get_client
+    from prefect.states import Crashed
+
+    with get_client(sync_client=True) as client:
+        message = "negdata: its worker died, and this chunk run ended with it"
+        client.set_flow_run_state(run_id, Crashed(message=message), force=True)
 
 
 def refuse_local_llm(cfg: Config) -> None:

@@ -33,13 +33,18 @@ _pools: dict[int, ProcessPoolExecutor] = {}
 _pools_lock = threading.Lock()
 
 
-def exit_with_parent(parent: int) -> None:
-    """End this process (a pool worker, a device's detector) once its parent is gone."""
+def exit_with_parent(parent: int, last_words: Callable[[], None] | None = None) -> None:
+    """End this process (a pool worker, a device's detector, a worker's flow run) once its
+    parent is gone, after ``last_words`` (whatever it raises, the process ends)."""
 
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(1.0)
-        os._exit(1)
+        try:
+            if last_words is not None:
+                last_words()
+        finally:
+            os._exit(1)
 
     threading.Thread(target=watch, daemon=True, name="exit-with-parent").start()
 
