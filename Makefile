@@ -25,7 +25,7 @@ export PREFECT_LOGGING_LEVEL ?= WARNING
 
 .PHONY: install llm-env img2dataset-env browser sample generate server deploy prefect worker test lint \
 	format docs eval-negation eval-clinical eval-negation-readers audit-truth qualify bench bench-llm bench-llm-start bench-ingest bench-cluster bench-layout \
-	bench-report bench-verify bench-detect bench-workers gpu-prepare finetune-smoke clean
+	bench-report bench-verify bench-detect bench-workers bench-scale gpu-prepare finetune-smoke clean
 
 install: $(VENV)/.installed
 
@@ -212,6 +212,16 @@ bench-workers: install
 BENCH_DETECT_ARGS ?= --images 96 --repeat 3
 bench-detect: install
 	$(PY) -m bench.detect $(BENCH_DETECT_ARGS)
+
+# The real pipeline at scale (bench/scale/): a synthetic CC12M-like corpus served on 127.0.0.1,
+# every stage of every shard through the CLI in a process of its own, measured; stand-ins for
+# the GPU (a label oracle, an OpenAI-compatible LLM stand-in); CC12M projected onto a cluster.
+# SCALE: URLs per shard. The default, 10 shards of 10,000, takes hours on 2 cores, so `make
+# bench` leaves it out; a quick look: make bench-scale SCALE=1000 BENCH_SCALE_ARGS="--shards 2".
+SCALE ?= 10000
+BENCH_SCALE_ARGS ?=
+bench-scale: install
+	$(PY) -m bench.scale --images-per-shard $(SCALE) $(BENCH_SCALE_ARGS)
 
 # For a bare GPU machine: the wheels the detect path needs and the person weights in .gpu/
 # (git-ignored, under 60 MiB); carry it there and run bench/detect_gpu.sh (bench/gpu_prepare.py).
