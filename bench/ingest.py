@@ -197,7 +197,7 @@ def _cpu_s(server: psutil.Process) -> float:
     return float(times.user + times.system)
 
 
-def _machine_busy_s() -> float:
+def machine_busy_s() -> float:
     """CPU seconds all cores have spent busy since boot (steal, by other VMs, left out)."""
     t = psutil.cpu_times()
     return float(t.user + t.nice + t.system + getattr(t, "irq", 0) + getattr(t, "softirq", 0))
@@ -211,7 +211,7 @@ def timed(
         shutil.rmtree(out)
     out.mkdir(parents=True)
     before, server_before = resource.getrusage(resource.RUSAGE_CHILDREN), _cpu_s(server)
-    machine_before = _machine_busy_s()
+    machine_before = machine_busy_s()
     started = time.perf_counter()
     log = out.with_suffix(".log")
     with log.open("w") as fh:
@@ -220,7 +220,7 @@ def timed(
         raise SystemExit(f"{tool} exited with {done.returncode}; its output: {log}")
     wall = time.perf_counter() - started
     after, server_after = resource.getrusage(resource.RUSAGE_CHILDREN), _cpu_s(server)
-    machine = _machine_busy_s() - machine_before
+    machine = machine_busy_s() - machine_before
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     server_cpu = server_after - server_before
     images_ok, resized_ok = check_outputs(out)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import psutil
 
-from bench.ingest import _machine_busy_s
+from bench.ingest import machine_busy_s
 
 SAMPLE_S = 0.1
 MIB = 1024 * 1024
@@ -83,13 +83,13 @@ def measure(command: list[str], log: Path, watch: Path, cwd: Path) -> Measured:
     the folder whose new and changed files it is credited with."""
     before = snapshot(watch)
     log.parent.mkdir(parents=True, exist_ok=True)
-    started, busy = time.perf_counter(), _machine_busy_s()
+    started, busy = time.perf_counter(), machine_busy_s()
     with log.open("wb") as sink:
         child = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT, cwd=cwd)
         sampler = _TreeSampler(child.pid)
         sampler.start()
         _, status, usage = os.wait4(child.pid, 0)
-    wall, machine = time.perf_counter() - started, _machine_busy_s() - busy
+    wall, machine = time.perf_counter() - started, machine_busy_s() - busy
     sampler.stop.set()
     sampler.join()
     child.returncode = os.waitstatus_to_exitcode(status)
