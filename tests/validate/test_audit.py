@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from negdata.validate.audit import audit_set, report
 from negdata.validate.audit_mcq import audit_mcqs
 from negdata.validate.audit_mcq import report as mcq_report
@@ -75,42 +77,34 @@ def test_a_stated_count_is_backed_by_boxes_and_one_more_box_makes_it_false(
     assert found.false_published == 0
 
 
-def test_a_vague_amount_is_backed_by_boxes_and_never_flipped(tmp_path: Path) -> None:
-    """ "amounts": {"bird": 3}: "a few birds" has three boxes, and a fourth makes it no less
-    true, so no flip adds one; without the boxes, no count backs it."""
-    text = "A few birds sit on the fence, and there is no cat."
-    case = {"id": "z", "construction": "count", "text": text, "amounts": {"bird": 3},
-            "objects": {"bird": "affirmed", "cat": "negated"}}  # fmt: skip
-    path = tmp_path / "set.jsonl"
+def _written(path: Path, case: dict[str, object]) -> Path:
     path.write_text(json.dumps(case) + "\n")
-    unbacked = tmp_path / "unbacked.jsonl"
-    unbacked.write_text(json.dumps({**case, "amounts": {}}) + "\n")
+    return path
 
-    found = audit_set("mine", path, "coco", tuned=False)
+
+@pytest.mark.parametrize(
+    ("text", "field", "value", "objects", "without"),
+    [
+        # "a few birds": three boxes back it, and a fourth makes it no less true
+        ("A few birds sit on the fence, and there is no cat.", "amounts", {"bird": 3},
+         {"bird": "affirmed", "cat": "negated"}, "count_unverified"),
+        # the surfer's board is in the photo, though no word names its label
+        ("A surfer rides a wave, and there are no boats.", "also_present", ["surfboard"],
+         {"person": "affirmed", "boat": "negated"}, "affirms_absent"),
+    ],
+)  # fmt: skip
+def test_what_a_true_photo_shows_beyond_the_labels_backs_it_and_is_never_flipped(
+    tmp_path: Path, text: str, field: str, value: object, objects: dict[str, str], without: str
+) -> None:
+    case = {"id": "z", "construction": "plain", "text": text, field: value, "objects": objects}
+
+    found = audit_set("mine", _written(tmp_path / "set.jsonl", case), "coco", tuned=False)
 
     assert found.published["explicit"] == 1
-    assert found.false == 2  # the birds absent, the cat present
+    assert found.false == 2  # the affirmed object absent, the negated one present
     assert found.false_published == 0
-    assert audit_set("mine", unbacked, "coco", tuned=False).refused == {"count_unverified": 1}
-
-
-def test_what_a_true_photo_also_shows_is_present_and_never_flipped(tmp_path: Path) -> None:
-    """ "also_present": the surfer's board is in the photo, though no word names its label; a
-    photo without it makes "a surfer" false."""
-    text = "A surfer rides a wave, and there are no boats."
-    case = {"id": "s", "construction": "plain", "text": text, "also_present": ["surfboard"],
-            "objects": {"person": "affirmed", "boat": "negated"}}  # fmt: skip
-    path = tmp_path / "set.jsonl"
-    path.write_text(json.dumps(case) + "\n")
-    boardless = tmp_path / "boardless.jsonl"
-    boardless.write_text(json.dumps({**case, "also_present": []}) + "\n")
-
-    found = audit_set("mine", path, "coco", tuned=False)
-
-    assert found.published["explicit"] == 1
-    assert found.false == 2  # the surfer absent, a boat present
-    assert found.false_published == 0
-    assert audit_set("mine", boardless, "coco", tuned=False).refused == {"affirms_absent": 1}
+    bare = _written(tmp_path / "bare.jsonl", {**case, field: type(value)()})
+    assert audit_set("mine", bare, "coco", tuned=False).refused == {without: 1}
 
 
 def test_a_question_publishes_only_when_its_key_is_the_one_true_option(tmp_path: Path) -> None:
