@@ -1,9 +1,10 @@
 """One command in a child process, measured: wall time, the CPU time of its whole process tree,
 the peak resident memory of its largest process and of the tree, and the files it wrote.
 
-CPU and the largest process's peak come from the kernel (``os.wait4``: the child's own usage
-and that of every descendant it waited for, as decode pools are); the tree's peak is sampled
-(``psutil``, every ``SAMPLE_S``), so it can miss a spike shorter than that.
+CPU comes from the kernel (``os.wait4``: the child's own usage and that of every descendant it
+waited for, as decode pools are); the peaks are sampled (``psutil``, every ``SAMPLE_S``), so
+they can miss a spike shorter than that. (The kernel's ``ru_maxrss`` is no measure here: a
+forked child's counts its parent's size at the fork.)
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ Snapshot = dict[str, tuple[int, int]]  # relative path -> (size, mtime in ns)
 class Measured:
     wall_s: float
     cpu_s: float
-    largest_rss_mib: float  # the largest process's peak (the kernel's high-water mark)
+    largest_rss_mib: float  # the largest process's peak
     tree_rss_mib: float  # the peak of the tree's summed resident memory, sampled
     machine_cpu_s: float  # by every process on the machine meanwhile, this one's included
     written: dict[str, int]  # files added or changed under the watched folder -> bytes
@@ -49,29 +50,33 @@ def snapshot(folder: Path) -> Snapshot:
     return found
 
 
-def _tree_rss(process: psutil.Process) -> int:
-    total = 0
+def _rss(process: psutil.Process) -> list[int]:
+    """The RSS of ``process`` and of each of its descendants."""
+    found = []
     for member in [process, *process.children(recursive=True)]:
         try:
-            total += member.memory_info().rss
+            found.append(member.memory_info().rss)
         except psutil.Error:  # ended between the listing and the reading
             continue
-    return total
+    return found
 
 
 class _TreeSampler(threading.Thread):
     def __init__(self, pid: int) -> None:
         super().__init__(daemon=True)
         self.process = psutil.Process(pid)
-        self.peak = 0
+        self.peak = 0  # of the tree's sum
+        self.largest = 0  # of one process
         self.stop = threading.Event()
 
     def run(self) -> None:
         while not self.stop.wait(SAMPLE_S):
             try:
-                self.peak = max(self.peak, _tree_rss(self.process))
+                sizes = _rss(self.process)
             except psutil.Error:  # the child has ended
                 return
+            self.peak = max(self.peak, sum(sizes))
+            self.largest = max([self.largest, *sizes])
 
 
 class CommandFailed(RuntimeError):
@@ -102,7 +107,7 @@ def measure(command: list[str], log: Path, watch: Path, cwd: Path) -> Measured:
     return Measured(
         wall_s=wall,
         cpu_s=usage.ru_utime + usage.ru_stime,
-        largest_rss_mib=usage.ru_maxrss * 1024 / MIB,  # Linux reports KiB
+        largest_rss_mib=sampler.largest / MIB,
         tree_rss_mib=sampler.peak / MIB,
         machine_cpu_s=machine,
         written=written,
