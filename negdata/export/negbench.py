@@ -206,13 +206,14 @@ def export_negbench(
     at most one per shard; 1: this process), the CSVs in shard order by this one."""
     shards = published_shards(run)
     root = image_root.rstrip("/") if image_root else str((out / "images").resolve())
+    evaluated = frozenset(eval_splits)
     workers = min(workers or os.cpu_count() or 1, max(len(shards), 1))
     job = partial(
         _export_shard,
         run=run,
         out=out,
         root=root,
-        eval_splits=frozenset(eval_splits),
+        eval_splits=evaluated,
         vocabulary=vocabulary,
     )
     counts: Counter[str] = Counter()
@@ -235,7 +236,7 @@ def export_negbench(
             "so do not report evaluation results of a model trained on this export",
             unsplit,
         )
-    if TRAIN_SPLIT in eval_splits:
+    if TRAIN_SPLIT in evaluated:
         log.warning(
             "the evaluation CSVs hold the train split too: do not report evaluation results of "
             "a model trained on this export"
@@ -253,7 +254,7 @@ def export_negbench(
     for file in FILES:
         if not counts[file]:
             log.warning("%s has no rows", file)
-    _warn_if_too_small_for_recall(counts, frozenset(eval_splits))
+    _warn_if_too_small_for_recall(counts, evaluated)
     log.info("negbench export in %s: %s", out, ", ".join(f"{k} {v}" for k, v in counts.items()))
     return dict(counts)
 

@@ -11,7 +11,7 @@ evidence has that many boxes, and one more in a flip; where it states a vague am
 birds", ``"amounts": {"bird": 3}`` is as many boxes as a photo that makes it true shows, never
 flipped, since one more makes it no less true). Objects such a photo shows that the caption
 names in words of no label ("a desk", a surfer's board), ``"also_present"``, are present in
-every evidence and never flipped.: each flip makes the sentence false, and a
+every evidence and never flipped. Each flip makes the sentence false, and a
 gate that publishes it publishes a false statement.
 
 Per set it prints:

@@ -154,6 +154,14 @@ def implied_gear(text: str, polarities: Mapping[str, str]) -> set[str]:
     return {GEAR[w] for w in words & GEAR.keys()}
 
 
+def gear_ruled_out(
+    text: str, polarities: Mapping[str, str], verdicts: Mapping[str, Verdict]
+) -> bool:
+    """Whether the evidence rules out gear an affirmed person's name implies ("a skier" with no
+    skis): the sentence is then false."""
+    return any(verdicts.get(gear) == "absent" for gear in implied_gear(text, polarities))
+
+
 def left_out(
     text: str, polarities: Mapping[str, str], verdicts: Mapping[str, Verdict], lexicon: Lexicon
 ) -> list[str]:

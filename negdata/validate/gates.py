@@ -17,8 +17,8 @@ from negdata.validate.claims import (
     CountProblem,
     count_problem,
     exclusive_only_by_count,
+    gear_ruled_out,
     identity_claim,
-    implied_gear,
     left_out,
     meta_text,
     negation_verdict,
@@ -138,7 +138,7 @@ class CaptionGate:
                 return "affirms_undecided"
             if pol == "affirmed" and verdict != "present" and name not in in_original:
                 return "affirms_unverified"
-        if any(verdicts.get(gear) == "absent" for gear in implied_gear(text, polarities)):
+        if gear_ruled_out(text, polarities, verdicts):
             return "affirms_absent"  # "a lone surfer" where no surfboard is
         # What only the parse reads ("to make room for the new microwave": the rules see no
         # microwave) is held to the evidence too: a misreading of the rules' must not hide a
@@ -235,7 +235,7 @@ def option_truth(
         if verdict not in ("present", "absent"):
             return None
         truth = truth and (verdict == "present") == (pol == "affirmed")
-    if any(verdicts.get(gear) == "absent" for gear in implied_gear(text, polarities)):
+    if gear_ruled_out(text, polarities, verdicts):
         return False  # "a skier" where there are no skis
     counts = count_problem(text, polarities, boxes or {}, lexicon)
     if counts == "count_unverified":
