@@ -117,6 +117,11 @@ class Lexicon:
         self._terms = {
             n: tuple(sorted(t, key=lambda s: (-len(s), s))) for n, t in self._terms.items()
         }
+        # Every word singular, as ``mentioned`` reads the text: "sports gear" is "sport gear".
+        self._surface = [
+            (f" {' '.join(singular(w) for w in term.split())} ", name)
+            for term, name in self._names.items()
+        ]
 
     def _add_synonyms(self) -> None:
         """Words for the labels, then words for those words ("glass of wine" -> "wine glass"
@@ -163,7 +168,7 @@ class Lexicon:
         text = re.sub(r"['\u2019]s\b", "", text.lower())  # "a catcher's mitt"
         words = [singular(w) for w in re.findall(r"[a-z]+", text)]
         joined = f" {' '.join(words)} "
-        return sorted({name for term, name in self._names.items() if f" {term} " in joined})
+        return sorted({name for term, name in self._surface if term in joined})
 
 
 @cache

@@ -22,7 +22,7 @@ from typing import Literal
 from negdata.detect.lexicon import Lexicon
 from negdata.detect.vocab import singular
 from negdata.records import Verdict
-from negdata.validate.negation import mention_terms
+from negdata.validate.negation import Polarity, mention_terms
 from negdata.validate.negation.mentions import Mention, build_index, find_mentions
 from negdata.validate.negation.words import NUMBER_WORDS, NUMERALS, PREPOSITIONS
 
@@ -102,6 +102,7 @@ class Count:
     fewest: int
     most: int | None
     at: int  # the count word's token
+    end: int  # the token after the object's name
 
 
 def exclusive(text: str) -> bool:
@@ -133,6 +134,22 @@ def _kinds(text: str, lexicon: Lexicon) -> set[str]:
     return found
 
 
+def kind_exclusions(
+    text: str, polarities: Mapping[str, Polarity], lexicon: Lexicon
+) -> dict[str, Polarity]:
+    """``polarities`` and what an exclusive claim about a kind rules out: "the only vehicle is a
+    motorcycle" says there is no bus and no car. A kind none of whose members the sentence
+    affirms ("the only vehicle is parked") rules out none of them."""
+    affirmed = [lexicon.members(n) for n, p in polarities.items() if p == "affirmed"]
+    ruled_out: dict[str, Polarity] = {}
+    for kind in _kinds(text, lexicon):
+        members = lexicon.members(kind)
+        named = set().union(*(m & members for m in affirmed if m != members))
+        if named:
+            ruled_out |= dict.fromkeys(sorted(members - named - {kind}), "negated")
+    return {**ruled_out, **polarities}
+
+
 # A person named by what they ride: "a lone surfer" has a board, whatever the reader makes of
 # the word (a person).
 GEAR: dict[str, str] = {
@@ -147,11 +164,12 @@ GEAR: dict[str, str] = {
 
 def implied_gear(text: str, polarities: Mapping[str, str]) -> set[str]:
     """The labels an affirmed person's name implies ("a skier": skis); a sentence that says so
-    is false where the evidence rules them out."""
+    is false where the evidence rules them out. Gear the sentence itself denies ("a surfer
+    without a surfboard") it does not imply."""
     if polarities.get("person") != "affirmed":
         return set()
     words = {singular(w) for w in re.findall(r"[a-z]+", text.lower())}
-    return {GEAR[w] for w in words & GEAR.keys()}
+    return {GEAR[w] for w in words & GEAR.keys() if polarities.get(GEAR[w]) != "negated"}
 
 
 def gear_ruled_out(
@@ -205,20 +223,27 @@ def negation_verdict(
 Found = tuple[str, int]  # a count word and where it is
 
 
-def _count_word(tokens: list[str], mention: Mention) -> Found | None:
+# Labels one of which is a pair: "a pair of skis" is one box.
+PAIRED = frozenset({"skis", "scissors"})
+
+
+def _count_word(tokens: list[str], mention: Mention, named: set[int]) -> Found | None:
     """The count word of the noun phrase that ends in ``mention``: "two (big) dogs", "a lone
     cat", "a couple of dogs", "3 cars", "the only dog" (one), "three of us"; ``None`` for a bare
-    noun."""
+    noun, for "the only dogs" (all there are) and "a pair of skis" (one pair), and past a word
+    of another mention (``named``): "two people playing frisbee" count no frisbee."""
     at = mention.start - 1
+    last = tokens[mention.end - 1]
     if at >= 1 and tokens[at] == "only" and tokens[at - 1] == "the":
-        return "sole", at
+        return ("sole", at) if singular(last) == last else None
     if at >= 1 and tokens[at] == "of" and tokens[at - 1] in {"pair", "couple"}:
-        return tokens[at - 1], at - 1
+        paired = tokens[at - 1] == "pair" and mention.name in PAIRED
+        return None if paired else (tokens[at - 1], at - 1)
     if at >= 1 and tokens[at] == "of" and tokens[mention.start] == "us":
         before = tokens[at - 1]  # "three of us": the whole party
         return (before, at - 1) if before in COUNTS or before.isdigit() else None
     for _ in range(3):  # up to two adjectives: "a big brown dog"
-        if at < 0 or tokens[at] in _STOPS:
+        if at < 0 or tokens[at] in _STOPS or at in named:
             return None
         word = tokens[at]
         if word in COUNTS or word.isdigit():
@@ -252,13 +277,15 @@ def counts(text: str, names: Mapping[str, tuple[str, ...]]) -> list[Count]:
     """The counts ``text`` states for the objects ``names`` (name -> its terms)."""
     tokens = _TOKEN.findall(text.lower())
     found = []
-    for mention in find_mentions(tokens, build_index(names)):
-        stated = _count_word(tokens, mention) or _count_after(tokens, mention)
+    mentions = find_mentions(tokens, build_index(names))
+    named = {i for m in mentions for i in range(m.start, m.end)}
+    for mention in mentions:
+        stated = _count_word(tokens, mention, named) or _count_after(tokens, mention)
         if stated is None:
             continue
         word, at = stated
         fewest, most = (int(word), int(word)) if word.isdigit() else COUNTS[word]
-        found.append(Count(mention.name, word, fewest, most, at))
+        found.append(Count(mention.name, word, fewest, most, at, mention.end))
     return found
 
 
@@ -288,6 +315,23 @@ def _time(tokens: list[str], i: int) -> bool:
     )
 
 
+_JOINS = frozenset({"and", ",", "a", "an"})
+
+
+def _listed(stated: list[Count], tokens: list[str]) -> list[list[Count]]:
+    """``stated`` in groups that count together: one name listed twice ("a man and a woman",
+    "a pair of ducks and a lone swan") counts both; elsewhere ("the only person is a skier")
+    each count is its own claim."""
+    groups: list[list[Count]] = []
+    for count in sorted(stated, key=lambda c: c.at):
+        last = next((g for g in reversed(groups) if g[-1].name == count.name), None)
+        if last is not None and set(tokens[last[-1].end : count.at]) <= _JOINS:
+            last.append(count)
+        else:
+            groups.append([count])
+    return groups
+
+
 def count_problem(
     text: str,
     polarities: Mapping[str, str],
@@ -303,16 +347,21 @@ def count_problem(
     stated = counts(text, {name: terms.get(name, lexicon.terms(name)) for name in polarities})
     if stray_number(text, stated):
         return "count_unverified"
-    for count in stated:
-        if polarities[count.name] != "affirmed" or (not articles and count.word in ARTICLES):
-            continue
-        members = lexicon.members(count.name)
+    checked = [
+        count
+        for count in stated
+        if polarities[count.name] == "affirmed" and (articles or count.word not in ARTICLES)
+    ]
+    for said in _listed(checked, _TOKEN.findall(text.lower())):
+        members = lexicon.members(said[0].name)
         if not members & set(boxes):
-            if count.word in EXPLICIT or count.word.isdigit():
+            if any(c.word in EXPLICIT or c.word.isdigit() for c in said):
                 return "count_unverified"
             continue
         seen = sum(boxes.get(label, 0) for label in members)
-        if seen < count.fewest or (count.most is not None and seen > count.most):
+        bounded = [c.most for c in said if c.most is not None]
+        too_many = len(bounded) == len(said) and seen > sum(bounded)
+        if seen < sum(c.fewest for c in said) or too_many:
             return "count_not_true"
     if polarities.get("person") == "affirmed" and ALONE.search(text):  # "the chef works alone"
         if "person" not in boxes:

@@ -19,6 +19,7 @@ from negdata.validate.claims import (
     exclusive_only_by_count,
     gear_ruled_out,
     identity_claim,
+    kind_exclusions,
     left_out,
     meta_text,
     negation_verdict,
@@ -116,9 +117,11 @@ class CaptionGate:
             return "copy_of_original"
         if article_errors(text):
             return "article_error"
-        polarities = analyze(text, self.lexicon)
+        polarities = kind_exclusions(text, analyze(text, self.lexicon), self.lexicon)
         if label_polarity(polarities, row.negated_label, self.lexicon) != "negated":
-            return "not_negated"  # negated by name, or by its kind's: "no vehicles"
+            # negated by name, by its kind's ("no vehicles"), or left out of all there is of
+            # its kind ("the only vehicle is a motorcycle")
+            return "not_negated"
         if nonsense(text, self.lexicon):
             return "identity_claim"
         verdicts = self.verdicts(evidence)
@@ -226,7 +229,7 @@ def option_truth(
     present, and a count agrees with the ``boxes`` (``negdata.validate.claims``). ``None`` when
     it names something the evidence cannot decide, or where only an article disagrees with the
     boxes ("a suitcase" beside two): a question must not hang on it."""
-    polarities = analyze(text, lexicon)
+    polarities = kind_exclusions(text, analyze(text, lexicon), lexicon)
     if not polarities:
         return None
     truth = True

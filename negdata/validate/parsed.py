@@ -85,14 +85,14 @@ def _mentions(doc: list[Token], index: dict[tuple[str, ...], str]) -> Iterator[M
             continue
         head = token.head
         if (
-            token.dep_ == "compound"
+            token.dep_ in {"compound", "amod"}
             and head.i > token.i
             and (
                 head.pos_ in NOUNS
                 or head.dep_ in {"pobj", "dobj"}  # "at the bus stop", stop a VERB
             )
         ):
-            continue  # "bus stop", "dog bed"
+            continue  # "bus stop", "dog bed", "fat orange cats"
         ahead = tuple(singular(t.lower_) for t in doc[token.i : token.i + longest])
         if any(index.get(ahead[:n]) == "" for n in range(2, len(ahead) + 1)):
             continue  # "a couple of suitcases", "a ball of yarn": a phrase that names no object

@@ -9,6 +9,8 @@ from negdata.validate.claims import (
     count_problem,
     exclusive,
     identity_claim,
+    implied_gear,
+    kind_exclusions,
     left_out,
     meta_text,
 )
@@ -49,6 +51,38 @@ COCO = lexicon_for("coco")
 )
 def test_exclusive_claims(text: str, claims: bool) -> None:
     assert exclusive(text) is claims
+
+
+@pytest.mark.parametrize(
+    ("text", "ruled_out"),
+    [
+        (
+            "The only vehicle is a motorcycle.",
+            {"airplane", "bicycle", "boat", "bus", "car", "train", "truck"},
+        ),
+        ("A dog is the only animal in the yard; no cat.", COCO.members("animal") - {"dog", "cat"}),
+        # one vehicle, which the sentence does not name: no vehicle is ruled out
+        ("The only vehicle is parked by the road.", set()),
+    ],
+)
+def test_all_there_is_of_a_kind_rules_out_the_rest(text: str, ruled_out: set[str]) -> None:
+    polarities = analyze(text, COCO)
+    with_kinds = kind_exclusions(text, polarities, COCO)
+    assert {n for n, p in with_kinds.items() if p == "negated" and n not in polarities} == ruled_out
+    assert {n: with_kinds[n] for n in polarities} == polarities
+
+
+@pytest.mark.parametrize(
+    ("text", "gear"),
+    [
+        ("A lone surfer on the beach, with no boat.", {"surfboard"}),
+        ("A surfer without a surfboard walks the beach.", set()),
+        ("A snowboarder, having no snowboard with him, walks up the hill.", set()),
+        ("A beach with no surfers.", set()),
+    ],
+)
+def test_a_rider_implies_gear_the_sentence_does_not_deny(text: str, gear: set[str]) -> None:
+    assert implied_gear(text, analyze(text, COCO)) == gear
 
 
 @pytest.mark.parametrize(
@@ -122,6 +156,22 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
         ),
         ("The chef works alone in the kitchen, with no microwave.", {"person": 1}, None),
         ("The chef works alone in the kitchen, with no microwave.", {}, "count_unverified"),
+        # One name listed twice counts both; said twice of one thing, each count is a claim.
+        ("A man and a woman share a bench, with no dog.", {"person": 2, "bench": 1}, None),
+        (
+            "A man and a woman share a bench, with no dog.",
+            {"person": 1, "bench": 1},
+            "count_not_true",
+        ),
+        ("A pair of ducks and a lone swan glide by; no boats.", {"bird": 3}, None),
+        ("The only person here is a skier; no snowboard.", {"person": 2}, "count_not_true"),
+        ("The only person here is a skier; no snowboard.", {"person": 1, "skis": 1}, None),
+        # A count ends at another named thing; "the only animals" are all there are, not one;
+        # a pair of skis is one box.
+        ("Two people playing frisbee, and no dogs.", {"person": 2, "frisbee": 1}, None),
+        ("The only animals here are two zebras; no giraffes.", {"zebra": 2}, None),
+        ("A pair of skis against the wall, no snowboard.", {}, None),
+        ("A pair of skis against the wall, no snowboard.", {"skis": 1}, None),
         # A clock's numbers and a file's are no counts.
         ("Not a single car on the highway at 4 a.m.", {}, None),
         ("IMG_2041.jpg kids w/ frisbee at park (no dog)", {"frisbee": 1, "person": 2}, None),

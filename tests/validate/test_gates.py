@@ -8,7 +8,7 @@ from negdata.compose.mcq import McqBalancer, build_mcq
 from negdata.config import Config
 from negdata.detect.lexicon import lexicon_for
 from negdata.publish.stage import select_captions
-from negdata.records import CaptionRecord, Evidence, LabelScore
+from negdata.records import Box, CaptionRecord, Evidence, LabelScore
 from negdata.validate.gates import CaptionGate, mcq_gate, option_truth
 
 CFG = Config.model_validate(
@@ -120,6 +120,26 @@ def test_a_kind_negated_negates_each_member_the_sentence_does_not_affirm(
     row = _caption(text, negated="car" if reason != "not_negated" else "bicycle")
     row = row.model_copy(update={"original_caption": ""})
     assert GATE.check(row, _every_label_scored(scores)) == reason
+
+
+@pytest.mark.parametrize(
+    ("scores", "reason"),
+    [
+        ({"motorcycle": 0.9}, None),
+        ({"motorcycle": 0.9, "bus": 0.9}, "negates_present"),
+        ({"motorcycle": 0.9, "truck": 0.3}, "negates_undecided"),
+    ],
+)
+def test_all_there_is_of_a_kind_negates_the_other_members(
+    scores: dict[str, float], reason: str | None
+) -> None:
+    """ "The only vehicle is a motorcycle": one motorcycle, no bus, and no other vehicle the
+    evidence leaves open."""
+    row = _caption("The only vehicle on the road is a motorcycle.", negated="bus")
+    row = row.model_copy(update={"original_caption": ""})
+    one = Box(label="motorcycle", score=0.9, x0=0.0, y0=0.0, x1=1.0, y1=1.0, source="t")
+    evidence = _every_label_scored(scores).model_copy(update={"boxes": [one]})
+    assert GATE.check(row, evidence) == reason
 
 
 @pytest.mark.parametrize(

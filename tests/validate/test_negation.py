@@ -109,6 +109,20 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         ("A vase on the table; there's no bowl of fruit.", {"vase": "affirmed",
          "dining table": "affirmed", "bowl": "negated", "fruit": "negated"}),
         ("Cars wait at the red light.", {"car": "affirmed", "traffic light": "affirmed"}),
+        # the room a photo is taken in: not there, not in the photo
+        ("The cat's chair sits by the window; the cat is not in the room.", {"chair": "affirmed",
+         "cat": "negated"}),
+        # departures: "just" after "has" is a moment, no contrast
+        ("The taxi has just driven away, leaving a woman on the curb.", {"car": "negated",
+         "person": "affirmed"}),
+        ("The kite has blown away, and the boy looks up.", {"kite": "negated",
+         "person": "affirmed"}),
+        ("The plane has already taken off, and the gate is quiet.", {"airplane": "negated"}),
+        ("The man has taken off his tie.", {"person": "affirmed", "tie": "affirmed"}),
+        ("Two boys play in the park. Their dog is not with them.", {"person": "affirmed",
+         "dog": "negated"}),
+        # a kind's name with a plural word in it
+        ("A locker room with no sports gear lying around.", {"sports gear": "negated"}),
     ],
 )  # fmt: skip
 def test_analyze_resolves_every_name(text: str, expected: dict[str, str]) -> None:

@@ -40,6 +40,7 @@ COCO = lexicon_for("coco")
         ("No cat, although its bowl and a ball of yarn sit by the door.", {"cat": "negated",
          "bowl": "affirmed"}),
         ("No one at the bus stop this morning.", {"person": "negated"}),
+        ("No fat orange tabby cats on the sill.", {"cat": "negated"}),  # a colour, no fruit
     ],
 )  # fmt: skip
 def test_the_parse_reads_negation(text: str, expected: dict[str, str]) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from negdata.validate.negation.words import FRAME_WORDS
+from negdata.validate.negation.words import FRAME_WORDS, ROOM_WORDS
 
 POST = re.compile(
     r"^(?:(?:is|are|was|were|be|been|has|have|had|remains?|seems?|now|still|also|completely|entirely|"
@@ -16,6 +16,9 @@ POST = re.compile(
     r"moved on|gone away|run off|run away)|(?:not|yet to) (?:arrived?|come|shown up|turned up)|"
     r"(?:left|departed)(?= (?:an? |some |many |several |a few )?[a-z]+s? ago| early| already)|"
     r"(?:flew|drove|sailed|ran) (?:away|off)|"
+    r"(?:has|have|had) (?:already |all )?(?:blown|floated|drifted|paddled|swum|wandered|walked|"
+    r"ridden) (?:away|off)|(?:has|have|had) (?:already )?taken off(?= ,|$| and\b)|"
+    r"(?:is|are|was|were) not with (?:them|him|her|us|me)\b|"
     r"(?:been |was |were )(?:eaten|sold|towed|demolished|taken away|put away|cleared away|stolen|"
     r"left behind|picked|replaced|thrown (?:away|out)|given away|adopted|relocated|discharged|"
     r"(?:led|hauled|carried|driven|towed|rolled|wheeled) (?:away|off)|taken(?= ,|$| for\b| by\b)|"
@@ -52,7 +55,7 @@ POST = re.compile(
     r"not (?:be )?(?:present|visible|pictured|here|there|around|anywhere|seen|identified|"
     r"detected|noted|observed|found|shown|spotted|evident|visualized|visualised|appreciated|"
     r"demonstrated|depicted|included|featured|captured|in (?:view|sight)|"
-    r"(?:in|within) (?:the |this )?(?:[a-z]+ )?(?:" + "|".join(FRAME_WORDS) + r")))\b"
+    r"(?:in|within) (?:the |this )?(?:[a-z]+ )?(?:" + "|".join(FRAME_WORDS + ROOM_WORDS) + r")))\b"
 )
 CLINICAL_PRE = re.compile(
     r"\b(?:negative for|(?:the |a )?(?:absence|removal|lack|resolution) of|no presence of|"

@@ -86,7 +86,8 @@ def _prepare(text: str) -> str:
     text = rewrite_report(text)
     text = rewrite(text)
     text = re.sub(r"\bnot yet\b", "not", text)  # "yet" starts no clause here
-    text = re.sub(r"\b(is|are|was|were) just\b", r"\1", text)  # "is just out of frame"
+    # "is just out of frame", "has just driven away": a moment, no contrast
+    text = re.sub(r"\b(is|are|was|were|has|have|had) just\b", r"\1", text)
     # "not one of the chairs", "neither dog has a ball": like "none of".
     text = re.sub(r"\b(?:not (?:a single |even )?one|not any|no one|nothing) of\b", "none of", text)
     # "of the horses there is no sign" -> "no horses"

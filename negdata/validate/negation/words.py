@@ -89,6 +89,8 @@ NONE_OF_VERBS = frozenset(
 )  # fmt: skip
 VERBAL_CUES = frozenset({"not", "never"})
 FRAME_WORDS = ("picture", "frame", "view", "sight", "shot", "photo", "image", "scene")
+# Rooms a photo is taken in: "the cat is not in the room" says it is not in the photo either.
+ROOM_WORDS = ("room", "bathroom", "kitchen", "bedroom")
 POST_MISSING_OK = frozenset(
     {",", BREAK, STOP, "from", "too", "today", "again", "now", "entirely", "at", "in", "on", "here",
      "and"}
