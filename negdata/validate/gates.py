@@ -146,7 +146,7 @@ class CaptionGate:
         # What only the parse reads ("to make room for the new microwave": the rules see no
         # microwave) is held to the evidence too: a misreading of the rules' must not hide a
         # false claim.
-        parsed = analyze_parse(text, self.lexicon)
+        parsed = kind_exclusions(text, analyze_parse(text, self.lexicon), self.lexicon)
         for name, pol in parsed.items():
             contradiction = _contradicts(pol, self._verdict(name, pol, parsed, verdicts))
             if name not in polarities and contradiction is not None:
