@@ -7,9 +7,9 @@ evaluation and training read: ``tests/publish``, ``tests/test_eval_clip.py``,
 
 Image ``i`` is sample photo ``i % 14``, with a box per labelled object, three template captions
 negating objects it lacks (every other label scored low, so the publish gates pass them), a
-question when it shows an object, and a reject; NegCap's tars and Parquet are written by the
-publish stage's own ``write_splits``. The image of index 1 in each shard gets a caption holding
-markup, as untrusted input can.
+question when it shows an object, and a reject; NegCap's samples and Parquet are made by the
+publish stage's own ``image_sample`` and ``write_tables``. The image of index 1 in each shard
+gets a caption holding markup, as untrusted input can.
 """
 
 from __future__ import annotations
@@ -27,8 +27,9 @@ from negdata.cli import PERSON_WEIGHTS
 from negdata.config import Config, load_config
 from negdata.detect.vocab import vocabulary
 from negdata.english import with_article
-from negdata.publish.samples import image_samples
-from negdata.publish.stage import write_splits
+from negdata.publish.layout import negcap_tar
+from negdata.publish.samples import image_sample
+from negdata.publish.stage import write_tables
 from negdata.records import (
     SPLITS,
     Box,
@@ -150,10 +151,20 @@ def _write_shard(cfg: Config, shard: int, photos: list[tuple[SampleImage, bytes]
         )
         for c in captions
     ]
-    images_by_split = write_splits(
+    by_image: dict[str, list[PublishedCaption]] = {}
+    for published_caption in sorted(published, key=lambda c: c.key):
+        by_image.setdefault(published_caption.image_key, []).append(published_caption)
+    images_by_split = {}
+    for split in SPLITS:
+        keys = [key for key in sorted(by_image) if split_of[key] == split]
+        images_by_split[split] = len(keys)
+        if keys:  # no empty tar: ``datasets`` cannot read one
+            seed = cfg.run.seed
+            samples = [image_sample(k, by_image[k], images[k], sha256[k], seed) for k in keys]
+            write_tar(negcap_tar(out, split, name), samples)
+    write_tables(
         out,
         name,
-        image_samples(published, images, sha256, cfg.run.seed),
         published,
         [PublishedMcq(**q.model_dump(), split=split_of[q.image_key]) for q in questions],
     )

@@ -8,7 +8,8 @@ import io
 import json
 import re
 import tarfile
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import IO, Any, Literal
 
 from negdata.shards import Location, atomic_path
@@ -19,19 +20,32 @@ _KEY_AND_EXTENSION = re.compile(r"^((?:.*/|)[^.]+)[.]([^/]*)$")
 
 
 def write_tar(path: Location, samples: Iterable[Sample]) -> int:
-    """Write samples (``__key__`` plus members such as jpg/txt/json) to ``path`` atomically.
+    """Write samples (``__key__`` plus members such as jpg/txt/json) to ``path`` atomically
+    (``tar_writer``); returns how many."""
+    count = 0
+    with tar_writer(path) as write:
+        for sample in samples:
+            write(sample)
+            count += 1
+    return count
+
+
+@contextmanager
+def tar_writer(path: Location) -> Iterator[Callable[[Sample], None]]:
+    """A function that appends one sample to the tar at ``path``, which appears, whole, when the
+    block ends without an error: a shard streams to its tar, never held in memory.
 
     The bytes are those of webdataset's ``TarWriter(mtime=0)``: members in sorted extension
     order, ustar headers, mode 0444, owner bigdata, no clock (a rerun writes the same tar).
     Written with tarfile directly, because importing webdataset imports torch: seconds of CPU
     in every ingest process."""
-    count = 0
     with (
         atomic_path(path) as tmp,
         tmp.open("wb") as fh,
         tarfile.open(fileobj=fh, mode="w|", format=tarfile.USTAR_FORMAT) as tar,
     ):
-        for sample in samples:
+
+        def write(sample: Sample) -> None:
             key = sample["__key__"]
             if "." in key:
                 raise ValueError(f"WebDataset keys must not contain '.': {key}")
@@ -41,8 +55,8 @@ def write_tar(path: Location, samples: Iterable[Sample]) -> int:
                 member.size, member.mtime, member.mode = len(data), 0, 0o444
                 member.uname = member.gname = "bigdata"
                 tar.addfile(member, io.BytesIO(data))
-            count += 1
-    return count
+
+        yield write
 
 
 def _encoded(extension: str, value: Any) -> bytes:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import webdataset as wds
 
-from negdata.wds import read_tar, write_tar
+from negdata.wds import read_tar, tar_writer, write_tar
 
 
 def _samples() -> list[dict[str, object]]:
@@ -47,3 +47,22 @@ def test_a_key_with_a_dot_or_an_unknown_member_type_is_refused(tmp_path: Path) -
     with pytest.raises(TypeError, match=r"no encoding for \.npy"):
         write_tar(tmp_path / "b.tar", [{"__key__": "k", "npy": object()}])
     assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing half-written stays
+
+
+def test_a_streamed_tar_appears_whole_or_not_at_all(tmp_path: Path) -> None:
+    """``tar_writer`` appends a sample at a time; the tar is there only once the block ends, and
+    an error part-way leaves the one written before untouched."""
+    path = tmp_path / "00003.tar"
+    write_tar(path, _samples()[:2])
+    before = path.read_bytes()
+    with pytest.raises(RuntimeError), tar_writer(path) as write:
+        for sample in _samples():
+            write(sample)
+            assert path.read_bytes() == before
+        raise RuntimeError("the process dies here")
+    assert path.read_bytes() == before
+    with tar_writer(path) as write:
+        for sample in _samples():
+            write(sample)
+    assert [s["__key__"] for s in read_tar(path)] == [s["__key__"] for s in _samples()]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["00003.tar"]

@@ -7,9 +7,10 @@ import logging
 import os
 import re
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
 from typing import Any
 
 from negdata.config import Config
@@ -20,7 +21,7 @@ from negdata.ingest.sources import SourceRow, shard_rows
 from negdata.progress import Progress
 from negdata.records import IngestRow, read_parquet, write_parquet
 from negdata.shards import Location, read_stats, sample_key, shard_name, write_stats
-from negdata.wds import Sample, read_tar, write_tar
+from negdata.wds import Sample, read_tar, tar_writer
 from negdata.workers import pool_for
 
 log = logging.getLogger(__name__)
@@ -45,14 +46,25 @@ async def _fetch(url: str, fetcher: Fetcher, local: LocalFiles) -> bytes:
     return await asyncio.to_thread(read_local, url, local)
 
 
+Consume = Callable[[int, Outcome], None]  # a row's index and its outcome, in row order
+
+
 async def _fetch_and_decode(
-    rows: list[SourceRow], cfg: Config, pool: ProcessPoolExecutor, workers: int, desc: str
-) -> list[Outcome]:
-    """Fetch every row (network concurrency from ``ingest.concurrency``) and decode it in the
-    process pool as soon as it arrives. A bound on rows between the two keeps memory flat."""
+    rows: list[SourceRow],
+    cfg: Config,
+    pool: ProcessPoolExecutor,
+    workers: int,
+    desc: str,
+    consume: Consume,
+) -> None:
+    """Fetch every row (network concurrency from ``ingest.concurrency``), decode it in the
+    process pool as soon as it arrives, and hand each outcome to ``consume`` in row order. Rows
+    start at most twice the rows held at once ahead of the next one consumed, so memory is flat
+    however long the shard, and one slow row does not hold the others back."""
     loop = asyncio.get_running_loop()
     options = ImageOptions.from_config(cfg.ingest)
-    holding = asyncio.Semaphore(cfg.ingest.concurrency + 2 * workers)
+    held = cfg.ingest.concurrency + 2 * workers
+    holding = asyncio.Semaphore(held)
     local = LocalFiles.from_config(cfg)
 
     async def one(row: SourceRow, fetcher: Fetcher) -> Outcome:
@@ -71,19 +83,26 @@ async def _fetch_and_decode(
         return decoded
 
     async with Fetcher(cfg.ingest) as fetcher:
-        tasks = [asyncio.ensure_future(one(row, fetcher)) for row in rows]
-        with Progress(len(tasks), desc) as bar:
-            for done in asyncio.as_completed(tasks):
-                await done
+        started: deque[asyncio.Task[Outcome]] = deque()
+        done = 0
+        with Progress(len(rows), desc) as bar:
+            for row in rows:
+                started.append(asyncio.ensure_future(one(row, fetcher)))
+                if len(started) == 2 * held:
+                    consume(done, await started.popleft())
+                    done += 1
+                    bar.update()
+            while started:
+                consume(done, await started.popleft())
+                done += 1
                 bar.update()
-        return [task.result() for task in tasks]
 
 
-def _fetch_rows(cfg: Config, rows: list[SourceRow], desc: str) -> list[Outcome]:
+def _fetch_rows(cfg: Config, rows: list[SourceRow], desc: str, consume: Consume) -> None:
     """Fetch and decode ``rows`` in the process's worker pool (``negdata.workers``)."""
     workers = decode_workers(cfg)
     with pool_for(workers, "ingest.workers") as pool:
-        return asyncio.run(_fetch_and_decode(rows, cfg, pool, workers, desc))
+        asyncio.run(_fetch_and_decode(rows, cfg, pool, workers, desc, consume))
 
 
 def _failed(key: str, row: SourceRow, reason: str, detail: str) -> IngestRow:
@@ -116,43 +135,57 @@ def _sample(key: str, row: SourceRow, result: Encoded) -> tuple[IngestRow, Sampl
     }
 
 
-def _publish(
-    cfg: Config, shard: int, entries: list[tuple[IngestRow, Sample | None]], config_hash: str,
-    started: float,
-) -> dict[str, Any]:  # fmt: skip
-    """Write the shard (tar, parquet, then the done marker); with ``ingest.dedup`` a repeated
-    original image (same sha256) is kept once, the later rows failing as ``duplicate_image``."""
-    out = cfg.run.output_dir / STAGE
-    records: list[IngestRow] = []
-    samples: list[Sample] = []
-    first_of: dict[str, str] = {}
-    for record, sample in entries:
-        if sample is not None and cfg.ingest.dedup and record.sha256 in first_of:
-            detail = f"same image as {first_of[record.sha256]}"
+@dataclass
+class _Written:
+    """A shard as ingest writes it: samples go to the tar as they come, records (small) stay
+    for the Parquet. With ``ingest.dedup`` a repeated original image (same sha256) is kept
+    once, the later rows failing as ``duplicate_image``."""
+
+    write: Callable[[Sample], None]
+    dedup: bool
+    records: list[IngestRow] = field(default_factory=list)
+    successes: int = 0
+    first_of: dict[str, str] = field(default_factory=dict)
+
+    def add(self, record: IngestRow, sample: Sample | None) -> None:
+        if sample is not None and self.dedup and record.sha256 in self.first_of:
+            detail = f"same image as {self.first_of[record.sha256]}"
             record = record.model_copy(
                 update={"status": "failed", "error_message": f"duplicate_image: {detail}"}
             )
             sample = None
         if sample is not None and record.sha256 is not None:
-            first_of.setdefault(record.sha256, record.key)
-        records.append(record)
+            self.first_of.setdefault(record.sha256, record.key)
+        self.records.append(record)
         if sample is not None:
-            samples.append(sample)
-    write_tar(out / f"{shard_name(shard)}.tar", samples)
+            self.write(sample)
+            self.successes += 1
+
+
+def _write_shard(
+    cfg: Config, shard: int, config_hash: str, started: float, fill: Callable[[_Written], None],
+) -> dict[str, Any]:  # fmt: skip
+    """Write the shard: ``fill`` adds its rows in key order, their images streaming to the tar;
+    then the Parquet, then the done marker."""
+    out = cfg.run.output_dir / STAGE
+    with tar_writer(out / f"{shard_name(shard)}.tar") as write:
+        written = _Written(write, cfg.ingest.dedup)
+        fill(written)
+    records = written.records
     write_parquet(out / f"{shard_name(shard)}.parquet", IngestRow, records)
     failures = Counter(
         (r.error_message or "").split(":", 1)[0] for r in records if r.status == "failed"
     )
     stats = {
         "count": len(records),
-        "successes": len(samples),
-        "failed": len(records) - len(samples),
+        "successes": written.successes,
+        "failed": len(records) - written.successes,
         "failures_by_reason": dict(sorted(failures.items())),
         "duration_s": round(time.monotonic() - started, 3),
     }
     write_stats(out, shard, config_hash, stats)
-    log.info("ingest shard %s: %d/%d images", shard_name(shard), len(samples), len(records))
-    if records and not samples:
+    log.info("ingest shard %s: %d/%d images", shard_name(shard), written.successes, len(records))
+    if records and not written.successes:
         reasons = ", ".join(f"{n} {reason}" for reason, n in failures.most_common(3))
         log.warning(
             "ingest shard %s: no usable row in %s (%s): check input.path and input.format",
@@ -171,12 +204,14 @@ def run_ingest(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
     """Fetch and re-encode one shard's rows; failed rows are recorded with their reason."""
     started = time.monotonic()
     rows = shard_rows(cfg.input, shard)
-    results = _fetch_rows(cfg, rows, f"ingest {shard_name(shard)}")
-    entries = [
-        _entry(sample_key(shard, i), row, result)
-        for i, (row, result) in enumerate(zip(rows, results, strict=True))
-    ]
-    return _publish(cfg, shard, entries, config_hash, started)
+
+    def fill(written: _Written) -> None:
+        def consume(i: int, result: Outcome) -> None:
+            written.add(*_entry(sample_key(shard, i), rows[i], result))
+
+        _fetch_rows(cfg, rows, f"ingest {shard_name(shard)}", consume)
+
+    return _write_shard(cfg, shard, config_hash, started, fill)
 
 
 def retry_failed(
@@ -202,22 +237,34 @@ def retry_failed(
     ]
     if not todo:  # nothing to fetch again: the shard stays exactly as it is
         return {**(read_stats(out, shard) or {}), "retried": 0, "recovered": 0}
-    kept = {s["__key__"]: s for s in read_tar(out / f"{shard_name(shard)}.tar")}
-    fresh = dict(
-        zip(
-            todo,
-            _fetch_rows(cfg, [rows[i] for i in todo], f"retry {shard_name(shard)}"),
-            strict=True,
-        )
+    fresh: dict[int, Outcome] = {}
+    _fetch_rows(
+        cfg,
+        [rows[i] for i in todo],
+        f"retry {shard_name(shard)}",
+        lambda j, result: fresh.__setitem__(todo[j], result),
     )
-    entries = [
-        _entry(record.key, rows[i], fresh[i]) if i in fresh else (record, kept.get(record.key))
-        for i, record in enumerate(previous)
-    ]
-    recovered = sum(1 for i in todo if entries[i][1] is not None)
+    recovered = sum(not isinstance(fresh[i], FetchError) for i in todo)
     if recovered:
         on_recovered()
-    stats = _publish(cfg, shard, entries, config_hash, started)
+
+    def fill(written: _Written) -> None:
+        kept = read_tar(out / f"{shard_name(shard)}.tar")  # the old tar, read as the new one grows
+        for i, record in enumerate(previous):
+            if i in fresh:
+                written.add(*_entry(record.key, rows[i], fresh[i]))
+            elif record.status == "success":
+                sample = next(kept, None)
+                if sample is None or sample["__key__"] != record.key:
+                    raise ValueError(
+                        f"shard {shard_name(shard)}'s tar does not hold {record.key} where its "
+                        "Parquet says: rerun ingest for it instead of retrying"
+                    )
+                written.add(record, sample)
+            else:
+                written.add(record, None)
+
+    stats = _write_shard(cfg, shard, config_hash, started, fill)
     return {**stats, "retried": len(todo), "recovered": recovered}
 
 

@@ -7,8 +7,8 @@ import hashlib
 import logging
 import time
 from collections import Counter
-from collections.abc import Sequence
-from contextlib import suppress
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack, suppress
 from itertools import groupby
 from typing import Any
 
@@ -17,7 +17,7 @@ from negdata.detect.lexicon import Lexicon, run_lexicon
 from negdata.llm.cache import ResponseCache, shard_cache
 from negdata.progress import Progress
 from negdata.publish import layout
-from negdata.publish.samples import image_samples
+from negdata.publish.samples import image_sample
 from negdata.publish.splits import split_of
 from negdata.records import (
     SPLITS,
@@ -29,6 +29,7 @@ from negdata.records import (
     PublishedMcq,
     Record,
     Reject,
+    Split,
     count_by,
     read_parquet,
     write_parquet,
@@ -37,7 +38,7 @@ from negdata.shards import Location, shard_name, write_stats
 from negdata.validate.gates import CaptionGate, mcq_gate
 from negdata.validate.judge import disagreement, judge_polarities
 from negdata.validate.negation import analyze
-from negdata.wds import Sample, read_tar, write_tar
+from negdata.wds import Sample, read_tar, tar_writer
 
 log = logging.getLogger(__name__)
 
@@ -158,31 +159,59 @@ def judge_captions(
     return kept, rejects, llm
 
 
-def write_splits(
-    out_dir: Location,
+def write_images(
+    cfg: Config,
     name: str,
-    samples: list[Sample],
-    captions: list[PublishedCaption],
-    mcqs: list[PublishedMcq],
-) -> dict[str, int]:
-    """Write the shard's NegCap tar, NegCap and NegMCQ Parquet in each split where it has any
-    (``datasets`` can read neither an empty tar nor an empty Parquet file), and remove those of
-    the splits where it has none (any more: the fractions may have changed since a past run).
-    Returns the images per split."""
-    images_by_split: dict[str, int] = {}
+    accepted: list[CaptionRecord],
+    recorded: dict[str, str | None],
+    stamp: dict[str, str],
+) -> tuple[dict[str, Split], dict[str, str], dict[str, int]]:
+    """Stream the shard's images from ingest's tar into the NegCap tar of each split that gets
+    any, one image at a time (a shard's images are never held together), and remove the tars
+    of the splits that get none (any more: the fractions may have changed since a past run:
+    ``datasets`` cannot read an empty tar). ``recorded``: the originals' sha256 as ingest
+    recorded them (the stored JPEG's for shards without one). Returns each image's split and
+    its stored JPEG's sha256, and the images per split."""
+    out_dir = cfg.run.output_dir
+    by_image: dict[str, list[CaptionRecord]] = {}
+    for caption in sorted(accepted, key=lambda c: c.key):
+        by_image.setdefault(caption.image_key, []).append(caption)
+    splits: dict[str, Split] = {}
+    stored: dict[str, str] = {}
+    images_by_split: dict[str, int] = dict.fromkeys(SPLITS, 0)
+    with ExitStack() as stack:
+        writers: dict[Split, Callable[[Sample], None]] = {}
+        for image in read_tar(out_dir / "shards" / f"{name}.tar"):
+            key, jpg = image["__key__"], image["jpg"]
+            stored[key] = hashlib.sha256(jpg).hexdigest()
+            original = recorded.get(key) or stored[key]
+            split = splits[key] = split_of(original, cfg.publish.splits)
+            if key not in by_image:
+                continue
+            if split not in writers:
+                tar = layout.negcap_tar(out_dir, split, name)
+                writers[split] = stack.enter_context(tar_writer(tar))
+            captions = [
+                PublishedCaption(**(c.model_dump() | stamp), split=split, jpg_sha256=stored[key])
+                for c in by_image[key]
+            ]
+            writers[split](image_sample(key, captions, jpg, original, cfg.run.seed))
+            images_by_split[split] += 1
+    for split in set(SPLITS) - set(writers):
+        layout.negcap_tar(out_dir, split, name).unlink(missing_ok=True)
+    return splits, stored, images_by_split
+
+
+def write_tables(
+    out_dir: Location, name: str, captions: list[PublishedCaption], mcqs: list[PublishedMcq]
+) -> None:
+    """Write the shard's NegCap and NegMCQ Parquet in each split where it has any, and remove
+    those of the splits where it has none (``datasets`` cannot read an empty Parquet file)."""
     for split in SPLITS:
-        mine = [s for s in samples if s["json"]["split"] == split]
-        images_by_split[split] = len(mine)
-        tar = layout.negcap_tar(out_dir, split, name)
-        if mine:
-            write_tar(tar, mine)
-        else:
-            tar.unlink(missing_ok=True)
         rows = [c for c in captions if c.split == split]
         _write_or_remove(layout.negcap_parquet(out_dir, split, name), PublishedCaption, rows)
         questions = [m for m in mcqs if m.split == split]
         _write_or_remove(layout.negmcq_parquet(out_dir, split, name), PublishedMcq, questions)
-    return images_by_split
 
 
 def _write_or_remove(path: Location, model: type[Record], records: Sequence[Record]) -> None:
@@ -212,15 +241,11 @@ def run_publish(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
     rejects += mcq_rejects
     rows = read_parquet(out_dir / "shards" / f"{name}.parquet", IngestRow)
     rejects = upstream_rejects(out_dir, name, rows) + rejects
-    images = {s["__key__"]: s["jpg"] for s in read_tar(out_dir / "shards" / f"{name}.tar")}
-    # The original's sha256, as ingest recorded it; the stored JPEG's for shards without one.
-    recorded = {row.key: row.sha256 for row in rows}
-    hashes = {k: recorded.get(k) or hashlib.sha256(jpg).hexdigest() for k, jpg in images.items()}
-    splits = {key: split_of(sha, cfg.publish.splits) for key, sha in hashes.items()}
     # A published record carries this stage's hash, which covers every setting it depends on
     # (the gates' included), as the card's provenance names it; compose stamped its own.
     stamp = {"config_hash": config_hash}
-    stored = {k: hashlib.sha256(jpg).hexdigest() for k, jpg in images.items()}
+    recorded = {row.key: row.sha256 for row in rows}
+    splits, stored, images_by_split = write_images(cfg, name, accepted, recorded, stamp)
     captions = [
         PublishedCaption(
             **(c.model_dump() | stamp), split=splits[c.image_key], jpg_sha256=stored[c.image_key]
@@ -230,11 +255,10 @@ def run_publish(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
     published_mcqs = [
         PublishedMcq(**(m.model_dump() | stamp), split=splits[m.image_key]) for m in mcqs
     ]
-    samples = image_samples(captions, images, hashes, cfg.run.seed)
-    images_by_split = write_splits(out_dir, name, samples, captions, published_mcqs)
+    write_tables(out_dir, name, captions, published_mcqs)
     write_parquet(out_dir / layout.REJECTS / f"{name}.parquet", Reject, rejects)
     stats = {
-        "images": len(images),
+        "images": len(splits),
         "images_published": sum(images_by_split.values()),
         "captions": len(accepted),
         "images_by_split": images_by_split,

@@ -94,7 +94,8 @@ def pipeline() -> Language:
     return spacy.load(parser_info().package, exclude=list(UNUSED))
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=1024)
 def parse(text: str) -> Doc:
-    """The parse of one caption, kept: every gate and every flip of the audit asks again."""
+    """The parse of one caption, kept a while: every gate and every flip of the audit asks again,
+    one caption after another. (A parse is about 18 KiB: 1,024 of them, not a shard's worth.)"""
     return pipeline()(text)

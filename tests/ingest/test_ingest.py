@@ -7,6 +7,7 @@ import http.server
 import io
 import json
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -102,6 +103,55 @@ def test_bad_rows_become_counted_rejects(tmp_path: Path, http_root: tuple[str, P
     assert (meta["width"], meta["height"]) == (43, 64)
     stats_file = json.loads((shard_dir / "00000_stats.json").read_text())
     assert stats_file["config_hash"] == "h" and stats_file["failed"] == 4
+
+
+class _SlowFirst(http.server.SimpleHTTPRequestHandler):
+    """Serves its folder; a path under /slow/ answers 0.5 s late."""
+
+    def do_GET(self) -> None:
+        if self.path.startswith("/slow/"):
+            time.sleep(0.5)
+            self.path = self.path.removeprefix("/slow")
+        super().do_GET()
+
+
+def test_a_shard_longer_than_the_rows_in_flight_keeps_row_order(tmp_path: Path) -> None:
+    """Rows stream through a window twice the rows held at once (here 2 fetches + 2 decodes:
+    8 rows); slow rows finish after later ones, and tar and table still follow the rows."""
+    root = tmp_path / "www"
+    root.mkdir()
+    for i in range(24):
+        (root / f"{i}.jpg").write_bytes(_jpeg((20 + i, 20)))
+    handler = functools.partial(_SlowFirst, directory=str(root))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    slow = {0, 9, 10}
+    rows = [
+        f"{base}{'/slow' if i in slow else ''}/{i}.jpg\tphoto {i}\n" if i % 7 else
+        f"{base}/absent-{i}.jpg\tphoto {i}\n"
+        for i in range(24)
+    ]  # fmt: skip
+    (tsv := tmp_path / "in.tsv").write_text("".join(rows))
+    cfg = _config(tmp_path, tsv, per_shard=24)
+    cfg = cfg.model_copy(
+        update={"ingest": cfg.ingest.model_copy(update={"concurrency": 2, "workers": 1})}
+    )
+    try:
+        stats = run_ingest(cfg, 0, "h")
+    finally:
+        server.shutdown()
+        server.server_close()
+
+    kept = [i for i in range(24) if i % 7]
+    assert stats["successes"] == len(kept) and stats["failures_by_reason"] == {"http_error": 4}
+    shard_dir = cfg.run.output_dir / "shards"
+    table = pq.read_table(shard_dir / "00000.parquet").to_pylist()
+    assert [r["caption"] for r in table] == [f"photo {i}" for i in range(24)]
+    samples = list(wds.WebDataset(str(shard_dir / "00000.tar"), shardshuffle=False))
+    assert [s["__key__"] for s in samples] == [f"00000{i:04d}" for i in kept]
+    assert [s["txt"].decode() for s in samples] == [f"photo {i}" for i in kept]
+    assert [json.loads(s["json"])["original_width"] for s in samples] == [20 + i for i in kept]
 
 
 def test_rows_split_into_shards_by_position(tmp_path: Path) -> None:

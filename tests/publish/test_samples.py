@@ -11,7 +11,7 @@ import datasets
 from PIL import Image
 
 from negdata.publish.layout import card_path, negcap_card, negcap_tar, sizes_path
-from negdata.publish.samples import image_samples
+from negdata.publish.samples import image_sample
 from negdata.records import PublishedCaption
 from negdata.wds import caption_for_epoch, write_tar
 
@@ -42,10 +42,12 @@ def _jpeg(shade: int) -> bytes:
 
 
 def _samples(seed: int = 0) -> list[dict[str, object]]:
-    captions = [_caption("000000000", i, "template") for i in range(3)]
-    captions += [_caption("000000001", i) for i in range(2)]
+    captions = {
+        "000000000": [_caption("000000000", i, "template") for i in range(3)],
+        "000000001": [_caption("000000001", i) for i in range(2)],
+    }
     images = {"000000000": _jpeg(10), "000000001": _jpeg(200)}
-    return image_samples(captions, images, {k: "ab" * 32 for k in images}, seed)
+    return [image_sample(k, captions[k], images[k], "ab" * 32, seed) for k in sorted(images)]
 
 
 def test_one_sample_per_image_holds_every_caption_and_trains_on_one() -> None:
