@@ -1,8 +1,11 @@
 """What the Prefect UI shows of a run besides its logs: Prefect artifacts.
 
-- ``negdata-shard-00042``, a table per shard each time a run works on it: every stage, whether
-  it ran or was already done, its seconds, its items, its LLM requests and what it dropped, by
-  reason. Found under the shard task's run, and under Artifacts by key, with its history.
+- ``negdata-shards-00040-00043``, a table per flow run that works on shards (a cluster's chunk
+  run, or a run in one process), keyed by its first and last shard: per shard and stage,
+  whether the stage ran or was already done, its seconds, its items, its LLM requests and what
+  it dropped, by reason. Found under the flow run, and under Artifacts by key, with its
+  history. One table per chunk, not per shard: CC12M's 1,100 shards make 275 tables in
+  chunks of 4, not 1,100 keys on the Artifacts page.
 - ``negdata-run``, a markdown summary at the end of every ``negdata-generate`` run: shards
   finished, what this run did, what the output folder holds.
 """
@@ -25,10 +28,11 @@ def _dropped(stats: dict[str, Any]) -> str:
     return ", ".join(f"{reason} {n}" for reason, n in reasons.most_common()) or "-"
 
 
-def shard_rows(stages: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+def shard_rows(shard: int, stages: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     """One row per stage of a shard, from the stats ``run_stage`` returned."""
     return [
         {
+            "shard": f"{shard:05d}",
             "stage": name,
             "status": "done before" if stats.get("skipped") else "ran",
             "seconds": stats.get("duration_s"),
@@ -41,16 +45,24 @@ def shard_rows(stages: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
-def publish_shard(cfg: Config, shard: int, stages: dict[str, dict[str, Any]]) -> None:
-    """The shard's table, when this run did any of its stages."""
+def table_key(shards: list[int]) -> str:
+    """``negdata-shards-00040-00043``: the first and last of the run's shards (one: just it)."""
+    first, last = min(shards), max(shards)
+    return f"negdata-shards-{first:05d}" + (f"-{last:05d}" if last != first else "")
+
+
+def publish_shards(cfg: Config, worked: dict[int, dict[str, dict[str, Any]]]) -> None:
+    """The table of the shards this flow run worked on (shard -> its stages' stats), when it
+    did any stage of any of them."""
     from prefect.artifacts import create_table_artifact
 
-    if all(stats.get("skipped") for stats in stages.values()):
+    if all(stats.get("skipped") for stages in worked.values() for stats in stages.values()):
         return
+    rows = [row for shard, stages in sorted(worked.items()) for row in shard_rows(shard, stages)]
     create_table_artifact(
-        table=shard_rows(stages),
-        key=f"negdata-shard-{shard:05d}",
-        description=f"shard {shard:05d} of {cfg.run.output_dir}",
+        table=rows,
+        key=table_key(list(worked)),
+        description=f"shards {shard_spec(sorted(worked))} of {cfg.run.output_dir}",
     )
 
 

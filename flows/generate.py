@@ -21,7 +21,7 @@ from prefect import flow, task
 from prefect.cache_policies import NONE
 from prefect.task_runners import ThreadPoolTaskRunner
 
-from flows.artifacts import publish_run, publish_shard
+from flows.artifacts import publish_run, publish_shards
 from flows.engines import engine
 from flows.temporary_server import temporary_server
 from negdata.config import Config, ConfigError, load_config
@@ -123,9 +123,7 @@ def work_on_shard(
             return None
         if llm_share is not None and any(stage.uses_llm(cfg) for stage in left):
             stack.enter_context(process_pool(cfg.llm, llm_share))
-        stages = {stage.name: stage_task(config, stage.name, shard) for stage in STAGES}
-    publish_shard(cfg, shard, stages)
-    return stages
+        return {stage.name: stage_task(config, stage.name, shard) for stage in STAGES}
 
 
 @task(name="retry-failed", cache_policy=NONE, task_run_name="retry-failed-{shard:05d}")
@@ -233,8 +231,6 @@ def work_on(cfg: Config, config: str, shard_ids: list[int], retry_failed: bool) 
     log_to_stderr()  # a flow run started by a worker logs too
     retries = retry_ingested(cfg, config, shard_ids) if retry_failed else []
     needs_llm = any(stage.uses_llm(cfg) for stage, _ in pending(cfg, shard_ids))
-    runs: dict[str, Any] = {}
-    elsewhere: list[int] = []  # shards another run is working on
     with contextlib.ExitStack() as stack:
         if needs_llm:
             check_server_kind(cfg.llm, stack.enter_context(llm_server(cfg)))
@@ -242,22 +238,27 @@ def work_on(cfg: Config, config: str, shard_ids: list[int], retry_failed: bool) 
                 stack.enter_context(shared_pool(cfg.llm))
         before = read_all_counters(cfg.llm.base_urls, cfg.llm.api_key) if needs_llm else None
         # Entered after the server and the pool, so it exits first: if a shard fails, the
-        # others finish (or fail) while the server still answers, and the error surfaces.
+        # others finish (or fail) while the server still answers. Every shard's outcome is
+        # awaited before the first failure surfaces, so that the run's table has the others.
         with engine(cfg) as runner:
             futures = [runner.submit(shard_task, {"config": config, "shard": s}) for s in shard_ids]
-            for shard, future in zip(shard_ids, futures, strict=True):
-                result = future.result()
-                if result is None:
-                    elsewhere.append(shard)
-                for name, stats in (result or {}).items():
-                    runs[f"{name}/{shard:05d}"] = stats
+            ended = [future.result(raise_on_failure=False) for future in futures]
+        outcomes = dict(zip(shard_ids, ended, strict=True))  # shard -> stages, None or error
+        worked = {s: stages for s, stages in outcomes.items() if isinstance(stages, dict)}
+        publish_shards(cfg, worked)
+        for outcome in outcomes.values():
+            if isinstance(outcome, BaseException):
+                raise outcome
         after = read_all_counters(cfg.llm.base_urls, cfg.llm.api_key) if before else None
+    runs = {
+        f"{name}/{s:05d}": stats for s, stages in worked.items() for name, stats in stages.items()
+    }
     return {
         "ran": sorted(k for k, v in runs.items() if not v.get("skipped")),
         "skipped": sorted(k for k, v in runs.items() if v.get("skipped")),
         "retried": sum(r["retried"] for r in retries if r),
         "recovered": sum(r["recovered"] for r in retries if r),
-        "leased_elsewhere": elsewhere,
+        "leased_elsewhere": [s for s, outcome in outcomes.items() if outcome is None],
         # What this run's stages sent, counted by its own client: on a server other runs share,
         # the server's counters below count theirs too.
         "llm_sent": {
