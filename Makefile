@@ -181,7 +181,9 @@ bench-ingest: install img2dataset-env sample
 	$(PY) -m bench.ingest $(BENCH_INGEST_ARGS)
 
 # The same shards through the cluster on 1 worker, then 2 (bench/cluster.py): speedup, and
-# Prefect's overhead per chunk run against a 10,000-image shard.
+# Prefect's overhead per chunk run against a 10,000-image shard. BENCH_CLUSTER_ARGS=--many:
+# Prefect at 200 chunk runs on 4 workers (each stage of each shard run once, the parent's poll
+# cost, the overhead per chunk, the server's database, the artifacts read back).
 BENCH_CLUSTER_ARGS ?=
 bench-cluster: install llm-env sample
 	$(PY) -m bench.cluster $(BENCH_CLUSTER_ARGS)
