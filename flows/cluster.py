@@ -93,13 +93,13 @@ class Fan:
             run.name, f", attempt {chunk.attempt + 1}" if chunk.attempt else "",
         )  # fmt: skip
 
-    def check(self, chunk: Chunk, client: Any) -> bool:
-        """Whether the chunk still has work; starts a new child when its last one is gone."""
-        left = [s for s in chunk.shards if not _finished(self.cfg, s)]
-        if not left:
-            return False
-        state = client.read_flow_run(chunk.run_id).state
-        ended = state is not None and state.type.value in FINAL
+    def left(self, chunk: Chunk) -> list[int]:
+        return [s for s in chunk.shards if not _finished(self.cfg, s)]
+
+    def check(self, chunk: Chunk, left: list[int], state: Any, client: Any) -> bool:
+        """Whether the chunk, with shards ``left`` and its last child in ``state``, still has
+        work; starts a new child when its last one is gone."""
+        ended = state is None or state.type.value in FINAL  # None: the run is gone
         silent = _silent_for(state) > self.cfg.run.lease_ttl_s
         free = [s for s in left if live_owner(self.cfg.run.output_dir, s) is None]
         if not (ended or silent) or (silent and len(free) < len(left)) or not free:
@@ -112,7 +112,9 @@ class Fan:
             self.failed += free
             chunk.shards = [s for s in chunk.shards if s not in free]
             return bool(chunk.shards)
-        why = f"its child run {state.type.value.lower()}" if ended else "its worker went silent"
+        why = "its worker went silent"
+        if ended:
+            why = f"its child run {state.type.value.lower() if state else 'is gone'}"
         log.warning("chunk %d: %s; shards %s go to a new child", chunk.index, why, shard_spec(free))
         chunk.attempt += 1
         chunk.shards = left
@@ -127,6 +129,24 @@ def _mark_crashed(client: Any, chunk: Chunk, ttl_s: float) -> None:
     message = f"negdata: no live lease for {ttl_s:.0f} s; its worker is gone"
     client.set_flow_run_state(chunk.run_id, Crashed(message=message), force=True)
     log.warning("chunk %d: child run %s marked crashed", chunk.index, chunk.runs[-1])
+
+
+PAGE = 200  # the most a Prefect server returns for one filter request (its default limit)
+
+
+def _states(client: Any, ids: list[UUID]) -> dict[UUID, Any]:
+    """The states of the runs ``ids``, a page of them per request: one cycle's poll costs
+    requests per 200 open chunks, not one per chunk."""
+    from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId
+
+    states: dict[UUID, Any] = {}
+    for start in range(0, len(ids), PAGE):
+        runs = client.read_flow_runs(
+            flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=ids[start : start + PAGE])),
+            limit=PAGE,
+        )
+        states |= {run.id: run.state for run in runs}
+    return states
 
 
 def run_chunks(
@@ -152,7 +172,14 @@ def run_chunks(
     with get_client(sync_client=True) as client:
         while open_chunks:
             started, checked = time.monotonic(), len(open_chunks)
-            open_chunks = [c for c in open_chunks if fan.check(c, client)]
+            left = {c.index: fan.left(c) for c in open_chunks}
+            busy = [c for c in open_chunks if left[c.index]]
+            states = _states(client, [c.run_id for c in busy if c.run_id is not None])
+            open_chunks = [
+                c
+                for c in busy
+                if fan.check(c, left[c.index], c.run_id and states.get(c.run_id), client)
+            ]
             done = sum(_finished(cfg, s) for s in todo)
             # What a cycle costs grows with the chunks open (`make bench-cluster` reads it).
             log.info(
