@@ -84,18 +84,13 @@ async def _fetch_and_decode(
 
     async with Fetcher(cfg.ingest) as fetcher:
         started: deque[asyncio.Task[Outcome]] = deque()
-        done = 0
         with Progress(len(rows), desc) as bar:
-            for row in rows:
-                started.append(asyncio.ensure_future(one(row, fetcher)))
-                if len(started) == 2 * held:
-                    consume(done, await started.popleft())
-                    done += 1
+            for i in range(len(rows) + 2 * held):
+                if i < len(rows):
+                    started.append(asyncio.ensure_future(one(rows[i], fetcher)))
+                if i >= 2 * held:  # the row that many rows back is the next one written
+                    consume(i - 2 * held, await started.popleft())
                     bar.update()
-            while started:
-                consume(done, await started.popleft())
-                done += 1
-                bar.update()
 
 
 def _fetch_rows(cfg: Config, rows: list[SourceRow], desc: str, consume: Consume) -> None:

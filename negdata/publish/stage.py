@@ -165,26 +165,27 @@ def write_images(
     accepted: list[CaptionRecord],
     recorded: dict[str, str | None],
     stamp: dict[str, str],
-) -> tuple[dict[str, Split], dict[str, str], dict[str, int]]:
+) -> tuple[dict[str, Split], dict[str, PublishedCaption], dict[str, int]]:
     """Stream the shard's images from ingest's tar into the NegCap tar of each split that gets
     any, one image at a time (a shard's images are never held together), and remove the tars
     of the splits that get none (any more: the fractions may have changed since a past run:
     ``datasets`` cannot read an empty tar). ``recorded``: the originals' sha256 as ingest
-    recorded them (the stored JPEG's for shards without one). Returns each image's split and
-    its stored JPEG's sha256, and the images per split."""
+    recorded them (the stored JPEG's for shards without one). Returns each image's split, each
+    caption as published (by key: its image's split and stored JPEG's sha256), and the images
+    per split."""
     out_dir = cfg.run.output_dir
     by_image: dict[str, list[CaptionRecord]] = {}
     for caption in sorted(accepted, key=lambda c: c.key):
         by_image.setdefault(caption.image_key, []).append(caption)
     splits: dict[str, Split] = {}
-    stored: dict[str, str] = {}
+    published: dict[str, PublishedCaption] = {}
     images_by_split: dict[str, int] = dict.fromkeys(SPLITS, 0)
     with ExitStack() as stack:
         writers: dict[Split, Callable[[Sample], None]] = {}
         for image in read_tar(out_dir / "shards" / f"{name}.tar"):
             key, jpg = image["__key__"], image["jpg"]
-            stored[key] = hashlib.sha256(jpg).hexdigest()
-            original = recorded.get(key) or stored[key]
+            stored = hashlib.sha256(jpg).hexdigest()
+            original = recorded.get(key) or stored
             split = splits[key] = split_of(original, cfg.publish.splits)
             if key not in by_image:
                 continue
@@ -192,14 +193,15 @@ def write_images(
                 tar = layout.negcap_tar(out_dir, split, name)
                 writers[split] = stack.enter_context(tar_writer(tar))
             captions = [
-                PublishedCaption(**(c.model_dump() | stamp), split=split, jpg_sha256=stored[key])
+                PublishedCaption(**(c.model_dump() | stamp), split=split, jpg_sha256=stored)
                 for c in by_image[key]
             ]
+            published |= {c.key: c for c in captions}
             writers[split](image_sample(key, captions, jpg, original, cfg.run.seed))
             images_by_split[split] += 1
     for split in set(SPLITS) - set(writers):
         layout.negcap_tar(out_dir, split, name).unlink(missing_ok=True)
-    return splits, stored, images_by_split
+    return splits, published, images_by_split
 
 
 def write_tables(
@@ -245,13 +247,8 @@ def run_publish(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
     # (the gates' included), as the card's provenance names it; compose stamped its own.
     stamp = {"config_hash": config_hash}
     recorded = {row.key: row.sha256 for row in rows}
-    splits, stored, images_by_split = write_images(cfg, name, accepted, recorded, stamp)
-    captions = [
-        PublishedCaption(
-            **(c.model_dump() | stamp), split=splits[c.image_key], jpg_sha256=stored[c.image_key]
-        )
-        for c in accepted
-    ]
+    splits, published, images_by_split = write_images(cfg, name, accepted, recorded, stamp)
+    captions = [published[c.key] for c in accepted]
     published_mcqs = [
         PublishedMcq(**(m.model_dump() | stamp), split=splits[m.image_key]) for m in mcqs
     ]
