@@ -53,6 +53,9 @@ def qualified(vllm_server: LLMConfig, tmp_path_factory: pytest.TempPathFactory) 
     """One ``negdata qualify --json`` run of SmolLM2 on the session's server."""
     folder = tmp_path_factory.mktemp("qualify")
     config = _config(folder, "smollm2", **vllm_server.model_dump(mode="json"))
+    raw = yaml.safe_load(config.read_text())
+    raw["compose"]["captions_per_image"] = 1  # a third of the tokens: what is checked is the same
+    config.write_text(yaml.safe_dump(raw))
     out = folder / "qualify.json"
     done = _qualify("--config", str(config), "--json", str(out))
     assert done.returncode == 0, done.stderr[-3000:]
@@ -91,7 +94,7 @@ def test_the_numbers_add_up(qualified: Qualified) -> None:
     q = qualified.result
     images = q["images"]
     assert 0 < q["plan_answered"] <= images
-    assert 0 < q["captions_written"] <= q["captions_requested"] <= 3 * images
+    assert 0 < q["captions_written"] <= q["captions_requested"] <= images
     assert q["captions_published"] <= q["captions_written"]
     # Each candidate is published or refused by exactly one gate.
     refused = sum(g["refused"] for g in q["caption_gates"])
