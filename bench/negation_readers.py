@@ -43,6 +43,7 @@ SCORED = {
     "dev4": ("negation_dev4", True),
     "dev5": ("negation_dev5", True),
     "dev6": ("negation_dev6", True),
+    "dev7": ("negation_dev7", True),
     "held-out": ("negation_heldout", False),
     "unseen": ("negation_unseen", False),
     "claims": ("negation_claims", False),

@@ -83,6 +83,8 @@ EXPLICIT = frozenset(COUNTS) - ARTICLES
 ALONE = re.compile(
     r"\b(?:alone|by (?:him|her|them)sel(?:f|ves)|on (?:his|her|their) own)\b", re.IGNORECASE
 )
+# Names of a group of people, not of one: "a crowd" counts no person.
+_GROUPS = frozenset({"crowd", "crew", "family", "team", "band", "group", "audience", "squad"})
 _STOPS = frozenset(
     {",", ";", ".", ":", "(", ")", "|", "and", "or", "with", "of", "no", "not", "without", "the"}
 )
@@ -246,6 +248,8 @@ def _count_word(tokens: list[str], mention: Mention, named: set[int]) -> Found |
         if at < 0 or tokens[at] in _STOPS or at in named:
             return None
         word = tokens[at]
+        if word in ARTICLES and last in _GROUPS:
+            return None  # "a crowd", "a family": one group, of people it does not count
         if word in COUNTS or word.isdigit():
             return word, at
         at -= 1
@@ -396,8 +400,9 @@ def _placed(tokens: list[str], start: int) -> bool:
 
 
 def identity_claim(text: str, lexicon: Lexicon) -> bool:
-    """Whether ``text`` says one object is another: "The dog is a lion" (two names of
-    ``lexicon``, neither covering the other, joined by "is a")."""
+    """Whether ``text`` says one object is another, "The dog is a lion" (two names of
+    ``lexicon``, neither covering the other, joined by "is a"), or is not itself: "The car in
+    this image is not a car"."""
     tokens = _TOKEN.findall(text.lower())
     names = {name: lexicon.terms(name) for name in lexicon.mentioned(text)}
     mentions = find_mentions(tokens, build_index(names))
@@ -405,8 +410,25 @@ def identity_claim(text: str, lexicon: Lexicon) -> bool:
         if _placed(tokens, first.start):
             continue  # "the only thing in the sink is a toothbrush": a place, not a subject
         between = tokens[first.end : second.start]
+        if first.name == second.name and _denied_itself(between):
+            return True
         if not between or between[0] not in _COPULA or not set(between[1:]) <= _BETWEEN:
             continue
         if not lexicon.members(first.name) & lexicon.members(second.name):
             return True
     return False
+
+
+def _denied_itself(between: list[str]) -> bool:
+    """Whether the words between two mentions of one object deny it is itself: "(the car) in
+    this image is not a (car)", "(the cup) is not a (cup)"."""
+    if "not" not in between:
+        return False
+    copula = between.index("not") - 1
+    place = between[:copula]  # "in this image"
+    return (
+        copula >= 0
+        and between[copula] in _COPULA
+        and set(between[copula + 2 :]) <= _BETWEEN
+        and (not place or (place[0] in PREPOSITIONS and len(place) <= 4 and place[-1].isalpha()))
+    )

@@ -208,11 +208,18 @@ def readers_agree(
 _STUTTER = re.compile(r"\b(?!(?:that|had|very|no|bye|ha|so)\b)([a-z]+) \1\b", re.IGNORECASE)
 
 
+# A sentence that ends on a word that needs one after it, as shuffled words do ("Horse, no,
+# bear, the.").
+_DANGLING = re.compile(r"\b(?:the|an?|of|and|or)\W*$", re.IGNORECASE)
+
+
 def nonsense(text: str, lexicon: Lexicon) -> bool:
-    """One object said to be another ("The dog is a lion"), in ``lexicon``'s names or LVIS's,
-    or a garbled word repeated ("Doughnut doughnut image features not not cake cake")."""
+    """One object said to be another ("The dog is a lion") or not itself, in ``lexicon``'s
+    names or LVIS's, a garbled word repeated ("Doughnut doughnut image features not not cake
+    cake") or a sentence left hanging on "the"."""
     return (
         _STUTTER.search(text) is not None
+        or _DANGLING.search(text) is not None
         or identity_claim(text, lexicon)
         or identity_claim(text, lexicon_for("lvis"))
     )
@@ -263,13 +270,18 @@ def mcq_gate(mcq: McqRecord, evidence: Evidence, lexicon: Lexicon, cfg: Config) 
         return "mcq_nonsense"
     if any(article_errors(o) for o in options):
         return "mcq_article_error"
-    if any(unaccounted_nouns(o, "", lexicon) for o in options):
+    unchecked = [bool(unaccounted_nouns(o, "", lexicon)) for o in options]
+    if unchecked[mcq.correct_answer]:
         return "mcq_unaccounted_noun"
     verdicts = evidence_verdicts(evidence, lexicon, cfg.detect)
     boxes = box_counts(evidence, cfg.detect)
     truths = [option_truth(verdicts, o, lexicon, boxes) for o in options]
     if None in truths:
         return "mcq_unverifiable"
+    if any(u and t for u, t in zip(unchecked, truths, strict=True)):
+        # "a desk lamp" cannot be checked: a distractor may name it only where what it says
+        # of the vocabulary's objects is false already
+        return "mcq_unaccounted_noun"
     if truths.count(True) != 1 or not truths[mcq.correct_answer]:
         return "mcq_not_one_true"
     return None

@@ -204,6 +204,9 @@ def test_text_about_the_text(text: str, meta: bool) -> None:
         ("The dog is a terrier, and there is no cat.", False),  # a terrier is a dog
         ("The dog is on a sofa, and there is no cat.", False),
         ("The dog is brown, and the cat is not here.", False),
+        ("The car in this image is not a car.", True),
+        ("The cup is not a cup, and there is no dog.", True),
+        ("The dog in the yard is not a cat.", False),
     ],
 )
 def test_one_object_said_to_be_another(text: str, identity: bool) -> None:

@@ -223,6 +223,21 @@ def test_mcq_gate_accepts_built_questions_and_catches_broken_ones() -> None:
     assert mcq_gate(unknown, EV, lexicon, CFG) == "mcq_unverifiable"
 
 
+def test_a_distractor_may_name_what_nothing_checks_only_where_it_is_false_already() -> None:
+    """ "A desk lamp and no bus" beside a bus is false whatever the lamp; "a desk lamp and a
+    bus" may be true, and the keyed option must name nothing unchecked."""
+    lexicon = lexicon_for("coco")
+    mcq = build_mcq("k", ["bus", "person"], "dog", McqBalancer("x"), "h")
+    slot = (mcq.correct_answer + 1) % 4
+    false_already = mcq.model_copy(update={f"caption_{slot}": "A desk lamp, but no bus."})
+    assert mcq_gate(false_already, EV, lexicon, CFG) is None
+    maybe_true = mcq.model_copy(update={f"caption_{slot}": "A desk lamp beside a bus."})
+    assert mcq_gate(maybe_true, EV, lexicon, CFG) == "mcq_unaccounted_noun"
+    key = f"caption_{mcq.correct_answer}"
+    keyed = mcq.model_copy(update={key: f"{getattr(mcq, key).rstrip('.')} by a desk lamp."})
+    assert mcq_gate(keyed, EV, lexicon, CFG) == "mcq_unaccounted_noun"
+
+
 def test_mcq_with_a_placeholder_object_is_rejected() -> None:
     mcq = build_mcq("k", ["bus", "person"], "dog", McqBalancer("x"), "h")
     broken = mcq.model_copy(update={"caption_2": "This image features None."})
@@ -296,7 +311,12 @@ def test_an_option_whose_truth_depends_on_the_reader_decides_nothing() -> None:
 
 @pytest.mark.parametrize(
     "option",
-    ["Doughnut doughnut image features not not cake cake.", "The bus is a lion, and no dog."],
+    [
+        "Doughnut doughnut image features not not cake cake.",
+        "The bus is a lion, and no dog.",
+        "The bus in this image is not a bus.",
+        "Bus, no, dog, the.",
+    ],
 )
 def test_a_garbled_or_identity_option_is_nonsense(option: str) -> None:
     mcq = build_mcq("k", ["bus", "person"], "dog", McqBalancer("x"), "h")

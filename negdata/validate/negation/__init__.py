@@ -93,7 +93,14 @@ from negdata.validate.negation.clinical import rewrite_report
 from negdata.validate.negation.hedges import hedged_starts
 from negdata.validate.negation.mentions import Mention, build_index, find_mentions
 from negdata.validate.negation.none_of import decide_none_of, never_subjects
-from negdata.validate.negation.normalize import EMPTY_PLACES, EMPTY_ROADS, initialisms, tokenize
+from negdata.validate.negation.normalize import (
+    EMPTY_PLACES,
+    EMPTY_ROADS,
+    EMPTY_TRACKS,
+    ROAD_VEHICLES,
+    initialisms,
+    tokenize,
+)
 from negdata.validate.negation.post import post_negated
 from negdata.validate.negation.scope import negated_spans
 from negdata.validate.negation.topics import (
@@ -200,8 +207,11 @@ def _terms(text: str, lexicon: Lexicon) -> dict[str, tuple[str, ...]]:
     lower = text.lower()
     if "mouse" in terms and ANIMAL_MOUSE.search(lower) and not COMPUTING.search(lower):
         del terms["mouse"]
-    if EMPTY_ROADS.search(text) and "car" not in terms and "car" in lexicon.vocabulary:
-        terms["car"] = lexicon.terms("car")  # "a deserted parking lot": no cars
+    emptied: tuple[str, ...] = ROAD_VEHICLES if EMPTY_ROADS.search(text) else ()  # "empty road"
+    emptied += ("train",) if EMPTY_TRACKS.search(text) else ()  # "the tracks are clear"
+    for label in emptied:
+        if label not in terms and label in lexicon.vocabulary:
+            terms[label] = lexicon.terms(label)
     if "person" in lexicon.vocabulary:
         no_person = _PERSON_NEGATION.search(text) or any(e.search(text) for e in EMPTY_PLACES)
         if no_person and "person" not in terms:

@@ -156,7 +156,8 @@ def _prepare(text: str) -> str:
     for phrase in FALSE_FRIENDS:
         text = re.sub(rf"\b{phrase}\b", f" {STOP} ", text)
     text = drop_neither_nor_predicates(text)
-    text = EMPTY_ROADS.sub(rf"\g<0> with no car {STOP}", text)
+    text = EMPTY_ROADS.sub(rf"\g<0> with no {', no '.join(ROAD_VEHICLES)} {STOP}", text)
+    text = EMPTY_TRACKS.sub(rf"\g<0> with no train {STOP}", text)
     for empty in EMPTY_PLACES:
         text = empty.sub(rf"\1 with no person {STOP}", text)
     # "no one from the family": the family is who is not there
@@ -271,12 +272,20 @@ EMPTY_PLACES = (
         re.IGNORECASE,
     ),
 )
-# "an empty road", "the parking lot is deserted": no car is there either.
+# "an empty road", "the parking lot is deserted": no car, truck, bus or motorcycle is there
+# either; "the tracks are clear": no train.
 _EMPTY = r"(?:empty|vacant|deserted)"
+_IS = r"(?:is|are|was|were|remains?|remained|lies|lay|looks?|looked)"
+_QUITE = r"(?:now |still |completely |entirely |totally |almost |all )?"
 EMPTY_ROADS = re.compile(
     rf"\b{_EMPTY} (?:[a-z]+ )?(?:{VEHICLE_PLACES})\b"
-    rf"|\b(?:{VEHICLE_PLACES}) (?:is|are|was|were|remains?|remained|lies|lay|looks?|looked) "
-    rf"(?:now |still |completely |entirely |totally |almost |all )?{_EMPTY}\b(?! of\b)",
+    rf"|\b(?:{VEHICLE_PLACES}) {_IS} {_QUITE}{_EMPTY}\b(?! of\b)",
+    re.IGNORECASE,
+)
+ROAD_VEHICLES = ("car", "truck", "bus", "motorcycle")
+EMPTY_TRACKS = re.compile(
+    rf"\b{_EMPTY} (?:railway |railroad |train )?(?:tracks|rails)\b"
+    rf"|\b(?:tracks|rails) {_IS} {_QUITE}(?:{_EMPTY}|clear)\b(?! of\b)",
     re.IGNORECASE,
 )
 # A relative clause, or a participle and its place ("the knife pictured on the box").

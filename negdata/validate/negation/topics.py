@@ -9,6 +9,11 @@ from negdata.detect.lexicon import Lexicon
 
 _BASEBALL_PLAY = r"\b(?:baseball|softball|dugout|inning|home plate|umpire|catcher|mound|bats?)\b"
 _BASEBALL = re.compile(r"\b(?:baseball|softball|dugout|batter|catcher|pitcher|inning|home plate)")
+_CROWDED = re.compile(
+    r"\b(?:crowded|bustling) (?:[a-z]+ )?(?:streets?|markets?|marketplaces?|beach(?:es)?|"
+    r"squares?|plazas?|platforms?|stations?|sidewalks?|rooms?|halls?|cafes?|restaurants?|bars?|"
+    r"stadiums?|arenas?|pools?|parks?|trains?|bus(?:es)?|subway cars?|festivals?|fairs?)\b"
+)
 # Words that name a label only in a caption on its topic: (label, word, topic).
 TOPIC_TERMS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("baseball bat", "bat", _BASEBALL),
@@ -20,6 +25,9 @@ TOPIC_TERMS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     # "the batter waits", "a pitcher winds up": players, not cake batter or a jug
     ("person", "batter", re.compile(rf"{_BASEBALL_PLAY}|\bpitchers?\b")),
     ("person", "pitcher", re.compile(rf"{_BASEBALL_PLAY}|\bbatters?\b")),
+    # "the crowded street": people are there
+    ("person", "crowded", _CROWDED),
+    ("person", "bustling", _CROWDED),
 )
 # A mouse that is an animal: "a mouse scurries across the barn", unless computers are about.
 ANIMAL_MOUSE = re.compile(r"\b(?:mice|mouse) (?:who|scurr|squeak|nibbl)|\b(?:rodent|cheese|barn)")
