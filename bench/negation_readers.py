@@ -44,6 +44,7 @@ SCORED = {
     "dev5": ("negation_dev5", True),
     "dev6": ("negation_dev6", True),
     "dev7": ("negation_dev7", True),
+    "dev8": ("negation_dev8", True),
     "held-out": ("negation_heldout", False),
     "unseen": ("negation_unseen", False),
     "claims": ("negation_claims", False),

@@ -379,7 +379,8 @@ def count_problem(
 META = re.compile(
     r"\b(?:this|the|these|those|above|following) (?:caption|sentence|description|text|prompt)s?\b"
     r"|\b(?:images?|pictures?|photos?|photographs?) (?:above|below)\b"
-    r"|\bthe (?:two|both|other|previous|next|first|second) (?:images?|pictures?|photos?)\b",
+    r"|\bthe (?:two|both|other|previous|next|first|second|last|earlier|former|preceding) "
+    r"(?:images?|pictures?|photos?|photographs?)\b",
     re.IGNORECASE,
 )
 _COPULA = frozenset({"is", "are", "was", "were"})
@@ -410,7 +411,7 @@ def identity_claim(text: str, lexicon: Lexicon) -> bool:
         if _placed(tokens, first.start):
             continue  # "the only thing in the sink is a toothbrush": a place, not a subject
         between = tokens[first.end : second.start]
-        if first.name == second.name and _denied_itself(between):
+        if first.name == second.name and _denied_itself(_past_place(between)):
             return True
         if not between or between[0] not in _COPULA or not set(between[1:]) <= _BETWEEN:
             continue
@@ -419,16 +420,22 @@ def identity_claim(text: str, lexicon: Lexicon) -> bool:
     return False
 
 
+def _past_place(between: list[str]) -> list[str]:
+    """The words between two mentions past a short place phrase that qualifies the first:
+    "(the laptop) in this photo is a (kitten)" -> "is a"."""
+    copula = next((i for i, t in enumerate(between) if t in _COPULA), None)
+    place = between[:copula] if copula is not None else []
+    if place and place[0] in PREPOSITIONS and len(place) <= 4 and all(t.isalpha() for t in place):
+        return between[len(place) :]
+    return between
+
+
 def _denied_itself(between: list[str]) -> bool:
-    """Whether the words between two mentions of one object deny it is itself: "(the car) in
-    this image is not a (car)", "(the cup) is not a (cup)"."""
-    if "not" not in between:
-        return False
-    copula = between.index("not") - 1
-    place = between[:copula]  # "in this image"
+    """Whether the words between two mentions of one object deny it is itself: "(the car) is
+    not a (car)"."""
     return (
-        copula >= 0
-        and between[copula] in _COPULA
-        and set(between[copula + 2 :]) <= _BETWEEN
-        and (not place or (place[0] in PREPOSITIONS and len(place) <= 4 and place[-1].isalpha()))
+        len(between) >= 2
+        and between[0] in _COPULA
+        and between[1] == "not"
+        and set(between[2:]) <= _BETWEEN
     )

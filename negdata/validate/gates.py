@@ -25,7 +25,7 @@ from negdata.validate.claims import (
     negation_verdict,
 )
 from negdata.validate.evaluate import label_polarity
-from negdata.validate.negation import Polarity, analyze
+from negdata.validate.negation import Polarity, analyze, contradictions
 from negdata.validate.nouns import unaccounted_nouns
 from negdata.validate.parsed import analyze as analyze_parse
 from negdata.verify import box_counts, evidence_verdicts
@@ -266,7 +266,7 @@ def mcq_gate(mcq: McqRecord, evidence: Evidence, lexicon: Lexicon, cfg: Config) 
         return "mcq_placeholder"
     if not all(fits_clip(o) for o in options):
         return "mcq_too_long_for_clip"
-    if any(meta_text(o) or nonsense(o, lexicon) for o in options):
+    if any(meta_text(o) or nonsense(o, lexicon) or contradictions(o, lexicon) for o in options):
         return "mcq_nonsense"
     if any(article_errors(o) for o in options):
         return "mcq_article_error"

@@ -54,7 +54,7 @@ def qualified(vllm_server: LLMConfig, tmp_path_factory: pytest.TempPathFactory) 
     folder = tmp_path_factory.mktemp("qualify")
     config = _config(folder, "smollm2", **vllm_server.model_dump(mode="json"))
     raw = yaml.safe_load(config.read_text())
-    raw["compose"]["captions_per_image"] = 1  # a third of the tokens: what is checked is the same
+    raw["compose"]["captions_per_image"] = 1  # fewer tokens, the same checks
     config.write_text(yaml.safe_dump(raw))
     out = folder / "qualify.json"
     done = _qualify("--config", str(config), "--json", str(out))

@@ -190,6 +190,8 @@ def test_counts_are_checked_against_the_boxes(
         ("This caption shows no dog.", True),
         ("A dog on a sofa in this photo, and no cat.", False),
         ("The picture shows no cat.", False),
+        ("Unlike the last picture, this one has a dog.", True),
+        ("The ferry has left; cars wait at the dock for the next one, and no bus.", False),
     ],
 )
 def test_text_about_the_text(text: str, meta: bool) -> None:

@@ -316,6 +316,8 @@ def test_an_option_whose_truth_depends_on_the_reader_decides_nothing() -> None:
         "The bus is a lion, and no dog.",
         "The bus in this image is not a bus.",
         "Bus, no, dog, the.",
+        "There is no bus in the image, except for the bus in the image.",
+        "Two buses are shown, but the photo contains no buses.",
     ],
 )
 def test_a_garbled_or_identity_option_is_nonsense(option: str) -> None:

@@ -106,6 +106,7 @@ from negdata.validate.negation.scope import negated_spans
 from negdata.validate.negation.topics import (
     ANIMAL_MOUSE,
     COMPUTING,
+    CROWD_VERB,
     FIRST_PERSON,
     PRONOUN,
     topic_terms,
@@ -126,9 +127,49 @@ __all__ = [
 _PERSON_NEGATION = re.compile("|".join(rf"\b{p}\b" for p in PERSON_NEGATIONS), re.IGNORECASE)
 
 
+Clause = tuple[list[str], list[Mention], dict[int, Polarity]]  # tokens, mentions, polarities
+
+
 def analyze_index(text: str, index: Mapping[tuple[str, ...], str]) -> dict[str, Polarity]:
     """The polarity of every name of ``index`` that the caption mentions."""
-    clauses: list[tuple[list[Mention], dict[int, Polarity]]] = []
+    found: dict[str, Polarity] = {}
+    owners: set[str] = set()  # names affirmed only as the owner of something
+    for _, mentions, polarities in _clauses(text, index):
+        for m in mentions:
+            polarity = polarities[m.start]
+            if polarity == "affirmed" and m.possessor:
+                owners.add(m.name)
+            elif polarity != "unmentioned" and found.get(m.name) != "affirmed":
+                found[m.name] = polarity
+    # "The goalkeeper's gloves are on the grass; the goalkeeper is not."
+    for name in owners - set(found):
+        found[name] = "affirmed"
+    return found
+
+
+# Words that make a denial about another one of a kind: "no other dog", "no more cake".
+_ANOTHER = frozenset({"other", "another", "more", "else", "extra", "additional", "second"})
+
+
+def contradictions(text: str, lexicon: Lexicon) -> set[str]:
+    """The names ``text`` both affirms and denies, each in a mention of its own: "There is no
+    knife in the image, except for the knife in the image", "Two fire hydrants are shown, but
+    the photo contains no fire hydrants". A denial of another one ("a dog, and no other dog")
+    contradicts nothing."""
+    text = rewrite_report(initialisms(text))
+    said: dict[str, set[Polarity]] = {}
+    for tokens, mentions, polarities in _clauses(text, build_index(_terms(text, lexicon))):
+        for m in mentions:
+            near = set(tokens[max(0, m.start - 3) : m.end + 2])
+            if polarities[m.start] != "unmentioned" and not m.possessor and not near & _ANOTHER:
+                said.setdefault(m.name, set()).add(polarities[m.start])
+    return {name for name, polarity in said.items() if len(polarity) == 2}
+
+
+def _clauses(text: str, index: Mapping[tuple[str, ...], str]) -> list[Clause]:
+    """Each clause's tokens and mentions of ``index``, with the polarity of each mention (by
+    its start)."""
+    clauses: list[Clause] = []
     unknown_before = False  # the clause just before supposes something unnamed
     for tokens in tokenize(text):
         mentions = find_mentions(tokens, index)
@@ -146,15 +187,15 @@ def analyze_index(text: str, index: Mapping[tuple[str, ...], str]) -> dict[str, 
             and not unknown_before
             and all(m.start >= answer for m in mentions)
         ):
-            earlier, polarities = clauses[-1]
+            _, earlier, polarities = clauses[-1]
             for start in denied_starts(tokens, earlier, polarities):
                 polarities[start] = "negated"  # the object asked or supposed about
         elif clauses and YES_ANSWER.match(" ".join(tokens)):
-            earlier, polarities = clauses[-1]  # "Wasn't expecting a toaster, but there's one"
+            _, earlier, polarities = clauses[-1]  # "Wasn't expecting a toaster, but there's one"
             if polarities[earlier[0].start] == "unmentioned":
                 polarities[earlier[0].start] = "affirmed"
         elif clauses and other_one(tokens):
-            earlier, polarities = clauses[-1]  # "No white cars, only a black one"
+            _, earlier, polarities = clauses[-1]  # "No white cars, only a black one"
             denied = [m.start for m in earlier if polarities[m.start] == "negated"]
             if denied:
                 polarities[denied[-1]] = "affirmed"
@@ -165,22 +206,10 @@ def analyze_index(text: str, index: Mapping[tuple[str, ...], str]) -> dict[str, 
             polarity: Polarity = "negated" if negated else "affirmed"
             polarities[m.start] = "unmentioned" if m.start in hedged else polarity
         if mentions:
-            clauses.append((mentions, polarities))
+            clauses.append((tokens, mentions, polarities))
         if not set(tokens) <= ANSWER_FILLERS:  # "but" alone changes nothing
             unknown_before = HEDGE in tokens and not mentions
-    found: dict[str, Polarity] = {}
-    owners: set[str] = set()  # names affirmed only as the owner of something
-    for mentions, polarities in clauses:
-        for m in mentions:
-            polarity = polarities[m.start]
-            if polarity == "affirmed" and m.possessor:
-                owners.add(m.name)
-            elif polarity != "unmentioned" and found.get(m.name) != "affirmed":
-                found[m.name] = polarity
-    # "The goalkeeper's gloves are on the grass; the goalkeeper is not."
-    for name in owners - set(found):
-        found[name] = "affirmed"
-    return found
+    return clauses
 
 
 _LESS = re.compile(r"\b([a-z]{3,})-?less\b", re.IGNORECASE)
@@ -202,6 +231,11 @@ def mention_terms(text: str, lexicon: Lexicon) -> dict[str, tuple[str, ...]]:
 def _terms(text: str, lexicon: Lexicon) -> dict[str, tuple[str, ...]]:
     names = set(lexicon.mentioned(_LESS.sub(r"\1 less", text)))  # "a carless street"
     terms = {name: lexicon.terms(name) for name in names}
+    if "person" in terms and CROWD_VERB.search(text):  # "ten sheep crowd the lane": a verb
+        if "person" in lexicon.mentioned(CROWD_VERB.sub(r"\1 fill", text)):
+            terms["person"] = tuple(t for t in terms["person"] if t != "crowd")
+        else:
+            del terms["person"]
     for label, words in topic_terms(text, lexicon).items():
         terms[label] = (*terms.get(label, lexicon.terms(label)), *words)
     lower = text.lower()

@@ -20,13 +20,17 @@ def post_negated(tokens: list[str], mentions: list[Mention]) -> set[int]:
             continue  # "half of the pizza has been eaten": the rest is there
         k = m.end
         said = False  # a verb already says something of ``m``: "the bowl is empty and ..."
+        joined = False  # by ", and" to what follows
         while k < len(tokens) and tokens[k] != STOP and k not in ends:
             item = None if said else _next_item(tokens, k, ends)
             if item is not None:
+                joined = joined or " ".join(tokens[k:item]).startswith(", and")
                 k = ends[item]  # "forks and knives absent": the cue covers the whole list
                 continue
             if tokens[k] == ",":
                 break
+            if joined and tokens[k] in _SINGULAR:
+                break  # "a smiling person, and a puppy is absent": the puppy alone
             match = POST.match(" ".join(tokens[k:]))
             if match:
                 cue_at = k + len(match.group(0).split()) - 1
@@ -42,6 +46,8 @@ def post_negated(tokens: list[str], mentions: list[Mention]) -> set[int]:
     return result
 
 
+# A verb that agrees with one thing, not with a list joined by ", and".
+_SINGULAR = frozenset({"is", "was", "isn't", "wasn't", "has"})
 # What a part of a thing is: "half of the pizza", "the rest of the cake".
 PARTS = frozenset(
     {"half", "part", "parts", "some", "most", "rest", "remains", "remainder", "portion",

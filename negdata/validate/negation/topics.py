@@ -9,6 +9,11 @@ from negdata.detect.lexicon import Lexicon
 
 _BASEBALL_PLAY = r"\b(?:baseball|softball|dugout|inning|home plate|umpire|catcher|mound|bats?)\b"
 _BASEBALL = re.compile(r"\b(?:baseball|softball|dugout|batter|catcher|pitcher|inning|home plate)")
+_AT_THE_LIGHT = re.compile(
+    r"\b(?:at|for|through|ran) (?:the|a) (?:red |green |amber |yellow )?lights?\b"
+    r"|\b(?:red|green|amber) lights? (?:at|over|above|on) (?:the|an?) "
+    r"(?:intersection|crossing|corner|junction|crosswalk)"
+)
 _CROWDED = re.compile(
     r"\b(?:crowded|bustling) (?:[a-z]+ )?(?:streets?|markets?|marketplaces?|beach(?:es)?|"
     r"squares?|plazas?|platforms?|stations?|sidewalks?|rooms?|halls?|cafes?|restaurants?|bars?|"
@@ -25,6 +30,8 @@ TOPIC_TERMS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     # "the batter waits", "a pitcher winds up": players, not cake batter or a jug
     ("person", "batter", re.compile(rf"{_BASEBALL_PLAY}|\bpitchers?\b")),
     ("person", "pitcher", re.compile(rf"{_BASEBALL_PLAY}|\bbatters?\b")),
+    # "cars wait at the light": a traffic light
+    ("traffic light", "light", _AT_THE_LIGHT),
     # "the crowded street": people are there
     ("person", "crowded", _CROWDED),
     ("person", "bustling", _CROWDED),
@@ -32,6 +39,12 @@ TOPIC_TERMS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
 # A mouse that is an animal: "a mouse scurries across the barn", unless computers are about.
 ANIMAL_MOUSE = re.compile(r"\b(?:mice|mouse) (?:who|scurr|squeak|nibbl)|\b(?:rodent|cheese|barn)")
 COMPUTING = re.compile(r"\b(?:computer|keyboard|laptop|desk|click|cursor|wireless|pad|usb|pc)")
+# "crowd" as the verb of a plural subject: "ten sheep crowd the lane", "glasses crowd the table".
+CROWD_VERB = re.compile(
+    r"\b([a-z]+s|people|sheep|cattle|deer|fish) crowd(?= (?:the|a|an|around|into|onto|together|"
+    r"in|along|on|at)\b)",
+    re.IGNORECASE,
+)
 PRONOUN = re.compile(r"\b(?:he|she)\b", re.IGNORECASE)
 # "us" is people, whatever else is about: "it's just us on the trail", "three of us" ("we"
 # is most often the photographer: "so we walked").
