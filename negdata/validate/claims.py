@@ -422,7 +422,7 @@ def identity_claim(text: str, lexicon: Lexicon) -> bool:
 
 def _past_place(between: list[str]) -> list[str]:
     """The words between two mentions past a short place phrase that qualifies the first:
-    "(the laptop) in this photo is a (kitten)" -> "is a"."""
+    "(the car) in this image is not a (car)" -> "is not a"."""
     copula = next((i for i, t in enumerate(between) if t in _COPULA), None)
     place = between[:copula] if copula is not None else []
     if place and place[0] in PREPOSITIONS and len(place) <= 4 and all(t.isalpha() for t in place):

@@ -156,9 +156,8 @@ def contradictions(text: str, lexicon: Lexicon) -> set[str]:
     knife in the image, except for the knife in the image", "Two fire hydrants are shown, but
     the photo contains no fire hydrants". A denial of another one ("a dog, and no other dog")
     contradicts nothing."""
-    text = rewrite_report(initialisms(text))
     said: dict[str, set[Polarity]] = {}
-    for tokens, mentions, polarities in _clauses(text, build_index(_terms(text, lexicon))):
+    for tokens, mentions, polarities in _clauses(*_read(text, lexicon)):
         for m in mentions:
             near = set(tokens[max(0, m.start - 3) : m.end + 2])
             if polarities[m.start] != "unmentioned" and not m.possessor and not near & _ANOTHER:
@@ -217,8 +216,14 @@ _LESS = re.compile(r"\b([a-z]{3,})-?less\b", re.IGNORECASE)
 
 def analyze(text: str, lexicon: Lexicon) -> dict[str, Polarity]:
     """Polarity of every label or hypernym of ``lexicon`` that ``text`` mentions."""
-    text = rewrite_report(initialisms(text))  # "heart size is normal": no cardiomegaly
-    return analyze_index(text, build_index(_terms(text, lexicon)))
+    return analyze_index(*_read(text, lexicon))
+
+
+def _read(text: str, lexicon: Lexicon) -> tuple[str, Mapping[tuple[str, ...], str]]:
+    """``text`` as the rules read it ("heart size is normal": no cardiomegaly) and the index of
+    the names it mentions."""
+    text = rewrite_report(initialisms(text))
+    return text, build_index(_terms(text, lexicon))
 
 
 def mention_terms(text: str, lexicon: Lexicon) -> dict[str, tuple[str, ...]]:

@@ -24,7 +24,7 @@ def post_negated(tokens: list[str], mentions: list[Mention]) -> set[int]:
         while k < len(tokens) and tokens[k] != STOP and k not in ends:
             item = None if said else _next_item(tokens, k, ends)
             if item is not None:
-                joined = joined or " ".join(tokens[k:item]).startswith(", and")
+                joined = joined or tokens[k : k + 2] == [",", "and"]
                 k = ends[item]  # "forks and knives absent": the cue covers the whole list
                 continue
             if tokens[k] == ",":
