@@ -111,8 +111,11 @@ docs: install
 	$(PY) -m negdata.config_docs > docs/configuration.md.tmp
 	mv docs/configuration.md.tmp docs/configuration.md
 
+# Two pytest-xdist workers: one runs every test file that needs the session's vLLM and Prefect
+# servers, the other the rest (tests/conftest.py), and the suite takes half the time.
+TEST_WORKERS ?= 2
 test: install llm-env sample lint browser
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup
 
 # The report's browser test drives Debian's chromium (Playwright never downloads one here);
 # installed once, as root (CI runs as root).
@@ -139,6 +142,7 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_dev6.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_dev7.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_dev8.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_dev9.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

@@ -42,6 +42,8 @@ from negdata.llm.processes import start_guarded
 from negdata.sample import SampleFiles, build_sample, package_file
 from tests.reaper import MARK_ENV, start_reaper
 
+pytest_plugins = ["tests.scheduling"]  # how make test spreads the suite over its workers
+
 SampleConfig = Callable[..., tuple[Path, SampleFiles]]
 # A loopback server's answer to a GET: (status, body, extra headers), or None to close the
 # connection without answering. An error status with an empty body is sent as an error page.
@@ -66,14 +68,38 @@ def pytest_configure(config: pytest.Config) -> None:
 _LIFELINE = pytest.StashKey[int]()
 
 
+def _peak_rss_kib() -> int | None:
+    """This process's peak memory: the kernel's high-water mark of its resident set."""
+    with contextlib.suppress(OSError, StopIteration):
+        status = Path("/proc/self/status").read_text()
+        return int(next(ln.split()[1] for ln in status.splitlines() if ln.startswith("VmHWM")))
+    return None
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """A pytest-xdist worker hands its peak memory to the controller (``pytest_testnodedown``)."""
+    if hasattr(session.config, "workeroutput"):
+        session.config.workeroutput["peak_rss_kib"] = _peak_rss_kib()
+
+
+_WORKER_PEAKS = pytest.StashKey[dict[str, int]]()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    peak = getattr(node, "workeroutput", {}).get("peak_rss_kib")
+    if peak is not None:
+        node.config.stash.setdefault(_WORKER_PEAKS, {})[node.gateway.id] = peak
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    """pytest's own peak memory (the kernel's high-water mark of its resident set), beside the
-    slowest tests: the suite is to stay under 2 GB."""
-    with contextlib.suppress(OSError):
-        status = Path("/proc/self/status").read_text()
-        peak = next(line.split()[1] for line in status.splitlines() if line.startswith("VmHWM"))
-        terminalreporter.write_line(f"pytest's peak RSS: {int(peak) // 1024} MiB")
+    """The peak memory of pytest and of each of its workers, beside the slowest tests: each
+    process of the suite is to stay under 2 GB."""
+    peaks = {"pytest": _peak_rss_kib(), **terminalreporter.config.stash.get(_WORKER_PEAKS, {})}
+    terminalreporter.write_line(
+        "peak RSS: " + ", ".join(f"{name} {kib // 1024} MiB" for name, kib in peaks.items() if kib)
+    )
 
 
 def _detection_state() -> tuple[set[str], set[str]]:
@@ -208,36 +234,17 @@ class SampleRun(NamedTuple):
         return Path(yaml.safe_load(self.config.read_text())["run"]["output_dir"])
 
 
-class Background:
-    """Work a session fixture starts on a thread of its own, so that it goes on while the
-    tests before the first that needs it run (``_start_early``); ``result`` waits for it."""
-
-    def __init__(self, work: Callable[[], Any]) -> None:
-        self._result: Any = None
-        self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, args=(work,), daemon=True)
-        self._thread.start()
-
-    def _run(self, work: Callable[[], Any]) -> None:
-        try:
-            self._result = work()
-        except BaseException as error:  # raised again in the test that waits for it
-            self._error = error
-
-    def result(self) -> Any:
-        self._thread.join()
-        if self._error is not None:
-            raise self._error
-        return self._result
-
-
 @pytest.fixture(scope="session")
-def sample_run_starting(
+def sample_run(
     tmp_path_factory: pytest.TempPathFactory,
-    vllm_starting: Background,
-    prefect_starting: StartingPrefect,
-) -> Background:
-    """The session's run of the sample (``sample_run``), started once both servers are up."""
+    vllm_server: LLMConfig,
+    prefect_server: PrefectServer,
+) -> SampleRun:
+    """The flow over the bundled sample plus three bad rows (a corrupt JPEG, a missing file, an
+    empty caption), run once per session (``run_flow``) with the real YOLO weights, the
+    session's vLLM server and its Prefect server: what tests/test_flow.py checks, and what
+    the stop, restart, concurrency and cluster tests copy (``copy_sample_run``) and attack,
+    its LLM replies in the copied response cache. Nothing may change it: copy it first."""
     root = tmp_path_factory.mktemp("sample-run")
     corrupt = root / "corrupt.jpg"
     corrupt.write_bytes(b"\xff\xd8\xff\xe0 not really a jpeg")
@@ -247,52 +254,9 @@ def sample_run_starting(
         f"{(root / 'missing.jpg').as_uri()}\ta photo that was deleted\n"
         f"{next(images.iterdir()).as_uri()}\t\n"
     )
-
-    def run() -> SampleRun:
-        server: LocalServer = vllm_starting.result()
-        prefect = _prefect_ready(prefect_starting)
-        llm = server.cfg.model_copy(update={"endpoint": server.base_url})
-        config, _ = _sample_config(root, llm, bad_rows)
-        return SampleRun(config, run_flow(prefect, shards=SAMPLE_SHARDS, config=str(config)))
-
-    return Background(run)
-
-
-@pytest.fixture(scope="session")
-def sample_run(sample_run_starting: Background) -> SampleRun:
-    """The flow over the bundled sample plus three bad rows (a corrupt JPEG, a missing file, an
-    empty caption), run once per session (``run_flow``) with the real YOLO weights, the
-    session's vLLM server and its Prefect server: what tests/test_flow.py checks, and what
-    the stop, restart, concurrency and cluster tests copy (``copy_sample_run``) and attack,
-    its LLM replies in the copied response cache. Nothing may change it: copy it first."""
-    run: SampleRun = sample_run_starting.result()
-    return run
-
-
-# What the session starts in the background before the first test: the servers and the run of
-# the sample that the tests need, by the fixtures they ask for.
-_EARLY = ("sample_run_starting", "vllm_starting", "prefect_starting")
-_NEEDED = pytest.StashKey[set[str]]()
-_STARTED = pytest.StashKey[str]()
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    needed: set[str] = set()
-    for item in items:
-        needed.update(getattr(item, "fixturenames", ()))
-    config.stash[_NEEDED] = needed
-
-
-@pytest.fixture(autouse=True, scope="session")
-def _start_early(request: pytest.FixtureRequest) -> None:
-    """The session's vLLM and Prefect servers and its run of the sample take a minute and more
-    to be ready, mostly waiting; started before the first test, they are ready, or nearly, by
-    the first test that needs them. Only what some selected test needs is started."""
-    needed = request.config.stash.get(_NEEDED, set())
-    early = next((name for name in _EARLY if name in needed), None)
-    if early is not None:
-        request.config.stash[_STARTED] = early
-        request.getfixturevalue(early)
+    config, _ = _sample_config(root, vllm_server, bad_rows)
+    summary = run_flow(prefect_server, shards=SAMPLE_SHARDS, config=str(config))
+    return SampleRun(config, summary)
 
 
 _FLOW = """
@@ -411,46 +375,25 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def vllm_starting(
+def vllm_process(
     tmp_path_factory: pytest.TempPathFactory, prefect_starting: StartingPrefect
-) -> Iterator[Background]:
-    """The session's vLLM server (``vllm_process``), starting in the background; the session's
-    Prefect server starts beside it: nearly every test that runs a flow needs both."""
+) -> Iterator[LocalServer]:
+    """The real vLLM CPU server on a free loopback port, once per session, started with an API
+    key as a cluster's is (every test that talks to it sends the key). The session's Prefect
+    server starts beside it: nearly every test that runs a flow needs both. Tests talk to it
+    through ``vllm_server``; the one that crashes a server mid-shard crashes this one and
+    restarts it (tests/llm/test_server_restart.py), sparing a start of its own."""
     base = LLMConfig(api_key=secrets.token_urlsafe(16))
     serve = base.serve.model_copy(update={"host": "127.0.0.1", "port": _free_port()})
     cfg = base.model_copy(update={"serve": serve})
-    server = LocalServer(cfg, log_path=tmp_path_factory.mktemp("vllm") / "vllm.log")
-
-    def start() -> LocalServer:
-        server.start()
-        return server
-
-    starting = Background(start)
-    try:
-        yield starting
-    finally:
-        with contextlib.suppress(BaseException):
-            starting.result()
-        server.stop()
+    log_path = tmp_path_factory.mktemp("vllm") / "vllm.log"
+    with LocalServer(cfg, log_path=log_path) as server:
+        yield server
 
 
 @pytest.fixture(scope="session")
-def vllm_process(vllm_starting: Background) -> LocalServer:
-    """The real vLLM CPU server on a free loopback port, once per session, started with an API
-    key as a cluster's is (every test that talks to it sends the key). Tests talk to it
-    through ``vllm_server``; the one that crashes a server mid-shard crashes this one and
-    restarts it (tests/llm/test_server_restart.py), sparing a start of its own."""
-    server: LocalServer = vllm_starting.result()
-    return server
-
-
-@pytest.fixture(scope="session")
-def vllm_server(request: pytest.FixtureRequest, vllm_process: LocalServer) -> LLMConfig:
-    """The session's vLLM server (``vllm_process``): its config, with its endpoint. Once the
-    session's run of the sample, where it was started early, is done with it: tests count
-    what the server served, and one restarts it."""
-    if request.config.stash.get(_STARTED, None) == "sample_run_starting":
-        request.getfixturevalue("sample_run")
+def vllm_server(vllm_process: LocalServer) -> LLMConfig:
+    """The session's vLLM server (``vllm_process``): its config, with its endpoint."""
     return vllm_process.cfg.model_copy(update={"endpoint": vllm_process.base_url})
 
 
@@ -551,7 +494,7 @@ class StartingPrefect(NamedTuple):
 @pytest.fixture(scope="session")
 def prefect_starting(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StartingPrefect]:
     """The session's Prefect server (``prefect_server``), started but not yet waited for, so
-    that it starts while the vLLM server does (``vllm_server``)."""
+    that it starts while the vLLM server does (``vllm_process``)."""
     port = _free_port()
     auth = f"negdata:{secrets.token_urlsafe(12)}"
     home = tmp_path_factory.mktemp("prefect")
@@ -577,11 +520,7 @@ def prefect_server(prefect_starting: StartingPrefect) -> PrefectServer:
     auth on, as a cluster's server runs, once per session; under the watchdog, so that it
     stops with this process however it ends. Its flow runs and artifacts are every test's:
     a test tells its own apart (by config, by output folder)."""
-    return _prefect_ready(prefect_starting)
-
-
-def _prefect_ready(starting: StartingPrefect) -> PrefectServer:
-    server, watchdog, log = starting
+    server, watchdog, log = prefect_starting
     health = f"{server.url}/health"
     wait_ready(watchdog, log, lambda: _answers(health, healthy=True), "the Prefect server")
     return server
