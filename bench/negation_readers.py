@@ -45,6 +45,7 @@ SCORED = {
     "dev6": ("negation_dev6", True),
     "dev7": ("negation_dev7", True),
     "dev8": ("negation_dev8", True),
+    "dev9": ("negation_dev9", True),
     "held-out": ("negation_heldout", False),
     "unseen": ("negation_unseen", False),
     "claims": ("negation_claims", False),

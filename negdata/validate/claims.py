@@ -67,6 +67,7 @@ COUNTS: dict[str, tuple[int, int | None]] = {
     "twenty": (20, 20),
     "pair": (2, 2),
     "couple": (2, 2),
+    "handful": (3, None),
     "few": (2, None),
     "several": (3, None),
     "multiple": (2, None),
@@ -231,14 +232,15 @@ PAIRED = frozenset({"skis", "scissors"})
 
 def _count_word(tokens: list[str], mention: Mention, named: set[int]) -> Found | None:
     """The count word of the noun phrase that ends in ``mention``: "two (big) dogs", "a lone
-    cat", "a couple of dogs", "3 cars", "the only dog" (one), "three of us"; ``None`` for a bare
-    noun, for "the only dogs" (all there are) and "a pair of skis" (one pair), and past a word
-    of another mention (``named``): "two people playing frisbee" count no frisbee."""
+    cat", "a couple of dogs", "a handful of cups", "3 cars", "the only dog" (one), "three of
+    us"; ``None`` for a bare noun, for "the only dogs" (all there are) and "a pair of skis"
+    (one pair), and past a word of another mention (``named``): "two people playing frisbee"
+    count no frisbee."""
     at = mention.start - 1
     last = tokens[mention.end - 1]
     if at >= 1 and tokens[at] == "only" and tokens[at - 1] == "the":
         return ("sole", at) if singular(last) == last else None
-    if at >= 1 and tokens[at] == "of" and tokens[at - 1] in {"pair", "couple"}:
+    if at >= 1 and tokens[at] == "of" and tokens[at - 1] in {"pair", "couple", "handful"}:
         paired = tokens[at - 1] == "pair" and mention.name in PAIRED
         return None if paired else (tokens[at - 1], at - 1)
     if at >= 1 and tokens[at] == "of" and tokens[mention.start] == "us":
@@ -385,6 +387,7 @@ META = re.compile(
 )
 _COPULA = frozenset({"is", "are", "was", "were"})
 _BETWEEN = frozenset({"a", "an", "the", "actually", "really", "just", "also", "clearly"})
+_SHOWN = frozenset({"shown", "pictured", "seen", "visible", "here", "there"})
 
 
 def meta_text(text: str) -> bool:
@@ -413,6 +416,8 @@ def identity_claim(text: str, lexicon: Lexicon) -> bool:
         between = tokens[first.end : second.start]
         if first.name == second.name and _denied_itself(_past_place(between)):
             return True
+        if len(between) > 1 and between[0] in _SHOWN and between[1] in _COPULA:
+            between = between[1:]  # "(every spoon) shown is also a (dog)"
         if not between or between[0] not in _COPULA or not set(between[1:]) <= _BETWEEN:
             continue
         if not lexicon.members(first.name) & lexicon.members(second.name):

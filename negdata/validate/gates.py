@@ -258,15 +258,25 @@ def option_truth(
     return truth and counts is None
 
 
+# What a template left unfilled: "None", "{object}", "[OBJECT_2]", "<label>", "features."
+_PLACEHOLDER = re.compile(r"\b(none|null|nan)\b|[{}\[\]<>]|features\s*[.,]")
+# A letter of another script in an English option ("a pair of scissors, 但是没有sink"): the model
+# slipped into another language.
+_NOT_LATIN = re.compile(r"[^\W\d_\u0000-\u024f]")
+
+
 def mcq_gate(mcq: McqRecord, evidence: Evidence, lexicon: Lexicon, cfg: Config) -> McqReason | None:
     options = [mcq.caption_0, mcq.caption_1, mcq.caption_2, mcq.caption_3]
     if len({_norm(o) for o in options}) != 4:
         return "mcq_duplicate_options"
-    if any(re.search(r"\b(none|null|nan)\b|\{|\}|features\s*[.,]", o.lower()) for o in options):
+    if any(_PLACEHOLDER.search(o.lower()) for o in options):
         return "mcq_placeholder"
     if not all(fits_clip(o) for o in options):
         return "mcq_too_long_for_clip"
-    if any(meta_text(o) or nonsense(o, lexicon) or contradictions(o, lexicon) for o in options):
+    if any(
+        meta_text(o) or nonsense(o, lexicon) or contradictions(o, lexicon) or _NOT_LATIN.search(o)
+        for o in options
+    ):
         return "mcq_nonsense"
     if any(article_errors(o) for o in options):
         return "mcq_article_error"

@@ -172,6 +172,8 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
         ("The only animals here are two zebras; no giraffes.", {"zebra": 2}, None),
         ("A pair of skis against the wall, no snowboard.", {}, None),
         ("A pair of skis against the wall, no snowboard.", {"skis": 1}, None),
+        ("A handful of cups on the table, and no bottle.", {"cup": 1}, "count_not_true"),
+        ("A handful of cups on the table, and no bottle.", {"cup": 4}, None),
         # A clock's numbers and a file's are no counts.
         ("Not a single car on the highway at 4 a.m.", {}, None),
         ("IMG_2041.jpg kids w/ frisbee at park (no dog)", {"frisbee": 1, "person": 2}, None),
@@ -209,6 +211,9 @@ def test_text_about_the_text(text: str, meta: bool) -> None:
         ("The car in this image is not a car.", True),
         ("The cup is not a cup, and there is no dog.", True),
         ("The dog in the yard is not a cat.", False),
+        ("Every spoon shown is also a dog.", True),
+        ("The only bird in the photo is a seagull on a boat.", False),  # a seagull is a bird
+        ("The spoon shown is next to a dog.", False),
     ],
 )
 def test_one_object_said_to_be_another(text: str, identity: bool) -> None:

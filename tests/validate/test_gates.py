@@ -238,9 +238,12 @@ def test_a_distractor_may_name_what_nothing_checks_only_where_it_is_false_alread
     assert mcq_gate(keyed, EV, lexicon, CFG) == "mcq_unaccounted_noun"
 
 
-def test_mcq_with_a_placeholder_object_is_rejected() -> None:
+@pytest.mark.parametrize(
+    "option", ["This image features None.", "A bus, and no [OBJECT_2].", "A bus and no <label>."]
+)
+def test_mcq_with_a_placeholder_object_is_rejected(option: str) -> None:
     mcq = build_mcq("k", ["bus", "person"], "dog", McqBalancer("x"), "h")
-    broken = mcq.model_copy(update={"caption_2": "This image features None."})
+    broken = mcq.model_copy(update={"caption_2": option})
     assert mcq_gate(broken, EV, lexicon_for("coco"), CFG) == "mcq_placeholder"
 
 
@@ -318,6 +321,7 @@ def test_an_option_whose_truth_depends_on_the_reader_decides_nothing() -> None:
         "Bus, no, dog, the.",
         "There is no bus in the image, except for the bus in the image.",
         "Two buses are shown, but the photo contains no buses.",
+        "There is a bus here, 但是没有dog。",  # slipped into another language
     ],
 )
 def test_a_garbled_or_identity_option_is_nonsense(option: str) -> None:

@@ -114,6 +114,8 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
          "dog": "negated"}),
         ("A table, a bed, and a fridge are absent.", {"dining table": "negated",
          "bed": "negated", "refrigerator": "negated"}),
+        ("A dining table absent of place settings: no forks.", {"dining table": "affirmed",
+         "fork": "negated"}),
         ("The bus pulled away moments ago; two women sit at the stop.", {"bus": "negated",
          "person": "affirmed"}),
         ("The bus pulled away from the curb with passengers aboard.", {"bus": "affirmed",
