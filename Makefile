@@ -111,8 +111,8 @@ docs: install
 	$(PY) -m negdata.config_docs > docs/configuration.md.tmp
 	mv docs/configuration.md.tmp docs/configuration.md
 
-# Two pytest-xdist workers: one runs every test file that needs the session's vLLM and Prefect
-# servers, the other the rest (tests/conftest.py), and the suite takes half the time.
+# Two pytest-xdist workers: one takes every test file that needs the session's vLLM and Prefect
+# servers, and the other files fill in on both (tests/scheduling.py).
 TEST_WORKERS ?= 2
 test: install llm-env sample lint browser
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup

@@ -22,27 +22,22 @@ from typing import Any
 
 import pytest
 
-# unit -> the session fixtures that put a test file in it (the first unit that matches)
-UNITS = {"servers": frozenset({"sample_run", "vllm_process", "vllm_server", "prefect_server"})}
+# The session fixtures that put a test file in the servers' unit.
+SERVERS = frozenset({"sample_run", "vllm_process", "vllm_server", "prefect_server"})
+UNIT = "servers"
 _WRITTEN = "negdata_units"  # the workers' input: where they write each file's unit
 _FOLDER = pytest.StashKey[Path]()
 _READ = pytest.StashKey[dict[str, str]]()
 
 
-def _unit(fixtures: set[str]) -> str | None:
-    return next((unit for unit, needs in UNITS.items() if needs & fixtures), None)
+def _file(nodeid: str) -> str:
+    return nodeid.split("::")[0]
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Files in a unit run first, in ``UNITS`` order; a worker writes down each one's unit."""
-    rank = {unit: n for n, unit in enumerate(UNITS)}
-    units: dict[str, str] = {}
-    for item in items:
-        unit = _unit(set(getattr(item, "fixturenames", ())))
-        path = item.nodeid.split("::")[0]
-        if unit is not None and rank[unit] < rank.get(units.get(path, ""), len(rank)):
-            units[path] = unit
-    items.sort(key=lambda item: rank.get(units.get(item.nodeid.split("::")[0], ""), len(rank)))
+    """The servers' files run first; a worker writes down which files they are."""
+    units = {_file(i.nodeid): UNIT for i in items if SERVERS & set(getattr(i, "fixturenames", ()))}
+    items.sort(key=lambda item: _file(item.nodeid) not in units)
     written = getattr(config, "workerinput", {}).get(_WRITTEN)
     if written is not None:
         mine = Path(written).with_suffix(f".{os.getpid()}")
@@ -77,7 +72,6 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
         units with the most tests first: the one with the servers."""
 
         def _split_scope(self, nodeid: str) -> str:
-            path = nodeid.split("::")[0]
-            return _units(config).get(path, path)
+            return _units(config).get(_file(nodeid), _file(nodeid))
 
     return ByUnit(config, log)
