@@ -46,6 +46,7 @@ SCORED = {
     "dev7": ("negation_dev7", True),
     "dev8": ("negation_dev8", True),
     "dev9": ("negation_dev9", True),
+    "dev10": ("negation_dev10", True),
     "held-out": ("negation_heldout", False),
     "unseen": ("negation_unseen", False),
     "claims": ("negation_claims", False),

@@ -61,6 +61,7 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "dev7": ("negation_dev7.jsonl", "coco", True),
     "dev8": ("negation_dev8.jsonl", "coco", True),
     "dev9": ("negation_dev9.jsonl", "coco", True),
+    "dev10": ("negation_dev10.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {
@@ -69,6 +70,7 @@ MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "mcq-dev2": ("mcq_dev2.jsonl", "coco", True),
     "mcq-dev3": ("mcq_dev3.jsonl", "coco", True),
     "mcq-dev4": ("mcq_dev4.jsonl", "coco", True),
+    "mcq-dev5": ("mcq_dev5.jsonl", "coco", True),
 }
 IMPLICIT = "implicit"
 # Explicit negations that name something nothing checks ("a lamp"): ``unaccounted_noun``.

@@ -29,7 +29,7 @@ from negdata.validate.negation.words import NUMBER_WORDS, NUMERALS, PREPOSITIONS
 _WORDS = r"(?:[\w'-]+,? ){0,12}"  # up to twelve words between the parts of a phrase
 _BUT = r"(?:but|except|besides|apart from|other than|save|beyond|aside from|more than)"
 EXCLUSIVE = re.compile(
-    r"(?<!\bnot )\b(?:only|just|solely|merely|alone|the sole|no other|no one else)\b"
+    r"(?<!\bnot )\b(?:only|just|solely|merely|exclusively|alone|the sole|no other|no one else)\b"
     # "nothing but", "nothing else", "nothing on it except", "no one in the room but"
     rf"|\b(?:nothing|nobody|no one)\b,? {_WORDS}(?:else|{_BUT})\b"
     # "empty except for a chair", "bare save for", "deserted but for"
@@ -39,14 +39,16 @@ EXCLUSIVE = re.compile(
     r"(?:nothing|nobody|no one|empty|bare|deserted|unoccupied|vacant)\b"
     r"|\ball (?:that(?:'s| is| are| remains| stands| sits)|there is|there's|is there|remains"
     r"|(?:you|i|we|one) (?:can )?see)\b"
-    r"|\b(?:and|with) nothing (?:else|more)\b|\bthat'?s (?:it|all)\b"
+    r"|(?:\b(?:and|with)|[,;:]) nothing (?:else|more)\b|\bthat'?s (?:it|all)\b"
     r"|\bby (?:it|them)sel(?:f|ves)\b"
+    # "the dog has the couch (all) to itself"
+    rf"|\b(?:has|have|had|having|gets?|got) {_WORDS}to (?:it|him|her|them)sel(?:f|ves)\b"
     # "an otherwise empty pasture", "the one thing there"
     r"|\botherwise (?:completely |entirely |totally )?(?:empty|bare|deserted|vacant|clear)\b"
     # "the slope is completely empty": nothing at all on it
     r"|\b(?:completely|entirely|totally) (?:empty|bare|deserted|vacant)\b"
     r"|\bclose-?up of\b"  # the thing fills the frame
-    r"|\bthe one (?:thing|object|item)\b",
+    r"|\bthe one (?:thing|object|item|and only)\b",
     re.IGNORECASE,
 )
 # "the only animal", "the sole piece of furniture": all there is of a kind (``_kinds``).
@@ -387,6 +389,7 @@ META = re.compile(
 )
 _COPULA = frozenset({"is", "are", "was", "were"})
 _BETWEEN = frozenset({"a", "an", "the", "actually", "really", "just", "also", "clearly"})
+_RELATIVE = frozenset({"which", "who", "that"})
 _SHOWN = frozenset({"shown", "pictured", "seen", "visible", "here", "there"})
 
 
@@ -418,8 +421,12 @@ def identity_claim(text: str, lexicon: Lexicon) -> bool:
             return True
         if len(between) > 1 and between[0] in _SHOWN and between[1] in _COPULA:
             between = between[1:]  # "(every spoon) shown is also a (dog)"
-        if not between or between[0] not in _COPULA or not set(between[1:]) <= _BETWEEN:
+        if between[:1] == [","] and between[1:2] and between[1] in _RELATIVE:
+            between = between[2:]  # "(the remote), which is a (parrot)"
+        if not between or between[0] not in _COPULA:
             continue
+        if not all(t in _BETWEEN or t.endswith("ly") for t in between[1:]):
+            continue  # "is secretly a", "is actually a"
         if not lexicon.members(first.name) & lexicon.members(second.name):
             return True
     return False

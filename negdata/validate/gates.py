@@ -25,6 +25,7 @@ from negdata.validate.claims import (
     negation_verdict,
 )
 from negdata.validate.evaluate import label_polarity
+from negdata.validate.grammar import broken_sentence, garbled
 from negdata.validate.negation import Polarity, analyze, contradictions
 from negdata.validate.nouns import unaccounted_nouns
 from negdata.validate.parsed import analyze as analyze_parse
@@ -39,6 +40,7 @@ CaptionReason = Literal[
     "too_long_for_clip",
     "copy_of_original",
     "article_error",
+    "garbled",
     "not_negated",
     "identity_claim",
     "affirms_absent",
@@ -117,12 +119,14 @@ class CaptionGate:
             return "copy_of_original"
         if article_errors(text):
             return "article_error"
+        if garbled(text):
+            return "garbled"
         polarities = kind_exclusions(text, analyze(text, self.lexicon), self.lexicon)
         if label_polarity(polarities, row.negated_label, self.lexicon) != "negated":
             # negated by name, by its kind's ("no vehicles"), or left out of all there is of
             # its kind ("the only vehicle is a motorcycle")
             return "not_negated"
-        if nonsense(text, self.lexicon):
+        if identity(text, self.lexicon):
             return "identity_claim"
         verdicts = self.verdicts(evidence)
         in_original = set(self.lexicon.mentioned(row.original_caption))
@@ -204,25 +208,15 @@ def readers_agree(
     )
 
 
-# A word said twice in a row, as a garbled generation does ("not not cake cake").
-_STUTTER = re.compile(r"\b(?!(?:that|had|very|no|bye|ha|so)\b)([a-z]+) \1\b", re.IGNORECASE)
-
-
-# A sentence that ends on a word that needs one after it, as shuffled words do ("Horse, no,
-# bear, the.").
-_DANGLING = re.compile(r"\b(?:the|an?|of|and|or)\W*$", re.IGNORECASE)
-
-
 def nonsense(text: str, lexicon: Lexicon) -> bool:
+    """Word salad (``validate.grammar``), or an identity claim (:func:`identity`)."""
+    return garbled(text) or identity(text, lexicon)
+
+
+def identity(text: str, lexicon: Lexicon) -> bool:
     """One object said to be another ("The dog is a lion") or not itself, in ``lexicon``'s
-    names or LVIS's, a garbled word repeated ("Doughnut doughnut image features not not cake
-    cake") or a sentence left hanging on "the"."""
-    return (
-        _STUTTER.search(text) is not None
-        or _DANGLING.search(text) is not None
-        or identity_claim(text, lexicon)
-        or identity_claim(text, lexicon_for("lvis"))
-    )
+    names or LVIS's."""
+    return identity_claim(text, lexicon) or identity_claim(text, lexicon_for("lvis"))
 
 
 def option_truth(
@@ -245,6 +239,8 @@ def option_truth(
         if verdict not in ("present", "absent"):
             return None
         truth = truth and (verdict == "present") == (pol == "affirmed")
+    if not truth:
+        return False  # "a few clocks" where there is none: false, whatever the count
     if gear_ruled_out(text, polarities, verdicts):
         return False  # "a skier" where there are no skis
     counts = count_problem(text, polarities, boxes or {}, lexicon)
@@ -255,7 +251,7 @@ def option_truth(
     if left_out(text, polarities, verdicts, lexicon):
         # "only one person" beside a motorcycle: false to some readers, true to others
         return None if exclusive_only_by_count(text) else False
-    return truth and counts is None
+    return counts is None
 
 
 # What a template left unfilled: "None", "{object}", "[OBJECT_2]", "<label>", "features."
@@ -274,7 +270,11 @@ def mcq_gate(mcq: McqRecord, evidence: Evidence, lexicon: Lexicon, cfg: Config) 
     if not all(fits_clip(o) for o in options):
         return "mcq_too_long_for_clip"
     if any(
-        meta_text(o) or nonsense(o, lexicon) or contradictions(o, lexicon) or _NOT_LATIN.search(o)
+        meta_text(o)
+        or nonsense(o, lexicon)
+        or broken_sentence(o)
+        or contradictions(o, lexicon)
+        or _NOT_LATIN.search(o)
         for o in options
     ):
         return "mcq_nonsense"

@@ -93,6 +93,9 @@ def _mentions(doc: list[Token], index: dict[tuple[str, ...], str]) -> Iterator[M
             )
         ):
             continue  # "bus stop", "dog bed", "fat orange cats"
+        after = doc[token.i + 1 : token.i + 3]
+        if len(after) == 2 and after[0].text == "-" and after[1].lower_.endswith("ed"):
+            continue  # "a glass-topped desk": part of an adjective
         ahead = tuple(singular(t.lower_) for t in doc[token.i : token.i + longest])
         if any(index.get(ahead[:n]) == "" for n in range(2, len(ahead) + 1)):
             continue  # "a couple of suitcases", "a ball of yarn": a phrase that names no object

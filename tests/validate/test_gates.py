@@ -56,6 +56,7 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("There is no dog here; people board a red bus.", None),
         ("A red bus waits at the stop next to a dog.", "not_negated"),
         ("A red bus waits at the stop with a cat, but no dog.", "affirms_absent"),
+        ("Red bus the; people board is was, dog no.", "garbled"),
         ("No dog and no bus on this street.", "negates_present"),
         ("A red bus with people on a street.", "copy_of_original"),
         ('Caption: "A bus, but no dog."', "prompt_residue"),
@@ -312,6 +313,15 @@ def test_an_option_whose_truth_depends_on_the_reader_decides_nothing() -> None:
     assert option_truth(verdicts, three, lexicon, two) is False
 
 
+def test_an_option_that_affirms_an_absent_object_is_false_whatever_its_count() -> None:
+    """No box counts an absent dog, but "several dogs" beside none is false, not undecided."""
+    lexicon = lexicon_for("coco")
+    verdicts = GATE.verdicts(EV)
+    assert option_truth(verdicts, "Several dogs wait by a bus.", lexicon, {"bus": 1}) is False
+    assert option_truth(verdicts, "Several buses wait, with no dog.", lexicon, {"bus": 1}) is False
+    assert option_truth(verdicts, "Several buses wait, with no dog.", lexicon, {}) is None
+
+
 @pytest.mark.parametrize(
     "option",
     [
@@ -322,6 +332,13 @@ def test_an_option_whose_truth_depends_on_the_reader_decides_nothing() -> None:
         "There is no bus in the image, except for the bus in the image.",
         "Two buses are shown, but the photo contains no buses.",
         "There is a bus here, 但是没有dog。",  # slipped into another language
+        "The bus is a penguin, and a dog is not.",  # the first mention, not the longest
+        "The bus, which is a lion, waits.",
+        "The bus is secretly a lion.",
+        "Bus yes photo the; dog absent is was.",  # word salad, by word order alone
+        "Photo is bus having, dog not is showing.",
+        "Dog the and picture buses shows red no.",  # an article before a conjunction
+        "Yeah no though bus people sure for.",  # ends on a preposition after no verb
     ],
 )
 def test_a_garbled_or_identity_option_is_nonsense(option: str) -> None:

@@ -41,6 +41,8 @@ COCO = lexicon_for("coco")
          "bowl": "affirmed"}),
         ("No one at the bus stop this morning.", {"person": "negated"}),
         ("No fat orange tabby cats on the sill.", {"cat": "negated"}),  # a colour, no fruit
+        # a glass-topped desk is a desk
+        ("A laptop on a glass-topped desk, no mouse.", {"laptop": "affirmed", "mouse": "negated"}),
     ],
 )  # fmt: skip
 def test_the_parse_reads_negation(text: str, expected: dict[str, str]) -> None:

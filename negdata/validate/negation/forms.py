@@ -20,6 +20,16 @@ _ABSENT_HEADER = re.compile(
     r"detected|found|seen|pictured|annotated(?: as present)?))"
     rf"(?: {_NOUNS})?\s*(?:[:=]|\s-\s)\s*\[?(?=\s*[a-z])"
 )
+# A list's header at the start of a sentence that says where its items are not: "things not
+# there: cat", "Not in the yard: cat, bicycle", "none detected: bicycle".
+_NOT_HERE_HEADER = re.compile(
+    rf"(?:^|(?<=[.;|]))\s*(?:{_NOUNS} )?(?:not (?:there|here|in (?:the |this )?[a-z]+)|"
+    r"none (?:detected|found|seen|visible|present|pictured))\s*:\s*(?=[a-z])"
+)
+# An object named before "absent:" is what is absent: "Cat absent: the dog took the chair".
+_NAMED_ABSENT = re.compile(
+    rf"(?:^|(?<=[.;|]))(\s*(?!{_NOUNS}\b)(?:[a-z]+ ){{1,2}}(?:absent|missing|gone))\s*:"
+)
 _PRESENT_HEADER = re.compile(r"\b(?:yes|positives?|present|seen|visible)\s*(?:[:=])\s*\[?")
 # A yes/no question supposes what it asks about: "Is there a cup?", "Any forks?", "Is she
 # carrying a suitcase?" (the subject of a verb, "she", "the man", is there).
@@ -40,6 +50,8 @@ def rewrite(text: str) -> str:
     text = re.sub(r"\b([a-z]+)_([a-z]+)\b", r"\1 \2", text)  # "has_dog", "not_holding"
     text = re.sub(r":\s*false\b", ": no", text)
     text = re.sub(r":\s*true\b", ": yes", text)
+    text = _NAMED_ABSENT.sub(r"\1 ;", text)
+    text = _NOT_HERE_HEADER.sub(" ; absent ", text)
     text = _ABSENT_HEADER.sub(" ; absent ", text)
     text = _PRESENT_HEADER.sub(" ; ", text)
     text = _ASKED.sub(f" {HEDGE} ", text)

@@ -100,7 +100,8 @@ def _is_modifier(tokens: list[str], start: int, end: int, term_starts: set[int])
 
 
 def find_mentions(tokens: list[str], index: Mapping[tuple[str, ...], str]) -> list[Mention]:
-    """Longest-first, non-overlapping term matches that are not modifiers of another noun."""
+    """Non-overlapping term matches, longest first where two overlap, that are not modifiers
+    of another noun, in the order they stand."""
     singles = [singular(t) for t in tokens]
     lengths = sorted({len(k) for k in index}, reverse=True)
     candidates: list[Mention] = []
@@ -126,6 +127,7 @@ def find_mentions(tokens: list[str], index: Mapping[tuple[str, ...], str]) -> li
         taken |= span
         chosen.append(m)
     chosen = [m for m in chosen if m.name]  # a NOT_OBJECTS phrase hides the term inside it
+    chosen.sort(key=lambda m: m.start)
     starts = {m.start for m in chosen}
     chosen = [m for m in chosen if not _is_modifier(tokens, m.start, m.end, starts)]
     # A person noun right before another name qualifies it: "a family dog", "the team bus".

@@ -19,7 +19,9 @@ _PREDICATE = frozenset(
 )
 _PRESENT = re.compile(
     r"^(?:(?:is|are|was|were|can be|could be|can|could|has|have|had) )?(?:(?:been|be) )?"
-    r"(?:visible|present|here|there|around|seen|shown|pictured|depicted|left|to be seen|"
+    # "around" ends the phrase: "none of the chairs around the table" places the chairs
+    r"(?:visible|present|here|there|around(?! the| a| an| it| its| their)|seen|shown|pictured|"
+    r"depicted|left|to be seen|"
     r"in (?:view|sight)|(?:in|within) (?:the |this )?(?:" + "|".join(FRAME_WORDS) + r")|"
     r"appears?|appeared|remains?|show up|shows up|arrived|come|came)\b"
 )
@@ -32,6 +34,8 @@ _ELSEWHERE = re.compile(
     r"(?:the|this|that|its|their|our|my|his|her)\b|made it (?:in)?to\b|(?:came|come) back\b|"
     r"returned\b|reached\b|there\b|here\b|out$)"
 )
+_BE = frozenset({"is", "are", "was", "were"})
+_HOLDING = frozenset({"carrying", "holding", "wearing", "bringing", "using"})
 _NONE_OF_PRONOUNS = frozenset({"them", "these", "those"})
 
 
@@ -64,8 +68,9 @@ def decide_none_of(tokens: list[str], mentions: list[Mention]) -> tuple[set[int]
             between = tokens[head_end : m.start]
             if between and between[-1] in QUANTIFIERS:
                 between = between[:-1]
-            if between and between[-1] in NONE_OF_VERBS | {"with"}:
-                negated.add(m.start)  # "none of the X has / holds a Y"
+            carrying = len(between) >= 2 and between[-2] in _BE and between[-1] in _HOLDING
+            if between and (between[-1] in NONE_OF_VERBS | {"with"} or carrying):
+                negated.add(m.start)  # "none of the X has / holds / is carrying a Y"
     return negated, affirmed
 
 

@@ -62,6 +62,8 @@ def _prepare(text: str) -> str:
     text = re.sub(r"\bits (?:mother|father|mom|mum|parent|baby|young)\b", "its", text)
     # "a two-person tent", "a 2-bed flat", "a two-car garage": a count modifier, no object.
     text = re.sub(rf"\b(?:{NUMBERS}|\d+)-([a-z]+)", r"num-\1", text)
+    # "a glass-topped desk", "a tree-lined street": one adjective, no object
+    text = re.sub(r"\b(?!(?:not|no|non)-)([a-z]+)-([a-z]+ed)\b", r"\1\2", text)
     text = initialisms(text)
     # Contractions typed without the apostrophe: "isnt", "doesnt", "there aint", "theres".
     text = re.sub(rf"\b({NT_BASES})nt\b", r"\1 not", text)
@@ -86,6 +88,21 @@ def _prepare(text: str) -> str:
     text = rewrite_report(text)
     text = rewrite(text)
     text = re.sub(r"\bnot yet\b", "not", text)  # "yet" starts no clause here
+    # A change done that left something behind is a departure: "the cat has jumped off the bed,
+    # leaving a dent" -> "the cat has left ; jumped off the bed, leaving a dent".
+    text = re.sub(
+        r"\b(has|have|had) (?=(?:already |just |all )?(?:been )?[a-z]+(?: [a-z]+){0,6}, leaving\b)",
+        rf"\1 left {STOP} ",
+        text,
+    )
+    # A denial raised to the verb of seeming: "it doesn't look like there are any giraffes", "I
+    # don't think there's a dog" -> "there are not any giraffes", "there is not a dog".
+    text = re.sub(
+        r"\b(?:(?:it|this|that|i|we) )?(?:does|do|did) not (?:look|seem|appear|think|believe)"
+        r"(?: to me)? (?:like |as if |as though |that )?there(?: (is|are|was|were))?\b",
+        lambda m: f"there {m.group(1) or 'is'} not",
+        text,
+    )
     # "is just out of frame", "has just driven away": a moment, no contrast
     text = re.sub(r"\b(is|are|was|were|has|have|had) just\b", r"\1", text)
     # "not one of the chairs", "neither dog has a ball": like "none of".
@@ -163,6 +180,12 @@ def _prepare(text: str) -> str:
     # "no one from the family": the family is who is not there
     text = re.sub(
         r"\bno (?:one|person) (?:from|of) (?:the|his|her|their|our|my|your) ", "no ", text
+    )
+    # "no crowds of tourists", "no flocks of gulls": no group, and none of what it is made of
+    text = re.sub(
+        r"\bno (?:crowds?|groups?|throngs?|hordes?|swarms?|flocks?|herds?|packs?|lines?) of\b",
+        "no",
+        text,
     )
     for phrase in PERSON_NEGATIONS:
         # an adjective ("a deserted street", "an uninhabited island") qualifies no noun after it

@@ -143,13 +143,21 @@ NOT_OBJECTS = (
     "ski chalet", "ski patrol", "ski jump", "ski school", "ski pass", "ski hill", "ski season",
     "ski town", "ski suit", "ski trail", "toilet paper", "toilet roll",
     "lifeguard tower", "lifeguard stand", "hen house",
+    # a diner is a restaurant where it is a place or a part of one
+    "outside the diner", "at the diner", "in the diner", "inside the diner", "into the diner",
+    "roadside diner", "diner counter", "diner booth",
+    # baked, not standing in the picture
+    "out of the oven", "from the oven",
 )  # fmt: skip
-PREFIX_MODIFIERS = frozenset({"baby", "toy"})
+# Words that modify a name right after them: "a baby elephant", "a toy car", "baggage trucks",
+# "a fruit bowl", "a food truck"
+PREFIX_MODIFIERS = frozenset({"baby", "toy", "baggage", "luggage", "fruit", "food"})
 VERB_OBJECTS = frozenset(
     {"his", "her", "their", "its", "my", "your", "our", "the", "a", "an", "up"}
 )
 SUBJECTS = frozenset({"to", "he", "she", "they", "i", "we", "you", "who"})
-AMBIGUOUS_ADJECTIVES = frozenset({"orange", "remote"})
+# Words that are adjectives before a noun: "an orange kite", "a remote cabin", "a glass lobby"
+AMBIGUOUS_ADJECTIVES = frozenset({"orange", "remote", "glass"})
 # Predicates after an ambiguous word show it is the noun: "remote present", "orange: none".
 NOUN_PREDICATES = frozenset(
     {"present", "visible", "shown", "pictured", "missing", "absent", "gone", "yes", "no", "none",

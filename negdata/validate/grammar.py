@@ -1,0 +1,71 @@
+"""Word salad: text no English writer would publish, as a garbled or shuffled generation reads.
+
+Two depths. :func:`garbled` finds word orders that are never English, with no parse: a word said
+twice ("not not cake cake"), a sentence left hanging on "the", "of" or "but no", an article before a
+stop ("image the;"), two forms of "be" in a row ("absent is was"). Every caption and option is
+held to it. :func:`broken_sentence` also finds "not" before "is" ("backpack not is
+featuring"), and asks the parse (``validate.parser``) what a shuffle leaves: an article before
+what never follows one ("the is", "an of"), "no" before a verb ("hot no shows this"), or a
+sentence that ends on a preposition after no
+verb ("spoon sandwiches sure for."). A caption in another language's word order ("not is
+visible the rider") is read (``negation.forms``), and the tagger misreads a few true captions
+("A moped leaning" tags "moped" a verb), so only the options of a question, a sentence each,
+are held to it: a question refused costs one question, a nonsense option published teaches
+the wrong thing.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from negdata.validate.parser import parse
+
+_BE = r"(?:is|are|was|were|am)"
+_WORD_ORDER = re.compile(
+    # a word said twice in a row
+    r"\b(?!(?:that|had|very|no|bye|ha|so)\b)([a-z]+) \1\b"
+    # a sentence left hanging on a word that needs one after it ("Horse, no, bear, the.")
+    r"|\b(?:the|an?|of|and|or|but(?: no)?)\W*$"
+    # an article before a stop ("Backpack yes image the;"), not "4 a.m."
+    r"|\b(?:the|an?)\s*(?:[;,!?]|\.(?!m\.))"
+    # two forms of "be" in a row ("person absent is was")
+    rf"|\b{_BE}\s+{_BE}\b",
+    re.IGNORECASE,
+)
+# What a preposition that ends a sentence may follow: a verb ("nothing to sit on"), a noun
+# ("nobody aboard" is an adverb), another preposition ("out of").
+_NO_HEAD = frozenset({"RB", "JJ", "UH", "DT"})
+# "not" before "is" ("backpack not is featuring"): word order carried over from another language
+# ("not is visible the rider"), which the checker reads in a caption (``negation.forms``)
+_NOT_BE = re.compile(rf"\bnot\s+{_BE}\b", re.IGNORECASE)
+_ARTICLES = frozenset({"a", "an", "the", "every"})
+# What never follows an article: a verb that agrees with a subject, a preposition, a conjunction,
+# an interjection ("the is", "an of", "the and", "the yes").
+_NOT_AFTER_ARTICLE = frozenset({"VBZ", "VBD", "MD", "IN", "CC", "TO", "WDT", "EX", "UH"})
+_FINITE = frozenset({"VBZ", "VBD", "MD"})
+_STOPS = frozenset({".", ",", ";", "!", "?"})
+
+
+def garbled(text: str) -> bool:
+    """Whether ``text`` has a word order that is never English (see the module's doc)."""
+    return _WORD_ORDER.search(text) is not None
+
+
+def broken_sentence(text: str) -> bool:
+    """Whether ``text`` says "not is", or its parse shows a shuffle: an article before a verb,
+    a preposition, a conjunction, an interjection or a stop, "no" before a verb, or a sentence
+    that ends on a preposition after an adverb, adjective, interjection or determiner."""
+    if _NOT_BE.search(text):
+        return True
+    doc = parse(text)
+    for word, after in itertools.pairwise(doc):
+        if word.lower_ in _ARTICLES and (after.tag_ in _NOT_AFTER_ARTICLE or after.text in _STOPS):
+            return True
+        if word.lower_ == "no" and after.tag_ in _FINITE:
+            return True  # "no shows", where "no" is no answer
+    for sentence in doc.sents:
+        words = [w for w in sentence if not w.is_punct]
+        if len(words) >= 2 and words[-1].tag_ == "IN" and words[-2].tag_ in _NO_HEAD:
+            return True
+    return False
