@@ -8,12 +8,15 @@ every other option false; any other question (two true options, a wrong key, a n
 is *bad*, and a gate that publishes it publishes a false or nonsense statement.
 
 Per set: bad questions published per 1,000 bad ones, the share of good ones published (yield),
-and why good ones were refused.
+and why good ones were refused. Each good question is also asked again with the words of one
+distractor shuffled (seeded by its id), as a garbled generation writes them: such a question
+is bad, and *salad* is how many of them are published per 1,000.
 """
 
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +39,7 @@ class McqAudit:
     bad: int = 0
     bad_published: int = 0
     refused: Counter[str] = field(default_factory=Counter)  # reasons, good questions
+    salad_published: int = 0  # good questions with a distractor's words shuffled
 
     @property
     def yield_(self) -> float | None:
@@ -88,19 +92,33 @@ def audit_mcqs(name: str, path: Path, vocabulary: VocabularyName, tuned: bool) -
             found.good_published += reason is None
             if reason is not None:
                 found.refused[reason] += 1
+            salad = _shuffled(case, answer)
+            found.salad_published += mcq_gate(_question(salad), evidence, lexicon, cfg) is None
         else:
             found.bad += 1
             found.bad_published += reason is None
     return found
 
 
+def _shuffled(case: dict[str, object], answer: int) -> dict[str, object]:
+    """``case`` with the words of its first distractor in a random order (seeded by its id)."""
+    options = list(case["options"])  # type: ignore[call-overload]
+    at = 1 if answer == 0 else 0
+    words = options[at].rstrip(".!?").split()
+    random.Random(str(case["id"])).shuffle(words)
+    options[at] = " ".join(words).capitalize() + "."
+    return {**case, "options": options}
+
+
 def report(audits: list[McqAudit]) -> str:
     lines = [f"{'MCQ set':<10}{'tuned':<7}{'good':>6}{'yield':>7}{'bad':>6}{'published':>10}"
-             f"{'per 1,000':>10}"]  # fmt: skip
+             f"{'per 1,000':>10}{'salad':>7}"]  # fmt: skip
     for a in audits:
+        salad = 1000 * a.salad_published / a.good if a.good else None
         lines.append(
             f"{a.name:<10}{'yes' if a.tuned else 'never':<7}{a.good:>6}{figure(a.yield_, 3):>7}"
             f"{a.bad:>6}{a.bad_published:>10}{figure(a.bad_per_1000, 2):>10}"
+            f"{figure(salad, 0):>7}"
         )
     for a in audits:
         reasons = ", ".join(f"{r} {n}" for r, n in a.refused.most_common(6))

@@ -92,6 +92,9 @@ _STOPS = frozenset(
     {",", ";", ".", ":", "(", ")", "|", "and", "or", "with", "of", "no", "not", "without", "the"}
 )
 _TOKEN = re.compile(r"[a-z]+|\d+(?:\.\d+)?|[,;.:()|]")  # "(0.92)": a score, no count
+# A number joined to the word after it is part of an adjective, and a decade is a time: "a
+# three-year-old dog", "a 2-slice toaster", "a 27-inch monitor", "a 1960s diner".
+_NO_COUNT = re.compile(rf"\b(?:\d+|{'|'.join(NUMERALS)})-(?=[a-z])|\b\d+s\b")
 # A checklist's count after its noun: "Cups: two", "rackets x2", "Oranges (three)", "Cow:
 # present, two", "horses, one." (a comma only where the count ends the item).
 _AFTER = frozenset({":", "(", "x"})
@@ -281,9 +284,14 @@ def _count_after(tokens: list[str], mention: Mention) -> Found | None:
     return (word, at) if first != "," or closes in {";", ".", ")"} else None
 
 
+def _tokens(text: str) -> list[str]:
+    """The words, numbers and stops of ``text`` where a number may be a count."""
+    return _TOKEN.findall(_NO_COUNT.sub(" ", text.lower()))
+
+
 def counts(text: str, names: Mapping[str, tuple[str, ...]]) -> list[Count]:
     """The counts ``text`` states for the objects ``names`` (name -> its terms)."""
-    tokens = _TOKEN.findall(text.lower())
+    tokens = _tokens(text)
     found = []
     mentions = find_mentions(tokens, build_index(names))
     named = {i for m in mentions for i in range(m.start, m.end)}
@@ -301,7 +309,7 @@ def stray_number(text: str, stated: list[Count]) -> bool:
     """Whether ``text`` has a number that is none of the counts ``stated`` of its objects:
     "there are five", "a set of 4". Such a count is a claim no box can check. Zero and "one"
     (a pronoun as often as a count) are left out."""
-    tokens = _TOKEN.findall(text.lower())
+    tokens = _tokens(text)
     used = {count.at for count in stated}
     return any(
         i not in used

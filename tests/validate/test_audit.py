@@ -109,7 +109,8 @@ def test_what_a_true_photo_shows_beyond_the_labels_backs_it_and_is_never_flipped
 
 def test_a_question_publishes_only_when_its_key_is_the_one_true_option(tmp_path: Path) -> None:
     """Good questions publish; one with a nonsense option, one with two true options and one
-    keyed to a false option are bad, and each is refused."""
+    keyed to a false option are bad, and each is refused; so is a good one whose distractor's
+    words are shuffled."""
     present = {"dog": 1, "frisbee": 1}
     options = [
         "A dog catches a frisbee, and there is no person.",
@@ -136,6 +137,9 @@ def test_a_question_publishes_only_when_its_key_is_the_one_true_option(tmp_path:
 
     assert (found.good, found.good_published) == (1, 1)
     assert (found.bad, found.bad_published) == (3, 0)
+    # the good question asked again with a distractor's words shuffled ("Frisbee, is there dog
+    # person no throws a and a."): refused
+    assert found.salad_published == 0
     assert mcq_report([found]).splitlines()[1].split() == [
         "mine",
         "never",
@@ -144,6 +148,7 @@ def test_a_question_publishes_only_when_its_key_is_the_one_true_option(tmp_path:
         "3",
         "0",
         "0.00",
+        "0",
     ]
 
 

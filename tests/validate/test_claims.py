@@ -183,6 +183,10 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
         # A clock's numbers and a file's are no counts.
         ("Not a single car on the highway at 4 a.m.", {}, None),
         ("IMG_2041.jpg kids w/ frisbee at park (no dog)", {"frisbee": 1, "person": 2}, None),
+        # A number inside an adjective, or a decade, counts nothing.
+        ("A three-year-old dog naps on the couch, no cat.", {"dog": 1, "couch": 1}, None),
+        ("A 2-slice toaster on the counter, no microwave.", {"toaster": 1}, None),
+        ("A 1970s bus parked on the street, no cars.", {"bus": 1}, None),
     ],
 )
 def test_counts_are_checked_against_the_boxes(
