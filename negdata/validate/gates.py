@@ -27,6 +27,7 @@ from negdata.validate.claims import (
 from negdata.validate.evaluate import label_polarity
 from negdata.validate.grammar import broken_sentence, garbled
 from negdata.validate.negation import Polarity, analyze, contradictions
+from negdata.validate.negation.words import POSSESS_VERBS
 from negdata.validate.nouns import unaccounted_nouns
 from negdata.validate.parsed import analyze as analyze_parse
 from negdata.verify import box_counts, evidence_verdicts
@@ -219,6 +220,15 @@ def identity(text: str, lexicon: Lexicon) -> bool:
     return identity_claim(text, lexicon) or identity_claim(text, lexicon_for("lvis"))
 
 
+# "Nobody (in the park) is holding an umbrella" beside people: to some readers nobody is there,
+# to others the people there hold none.
+_NOBODY_HOLDS = re.compile(
+    r"\b(?:nobody|no one|no-one)\b(?: [a-z]+){0,4} (?:is |are |was |were |has |have |had )?"
+    rf"(?:{POSSESS_VERBS})\b",
+    re.IGNORECASE,
+)
+
+
 def option_truth(
     verdicts: dict[str, Verdict],
     text: str,
@@ -231,7 +241,7 @@ def option_truth(
     it names something the evidence cannot decide, or where only an article disagrees with the
     boxes ("a suitcase" beside two): a question must not hang on it."""
     polarities = kind_exclusions(text, analyze(text, lexicon), lexicon)
-    if not polarities:
+    if not polarities or (_NOBODY_HOLDS.search(text) and verdicts.get("person") == "present"):
         return None
     truth = True
     for name, pol in polarities.items():

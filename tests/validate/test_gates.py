@@ -311,6 +311,12 @@ def test_an_option_whose_truth_depends_on_the_reader_decides_nothing() -> None:
     assert option_truth(verdicts, "A person waits by a bus, with no dog.", lexicon, two) is None
     three = "Three people wait by a bus, with no dog."
     assert option_truth(verdicts, three, lexicon, two) is False
+    # beside people, "nobody holds a dog" is no one there to some, no one with a dog to others
+    holds = "Nobody on the bus is holding a dog."
+    assert option_truth(verdicts, holds, lexicon) is None
+    scores = [s for s in EV.scores if s.label != "person"] + [LabelScore(label="person", score=0)]
+    empty = GATE.verdicts(EV.model_copy(update={"key": "empty", "scores": scores}))
+    assert option_truth(empty, holds, lexicon) is True  # nobody there, and no dog
 
 
 def test_an_option_that_affirms_an_absent_object_is_false_whatever_its_count() -> None:

@@ -99,6 +99,11 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         ("The dog has raced into the woods, leaving its frisbee on the grass.", {"dog": "negated",
          "frisbee": "affirmed"}),
         ("The dog is asleep, leaving the cat alone.", {"dog": "affirmed", "cat": "affirmed"}),
+        # what nobody there has is not there either
+        ("No one on the bench has a backpack.", {"person": "negated", "bench": "affirmed",
+         "backpack": "negated"}),
+        ("Nobody at the table is using a laptop.", {"person": "negated",
+         "dining table": "affirmed", "laptop": "negated"}),
         # a denial raised to the verb of seeming
         ("A cat naps, and it doesn't look like there's a dog.", {"cat": "affirmed",
          "dog": "negated"}),
