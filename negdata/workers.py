@@ -6,8 +6,9 @@ a run of many shards starts its workers once. A worker is a fresh (spawned) proc
 fork of a process that runs threads or holds a model; each costs an interpreter start plus a
 re-import of the parent's main module (multiprocessing does that before anything else), and a
 pool per shard paid it over and over (4 shards of 4 images: 8 workers, 6 s of 2 cores).
-Workers ignore Ctrl-C (the parent decides how to stop) and exit once the process that started
-them is gone, so a killed run leaves none behind.
+Workers ignore Ctrl-C from the first moment of their start (the parent decides how to stop;
+``stopping.quiet_spawn``) and exit once the process that started them is gone, so a killed run
+leaves none behind.
 """
 
 from __future__ import annotations
@@ -21,10 +22,9 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from multiprocessing import get_context
 from typing import TypeVar
 
-from negdata.stopping import STOPPING, ignore_interrupts
+from negdata.stopping import STOPPING, ignore_interrupts, quiet_spawn
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -69,7 +69,7 @@ def worker_pool(workers: int) -> ProcessPoolExecutor:
         if workers not in _pools:
             _pools[workers] = ProcessPoolExecutor(
                 workers,
-                mp_context=get_context("spawn"),
+                mp_context=quiet_spawn(),
                 initializer=_init_worker,
                 initargs=(os.getpid(),),
             )

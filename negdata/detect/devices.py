@@ -20,7 +20,6 @@ import queue
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from multiprocessing import get_context
 from multiprocessing.process import BaseProcess
 from multiprocessing.queues import Queue
 from typing import Any
@@ -29,7 +28,7 @@ from negdata.config import DetectConfig
 from negdata.detect.decode import RawSample
 from negdata.detect.detectors import batch_size, build_detectors, detect_batches
 from negdata.records import Evidence, Reject
-from negdata.stopping import STOPPING, ignore_interrupts
+from negdata.stopping import STOPPING, ignore_interrupts, quiet_spawn
 from negdata.workers import exit_with_parent
 
 log = logging.getLogger(__name__)
@@ -101,7 +100,7 @@ class DeviceFleet:
     when the process exits."""
 
     def __init__(self, cfg: DetectConfig, devices: list[str], decode_workers: int) -> None:
-        ctx = get_context("spawn")
+        ctx = quiet_spawn()
         self._outbox: Queue[Any] = ctx.Queue()
         self._devices: list[_Device] = []
         self._lock = threading.Lock()
