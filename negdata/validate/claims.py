@@ -94,7 +94,7 @@ _STOPS = frozenset(
 _TOKEN = re.compile(r"[a-z]+|\d+(?:\.\d+)?|[,;.:()|]")  # "(0.92)": a score, no count
 # A number joined to the word after it is part of an adjective, and a decade is a time: "a
 # three-year-old dog", "a 2-slice toaster", "a 27-inch monitor", "a 1960s diner".
-_NO_COUNT = re.compile(rf"\b(?:\d+|{'|'.join(NUMERALS)})-(?=[a-z])|\b\d+s\b")
+_NO_COUNT = re.compile(rf"\b(?:\d+|{'|'.join(sorted(NUMERALS))})-(?=[a-z])|\b\d+s\b")
 # A checklist's count after its noun: "Cups: two", "rackets x2", "Oranges (three)", "Cow:
 # present, two", "horses, one." (a comma only where the count ends the item).
 _AFTER = frozenset({":", "(", "x"})

@@ -1,17 +1,16 @@
 """Word salad: text no English writer would publish, as a garbled or shuffled generation reads.
 
 Two depths. :func:`garbled` finds word orders that are never English, with no parse: a word said
-twice ("not not cake cake"), a sentence left hanging on "the", "of" or "but no", an article before a
-stop ("image the;"), two forms of "be" in a row ("absent is was"). Every caption and option is
-held to it. :func:`broken_sentence` also finds "not" before "is" ("backpack not is
+twice ("not not cake cake"), a sentence left hanging on "the", "of" or "but no", an article
+before a stop ("image the;"), two forms of "be" in a row ("absent is was"). Every caption and
+option is held to it. :func:`broken_sentence` also finds "not" before "is" ("backpack not is
 featuring"), and asks the parse (``validate.parser``) what a shuffle leaves: an article before
 what never follows one ("the is", "an of"), "no" before a verb ("hot no shows this"), or a
-sentence that ends on a preposition after no
-verb ("spoon sandwiches sure for."). A caption in another language's word order ("not is
-visible the rider") is read (``negation.forms``), and the tagger misreads a few true captions
-("A moped leaning" tags "moped" a verb), so only the options of a question, a sentence each,
-are held to it: a question refused costs one question, a nonsense option published teaches
-the wrong thing.
+sentence that ends on a preposition after no verb ("spoon sandwiches sure for."). A caption in
+another language's word order ("not is visible the rider") is read (``negation.forms``), and
+the tagger misreads a few true captions ("A moped leaning" tags "moped" a verb), so only the
+options of a question, a sentence each, are held to it: a question refused costs one question,
+a nonsense option published teaches the wrong thing.
 """
 
 from __future__ import annotations
