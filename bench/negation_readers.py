@@ -47,6 +47,7 @@ SCORED = {
     "dev8": ("negation_dev8", True),
     "dev9": ("negation_dev9", True),
     "dev10": ("negation_dev10", True),
+    "dev11": ("negation_dev11", True),
     "held-out": ("negation_heldout", False),
     "unseen": ("negation_unseen", False),
     "claims": ("negation_claims", False),

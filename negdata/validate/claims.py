@@ -26,10 +26,16 @@ from negdata.validate.negation import Polarity, mention_terms
 from negdata.validate.negation.mentions import Mention, build_index, find_mentions
 from negdata.validate.negation.words import NUMBER_WORDS, NUMERALS, PREPOSITIONS
 
+# People a sentence says there are no others of: "a woman reads; no other customers".
+_PEOPLE = ("people", "persons", "customers", "guests", "passengers", "diners", "visitors",
+           "shoppers", "patrons", "humans", "kids", "children", "adults", "players", "tourists",
+           "pedestrians", "students", "workers")  # fmt: skip
 _WORDS = r"(?:[\w'-]+,? ){0,12}"  # up to twelve words between the parts of a phrase
 _BUT = r"(?:but|except|besides|apart from|other than|save|beyond|aside from|more than)"
 EXCLUSIVE = re.compile(
-    r"(?<!\bnot )\b(?:only|just|solely|merely|exclusively|alone|the sole|no other|no one else)\b"
+    r"(?<!\bnot )\b(?:only|just|solely|merely|exclusively|alone|the sole|no one else)\b"
+    # "no other objects", "no other vehicles", but "no other customers" only says who is not
+    rf"|\bno other\b(?! (?:{'|'.join(_PEOPLE)})\b)"
     # "nothing but", "nothing else", "nothing on it except", "no one in the room but"
     rf"|\b(?:nothing|nobody|no one)\b,? {_WORDS}(?:else|{_BUT})\b"
     # "empty except for a chair", "bare save for", "deserted but for"
@@ -40,7 +46,7 @@ EXCLUSIVE = re.compile(
     r"|\ball (?:that(?:'s| is| are| remains| stands| sits)|there is|there's|is there|remains"
     r"|(?:you|i|we|one) (?:can )?see)\b"
     r"|(?:\b(?:and|with)|[,;:]) nothing (?:else|more)\b|\bthat'?s (?:it|all)\b"
-    r"|\bby (?:it|them)sel(?:f|ves)\b"
+    r"|\bby (?:it|them)sel(?:f|ves)\b|\bon its own\b"
     # "the dog has the couch (all) to itself"
     rf"|\b(?:has|have|had|having|gets?|got) {_WORDS}to (?:it|him|her|them)sel(?:f|ves)\b"
     # "an otherwise empty pasture", "the one thing there"
@@ -63,6 +69,7 @@ COUNTS: dict[str, tuple[int, int | None]] = {
     "single": (1, 1),
     "lone": (1, 1),
     "sole": (1, 1),
+    "alone": (1, 1),  # "the bear is alone", "the kite flies on its own" (``_alone``)
     "both": (2, 2),
     "twin": (2, 2),
     "dozen": (12, 12),
@@ -80,8 +87,10 @@ COUNTS: dict[str, tuple[int, int | None]] = {
 # What is wrong with a count (``count_problem``).
 CountProblem = Literal["count_not_true", "count_unverified"]
 ARTICLES = frozenset({"a", "an"})
-# Counts that are no mere article: the evidence must back them.
-EXPLICIT = frozenset(COUNTS) - ARTICLES
+# Counts said in passing, as an article says one ("a dog", "the bear is alone"): checked where
+# boxes count, grammar where none do; every other count the evidence must back.
+GRAMMAR = ARTICLES | {"alone"}
+EXPLICIT = frozenset(COUNTS) - GRAMMAR
 # One person by themselves, whoever the sentence says it of.
 ALONE = re.compile(
     r"\b(?:alone|by (?:him|her|them)sel(?:f|ves)|on (?:his|her|their) own)\b", re.IGNORECASE
@@ -91,6 +100,8 @@ _GROUPS = frozenset({"crowd", "crew", "family", "team", "band", "group", "audien
 _STOPS = frozenset(
     {",", ";", ".", ":", "(", ")", "|", "and", "or", "with", "of", "no", "not", "without", "the"}
 )
+# Words no count reaches past to its noun: "no one is there to pet it" counts no pet.
+_NO_ADJECTIVE = _STOPS | PREPOSITIONS | {"is", "are", "was", "were", "to", "there"}
 _TOKEN = re.compile(r"[a-z]+|\d+(?:\.\d+)?|[,;.:()|]")  # "(0.92)": a score, no count
 # A number joined to the word after it is part of an adjective, and a decade is a time: "a
 # three-year-old dog", "a 2-slice toaster", "a 27-inch monitor", "a 1960s diner".
@@ -170,22 +181,33 @@ GEAR: dict[str, str] = {
 }
 
 
-def implied_gear(text: str, polarities: Mapping[str, str]) -> set[str]:
-    """The labels an affirmed person's name implies ("a skier": skis); a sentence that says so
-    is false where the evidence rules them out. Gear the sentence itself denies ("a surfer
-    without a surfboard") it does not imply."""
+# The speaker among all there is: "just me and my bike" has a person in it.
+_SPEAKER = re.compile(
+    r"\b(?:just|only|simply)(?: the)? (?:me|us|myself|ourselves)\b|\b(?:me|us),? and (?:my|our)\b",
+    re.IGNORECASE,
+)
+
+
+def implied_labels(text: str, polarities: Mapping[str, str]) -> set[str]:
+    """The labels an affirmed person's name implies ("a skier": skis), and the person an
+    exclusive claim with its speaker in it implies ("just me and my bike"); a sentence that
+    says so is false where the evidence rules them out. Gear the sentence itself denies ("a
+    surfer without a surfboard") it does not imply."""
+    implied = set()
+    if exclusive(text) and _SPEAKER.search(text) and polarities.get("person") != "negated":
+        implied.add("person")
     if polarities.get("person") != "affirmed":
-        return set()
+        return implied
     words = {singular(w) for w in re.findall(r"[a-z]+", text.lower())}
-    return {GEAR[w] for w in words & GEAR.keys() if polarities.get(GEAR[w]) != "negated"}
+    return implied | {GEAR[w] for w in words & GEAR.keys() if polarities.get(GEAR[w]) != "negated"}
 
 
-def gear_ruled_out(
+def implied_ruled_out(
     text: str, polarities: Mapping[str, str], verdicts: Mapping[str, Verdict]
 ) -> bool:
-    """Whether the evidence rules out gear an affirmed person's name implies ("a skier" with no
-    skis): the sentence is then false."""
-    return any(verdicts.get(gear) == "absent" for gear in implied_gear(text, polarities))
+    """Whether the evidence rules out what the sentence implies (``implied_labels``): "a skier"
+    with no skis, "just me and my bike" with nobody there. The sentence is then false."""
+    return any(verdicts.get(label) == "absent" for label in implied_labels(text, polarities))
 
 
 def left_out(
@@ -201,7 +223,7 @@ def left_out(
         lexicon.members(name)
         for name, pol in polarities.items()
         if pol == "affirmed" and name not in kinds
-    ] + [frozenset({gear}) for gear in implied_gear(text, polarities)]  # "only a skier": skis
+    ] + [frozenset({label}) for label in implied_labels(text, polarities)]  # "only a skier": skis
     return sorted(
         name
         for name, verdict in verdicts.items()
@@ -251,8 +273,8 @@ def _count_word(tokens: list[str], mention: Mention, named: set[int]) -> Found |
     if at >= 1 and tokens[at] == "of" and tokens[mention.start] == "us":
         before = tokens[at - 1]  # "three of us": the whole party
         return (before, at - 1) if before in COUNTS or before.isdigit() else None
-    for _ in range(3):  # up to two adjectives: "a big brown dog"
-        if at < 0 or tokens[at] in _STOPS or at in named:
+    for _ in range(4):  # up to three adjectives: "a single old-fashioned red bus"
+        if at < 0 or tokens[at] in _NO_ADJECTIVE or at in named:
             return None
         word = tokens[at]
         if word in ARTICLES and last in _GROUPS:
@@ -284,6 +306,49 @@ def _count_after(tokens: list[str], mention: Mention) -> Found | None:
     return (word, at) if first != "," or closes in {";", ".", ")"} else None
 
 
+_SOLE = frozenset({"only", "sole", "one", "single", "lone"})
+_THING = frozenset({"thing", "item", "object", "one", "piece"})
+
+
+def _count_predicate(tokens: list[str], mention: Mention) -> Found | None:
+    """The count a predicate states of a singular ``mention``: "the laptop is the sole item on
+    the bed" (one laptop), else ``None``."""
+    after = tokens[mention.end : mention.end + 4]
+    last = tokens[mention.end - 1]
+    said = len(after) == 4 and after[0] in _COPULA and after[1] == "the" and after[2] in _SOLE
+    if said and after[3] in _THING and singular(last) == last:
+        return ("sole", mention.end + 2)
+    return None
+
+
+# What one thing does by itself, said after it: "the bear is alone", "the kite flies on its own",
+# "the giraffe has the place to itself"; and "nobody but the dog", said before it.
+_BY_ITSELF = (
+    ("alone",), ("by", "itself"), ("by", "himself"), ("by", "herself"), ("on", "its", "own"),
+    ("on", "his", "own"), ("on", "her", "own"), ("to", "itself"), ("to", "himself"),
+    ("to", "herself"),
+)  # fmt: skip
+_NONE_BUT = frozenset({"nobody", "one"})  # "no one but"; "nothing but sheep" may be many
+
+
+def _alone(tokens: list[str], mentions: list[Mention]) -> list[Count]:
+    """One of what a sentence says is by itself: the singular name before "alone", "by
+    itself", "on its own" or "to itself", or after "nobody but the"."""
+    found = []
+    for i in range(len(tokens)):
+        phrase = next((p for p in _BY_ITSELF if tuple(tokens[i : i + len(p)]) == p), None)
+        if phrase is not None:
+            before = [m for m in mentions if m.end <= i]
+            subject = before[-1] if before else None
+        elif tokens[i] == "but" and i and tokens[i - 1] in _NONE_BUT:
+            subject = next((m for m in mentions if i < m.start <= i + 3), None)
+        else:
+            continue
+        if subject is not None and singular(tokens[subject.end - 1]) == tokens[subject.end - 1]:
+            found.append(Count(subject.name, "alone", 1, 1, i, subject.end))
+    return found
+
+
 def _tokens(text: str) -> list[str]:
     """The words, numbers and stops of ``text`` where a number may be a count."""
     return _TOKEN.findall(_NO_COUNT.sub(" ", text.lower()))
@@ -296,13 +361,17 @@ def counts(text: str, names: Mapping[str, tuple[str, ...]]) -> list[Count]:
     mentions = find_mentions(tokens, build_index(names))
     named = {i for m in mentions for i in range(m.start, m.end)}
     for mention in mentions:
-        stated = _count_word(tokens, mention, named) or _count_after(tokens, mention)
+        stated = (
+            _count_word(tokens, mention, named)
+            or _count_after(tokens, mention)
+            or _count_predicate(tokens, mention)
+        )
         if stated is None:
             continue
         word, at = stated
         fewest, most = (int(word), int(word)) if word.isdigit() else COUNTS[word]
         found.append(Count(mention.name, word, fewest, most, at, mention.end))
-    return found
+    return found + _alone(tokens, mentions)
 
 
 def stray_number(text: str, stated: list[Count]) -> bool:
@@ -337,11 +406,18 @@ _JOINS = frozenset({"and", ",", "a", "an"})
 def _listed(stated: list[Count], tokens: list[str]) -> list[list[Count]]:
     """``stated`` in groups that count together: one name listed twice ("a man and a woman",
     "a pair of ducks and a lone swan") counts both; elsewhere ("the only person is a skier")
-    each count is its own claim."""
+    each count is its own claim, as is one said again ("one airplane, and one airplane only") and
+    two said of one mention ("a dog alone")."""
     groups: list[list[Count]] = []
     for count in sorted(stated, key=lambda c: c.at):
         last = next((g for g in reversed(groups) if g[-1].name == count.name), None)
-        if last is not None and set(tokens[last[-1].end : count.at]) <= _JOINS:
+        again = count.end < len(tokens) and tokens[count.end] in {"only", "alone"}
+        same = last is not None and last[-1].end == count.end
+        if (
+            last is not None
+            and not (again or same)
+            and set(tokens[last[-1].end : count.at]) <= _JOINS
+        ):
             last.append(count)
         else:
             groups.append([count])
@@ -358,7 +434,7 @@ def count_problem(
     """``count_not_true`` when a count the sentence states for an object it affirms disagrees
     with the boxes ``boxes`` (label -> boxes at ``t_present``), ``count_unverified`` when a
     number or "lone" has no boxes to back it or counts no object it names, else ``None``. With
-    ``articles`` false, "a dog" states no count."""
+    ``articles`` false, "a dog" and "the bear is alone" (``GRAMMAR``) state no count."""
     terms = mention_terms(text, lexicon)
     stated = counts(text, {name: terms.get(name, lexicon.terms(name)) for name in polarities})
     if stray_number(text, stated):
@@ -366,9 +442,9 @@ def count_problem(
     checked = [
         count
         for count in stated
-        if polarities[count.name] == "affirmed" and (articles or count.word not in ARTICLES)
+        if polarities[count.name] == "affirmed" and (articles or count.word not in GRAMMAR)
     ]
-    for said in _listed(checked, _TOKEN.findall(text.lower())):
+    for said in _listed(checked, _tokens(text)):
         members = lexicon.members(said[0].name)
         if not members & set(boxes):
             if any(c.word in EXPLICIT or c.word.isdigit() for c in said):

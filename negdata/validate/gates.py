@@ -17,8 +17,8 @@ from negdata.validate.claims import (
     CountProblem,
     count_problem,
     exclusive_only_by_count,
-    gear_ruled_out,
     identity_claim,
+    implied_ruled_out,
     kind_exclusions,
     left_out,
     meta_text,
@@ -146,7 +146,7 @@ class CaptionGate:
                 return "affirms_undecided"
             if pol == "affirmed" and verdict != "present" and name not in in_original:
                 return "affirms_unverified"
-        if gear_ruled_out(text, polarities, verdicts):
+        if implied_ruled_out(text, polarities, verdicts):
             return "affirms_absent"  # "a lone surfer" where no surfboard is
         # What only the parse reads ("to make room for the new microwave": the rules see no
         # microwave) is held to the evidence too: a misreading of the rules' must not hide a
@@ -251,7 +251,7 @@ def option_truth(
         truth = truth and (verdict == "present") == (pol == "affirmed")
     if not truth:
         return False  # "a few clocks" where there is none: false, whatever the count
-    if gear_ruled_out(text, polarities, verdicts):
+    if implied_ruled_out(text, polarities, verdicts):
         return False  # "a skier" where there are no skis
     counts = count_problem(text, polarities, boxes or {}, lexicon)
     if counts == "count_unverified":

@@ -2,15 +2,17 @@
 
 Two depths. :func:`garbled` finds word orders that are never English, with no parse: a word said
 twice ("not not cake cake"), a sentence left hanging on "the", "of" or "but no", an article
-before a stop ("image the;"), two forms of "be" in a row ("absent is was"). Every caption and
-option is held to it. :func:`broken_sentence` also finds "not" before "is" ("backpack not is
-featuring"), and asks the parse (``validate.parser``) what a shuffle leaves: an article before
-what never follows one ("the is", "an of"), "no" before a verb ("hot no shows this"), or a
-sentence that ends on a preposition after no verb ("spoon sandwiches sure for."). A caption in
-another language's word order ("not is visible the rider") is read (``negation.forms``), and
-the tagger misreads a few true captions ("A moped leaning" tags "moped" a verb), so only the
-options of a question, a sentence each, are held to it: a question refused costs one question,
-a nonsense option published teaches the wrong thing.
+before a stop ("image the;"), two forms of "be" in a row ("absent is was"), two articles in a
+row ("an a"), a comma just before the end ("no apples,."). Every caption and option is held to
+it. :func:`broken_sentence` also finds "not" before "is" ("backpack not is featuring"), a start
+no statement has ("And the street people", "Are two trains visible."), and asks the parse
+(``validate.parser``) what a shuffle leaves: an article before what never follows one ("the
+is", "an of"), "no" before a verb ("hot no shows this"), or a sentence that ends on a
+preposition after no verb ("spoon sandwiches sure for."). A caption in another language's word
+order ("not is visible the rider") is read (``negation.forms``), and the tagger misreads a few
+true captions ("A moped leaning" tags "moped" a verb), so only the options of a question, a
+sentence each, are held to it: a question refused costs one question, a nonsense option
+published teaches the wrong thing.
 """
 
 from __future__ import annotations
@@ -29,7 +31,11 @@ _WORD_ORDER = re.compile(
     # an article before a stop ("Backpack yes image the;"), not "4 a.m."
     r"|\b(?:the|an?)\s*(?:[;,!?]|\.(?!m\.))"
     # two forms of "be" in a row ("person absent is was")
-    rf"|\b{_BE}\s+{_BE}\b",
+    rf"|\b{_BE}\s+{_BE}\b"
+    # two articles in a row ("elephant an a walk"), not "the A train"
+    r"|\b(?:the|an?) (?-i:the|an?)\b"
+    # a comma or colon just before the end ("three oranges no apples,.")
+    r"|[,:;]\s*[.!?]\s*$",
     re.IGNORECASE,
 )
 # What a preposition that ends a sentence may follow: a verb ("nothing to sit on"), a noun
@@ -51,13 +57,28 @@ def garbled(text: str) -> bool:
     return _WORD_ORDER.search(text) is not None
 
 
+# A statement cannot start with a conjunction that joins it to nothing, nor with the verb of a
+# question it does not ask ("Are two trains visible."); "Don't see any boats" is a statement.
+_JOINS = frozenset({"and", "or", "nor"})
+_ASKING = frozenset({"is", "are", "was", "were", "does", "do", "did", "has", "have"})
+
+
+def _bad_start(text: str, first: str, second: str) -> bool:
+    if first in _JOINS:
+        return True
+    return first in _ASKING and second not in {"n't", "not"} and "?" not in text
+
+
 def broken_sentence(text: str) -> bool:
-    """Whether ``text`` says "not is", or its parse shows a shuffle: an article before a verb,
-    a preposition, a conjunction, an interjection or a stop, "no" before a verb, or a sentence
-    that ends on a preposition after an adverb, adjective, interjection or determiner."""
+    """Whether ``text`` says "not is", or its parse shows a shuffle: a start no statement has
+    ("And boat surfers", "Is no shown bed."), an article before a verb, a preposition, a
+    conjunction, an interjection or a stop, "no" before a verb, or a sentence that ends on a
+    preposition after an adverb, adjective, interjection or determiner."""
     if _NOT_BE.search(text):
         return True
     doc = parse(text)
+    if len(doc) > 1 and _bad_start(text, doc[0].lower_, doc[1].lower_):
+        return True
     for word, after in itertools.pairwise(doc):
         if word.lower_ in _ARTICLES and (after.tag_ in _NOT_AFTER_ARTICLE or after.text in _STOPS):
             return True

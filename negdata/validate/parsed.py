@@ -5,7 +5,8 @@ mentions) from one tree instead of token rules:
 
 - **Mentions** are nouns that head their phrase: "bus stop" names no bus (a ``compound``), "an
   orange bus" no orange (an ``amod``). The words before the head make multi-word terms ("teddy
-  bear", "hot dog"). An owner ("the child's bike") is a mention only where nothing else names it.
+  bear", "hot dog"). An owner is affirmed where nothing else names it and it is in the picture
+  (``mentions.owner_in_picture``): "the man's tie", "the sink's edge", not "the child's bike".
 - **Negation** of a mention comes from its own phrase (determiner "no", "not a", "zero"), from
   what governs it ("without", "free of", "lacks", "missing"; a verb with a ``neg`` arc or
   "never", over its objects and, when the verb says whether something is there, its subject:
@@ -30,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from negdata.detect.lexicon import Lexicon
 from negdata.detect.vocab import singular
-from negdata.validate.negation.mentions import build_index
+from negdata.validate.negation.mentions import build_index, owner_in_picture
 from negdata.validate.negation.words import Polarity
 from negdata.validate.parser import parse
 
@@ -253,7 +254,9 @@ def analyze(text: str, lexicon: Lexicon) -> dict[str, Polarity]:
             continue
         negated = _negated(mention.head)
         if mention.owner and not negated:
-            owners.add(mention.name)
+            words = (t.lower_ for t in mention.head.doc)
+            if owner_in_picture(mention.name, words, [mention.head.head.lower_]):
+                owners.add(mention.name)
             continue
         polarity: Polarity = "negated" if negated else "affirmed"
         if found.get(mention.name) != "affirmed":

@@ -9,7 +9,7 @@ from negdata.validate.claims import (
     count_problem,
     exclusive,
     identity_claim,
-    implied_gear,
+    implied_labels,
     kind_exclusions,
     left_out,
     meta_text,
@@ -26,7 +26,9 @@ COCO = lexicon_for("coco")
         ("There is no airplane, just a bench.", True),
         ("Nothing but sand and sky, and no umbrella.", True),
         ("A man alone on a bench, with no dog.", True),
+        ("A car, and no other objects.", True),
         ("No other car is parked here.", True),
+        ("Besides a pizza, there are no other objects on the table.", True),
         ("The only food on the counter is a bunch of bananas.", True),
         ("There is nothing on the plate except a slice of cake, and no fork.", True),
         ("Nothing in the room but a bed and a chair; no couch.", True),
@@ -47,12 +49,15 @@ COCO = lexicon_for("coco")
         ("Two kids have the bench all to themselves; no adults.", True),
         ("The pasture is grazed exclusively by horses, with no cows.", True),
         ("A plate of cake, nothing more, and no fork.", True),
+        ("A red kite flies on its own in the sky, with no birds.", True),
         ("The one and only chair in the room, and no couch.", True),
         ("A man talking to himself on the bench, with no dog.", False),
         ("The bowl is empty, and there is no spoon.", False),
         ("Not only a bus but a car, and no truck.", False),
         ("None of the chairs are taken, and no dog is there.", False),
         ("A bus and a car, but no truck.", False),
+        # "no other customers" says who is not there, not that nothing else is
+        ("A woman reads; there are no other customers in the cafe.", False),
     ],
 )
 def test_exclusive_claims(text: str, claims: bool) -> None:
@@ -85,10 +90,14 @@ def test_all_there_is_of_a_kind_rules_out_the_rest(text: str, ruled_out: set[str
         ("A surfer without a surfboard walks the beach.", set()),
         ("A snowboarder, having no snowboard with him, walks up the hill.", set()),
         ("A beach with no surfers.", set()),
+        ("no cars on the road this morning, just me and my bike", {"person"}),
+        ("no cars on the road, just my bike", set()),
+        ("no dogs in this pic, just my cat judging me", set()),
+        ("Just us two, and nobody else.", {"person"}),
     ],
 )
 def test_a_rider_implies_gear_the_sentence_does_not_deny(text: str, gear: set[str]) -> None:
-    assert implied_gear(text, analyze(text, COCO)) == gear
+    assert implied_labels(text, analyze(text, COCO)) == gear
 
 
 @pytest.mark.parametrize(
@@ -187,6 +196,25 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
         ("A three-year-old dog naps on the couch, no cat.", {"dog": 1, "couch": 1}, None),
         ("A 2-slice toaster on the counter, no microwave.", {"toaster": 1}, None),
         ("A 1970s bus parked on the street, no cars.", {"bus": 1}, None),
+        # Three adjectives still reach the count; a predicate can state one.
+        ("A single old-fashioned red bus drives by, no cars.", {"bus": 2}, "count_not_true"),
+        ("The laptop is the sole item on the bed; no cat.", {"laptop": 2}, "count_not_true"),
+        ("The laptop is the sole item on the bed; no cat.", {"laptop": 1}, None),
+        # "the only dog" is one dog, which a label oracle cannot back
+        ("The only dog in the park is brown; there is no cat.", {}, "count_unverified"),
+        ("The laptop is the sole item on the bed; no cat.", {}, "count_unverified"),
+        # what is by itself is one; a count said again is the same count
+        ("The bear is alone at the river, with no people.", {"bear": 2}, "count_not_true"),
+        ("The bear is alone at the river, with no people.", {"bear": 1}, None),
+        ("The microwave stands by itself on the counter; no toaster.", {}, None),
+        ("Nobody but the dog is on the couch; no cat.", {"dog": 2, "couch": 1}, "count_not_true"),
+        ("A dog alone on the couch; no cat.", {"dog": 1, "couch": 1}, None),
+        ("One airplane, and one airplane only, on the runway; no bus.", {"airplane": 1}, None),
+        (
+            "One airplane, and one airplane only, on the runway; no bus.",
+            {"airplane": 2},
+            "count_not_true",
+        ),
     ],
 )
 def test_counts_are_checked_against_the_boxes(

@@ -14,6 +14,8 @@ from negdata.validate.grammar import broken_sentence, garbled
         "A bench, no, cat, the.",
         "Kite yes image the; person absent is was.",
         "This image features a kite but no.",
+        "Elephant an a walk together and horse.",
+        "Three oranges no apples,.",
     ],
 )
 def test_a_word_order_that_is_never_english_is_garbled(text: str) -> None:
@@ -30,6 +32,7 @@ def test_a_word_order_that_is_never_english_is_garbled(text: str) -> None:
         "That that dog is missing is clear.",
         "Is visible a horse, but not is visible the rider.",  # read in a caption
         "vintage red car parked street old town travel europe tourism no people",
+        "Commuters wait for the A train, and no bus is in sight.",
     ],
 )
 def test_english_and_alt_text_are_not_garbled(text: str) -> None:
@@ -49,6 +52,11 @@ def test_english_and_alt_text_are_not_garbled(text: str) -> None:
         ("A bench with nothing to sit on.", False),
         ("Is there a dog in the picture? No, only a cat.", False),
         ("This picture shows hot dogs, but no pizzas.", False),
+        ("And street people the cars fill.", True),
+        ("Are two trains visible.", True),
+        ("Are there two trains? Yes, and no bus.", False),
+        ("Don't see any boats in the harbor today.", False),
+        ("Looks like there's a cake here, but no wine glasses.", False),
     ],
 )
 def test_the_parse_shows_a_shuffled_sentence(text: str, broken: bool) -> None:

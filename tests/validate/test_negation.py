@@ -178,6 +178,33 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
          "dog": "negated"}),
         # a kind's name with a plural word in it
         ("A locker room with no sports gear lying around.", {"sports gear": "negated"}),
+        # owners: grandma need not be there for her cake, the man is there for his tie
+        ("Grandma's cake on the table, no forks.", {"cake": "affirmed",
+         "dining table": "affirmed", "fork": "negated"}),
+        ("The man's hat blows off, no dog.", {"person": "affirmed", "dog": "negated"}),
+        # "X only" after a list; a verb phrase left out after "who is"; away, at home, lost
+        ("pizza served w/o knife, fork only", {"pizza": "affirmed", "knife": "negated",
+         "fork": "affirmed"}),
+        ("A woman who is not wearing a tie beside a man who is.", {"person": "affirmed",
+         "tie": "affirmed"}),
+        ("ur umbrella is at home and it's pouring", {"umbrella": "negated"}),
+        ("A surfer who has lost his board swims back.", {"person": "affirmed",
+         "surfboard": "negated"}),
+        ("A tidy classroom before the students arrive.", {"person": "negated"}),
+        ("The tracks stretch away, empty, into the distance.", {"train": "negated"}),
+        ("The train platform is deserted.", {"person": "negated"}),
+        ("Noticeably absent: the refrigerator. The kitchen has a sink.", {
+         "refrigerator": "negated", "sink": "affirmed"}),
+        ("No sign of the farmer, nor of the sheepdog.", {"person": "negated",
+         "dog": "negated"}),
+        # toys and machines named for what they imitate; bottled water is in bottles
+        ("A sandbox with a toy truck and a stationary bike, no child.", {"person": "negated"}),
+        ("No hot dogs left at the stand, only bottled water.", {"hot dog": "negated",
+         "bottle": "affirmed"}),
+        # "crowd" as a verb; "computer" before a keyboard
+        ("Cups and a kettle crowd the sink.", {"cup": "affirmed", "sink": "affirmed"}),
+        ("A computer keyboard and a mouse, no laptop.", {"keyboard": "affirmed",
+         "mouse": "affirmed", "laptop": "negated"}),
     ],
 )  # fmt: skip
 def test_analyze_resolves_every_name(text: str, expected: dict[str, str]) -> None:

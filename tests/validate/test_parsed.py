@@ -43,6 +43,15 @@ COCO = lexicon_for("coco")
         ("No fat orange tabby cats on the sill.", {"cat": "negated"}),  # a colour, no fruit
         # a glass-topped desk is a desk
         ("A laptop on a glass-topped desk, no mouse.", {"laptop": "affirmed", "mouse": "negated"}),
+        # an owner is there where it wears what it owns, is a thing, or is talked of again
+        ("Grandma's cake on the table, no forks.", {"cake": "affirmed",
+         "dining table": "affirmed", "fork": "negated"}),
+        ("The man's tie is loosened, no cup.", {"tie": "affirmed", "person": "affirmed",
+         "cup": "negated"}),
+        ("A girl's bicycle by the fence while she eats, no dog.", {"bicycle": "affirmed",
+         "person": "affirmed", "dog": "negated"}),
+        ("The teddy bear's owner is not in the picture.", {"teddy bear": "affirmed",
+         "person": "negated"}),
     ],
 )  # fmt: skip
 def test_the_parse_reads_negation(text: str, expected: dict[str, str]) -> None:

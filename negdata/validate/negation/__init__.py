@@ -133,12 +133,13 @@ Clause = tuple[list[str], list[Mention], dict[int, Polarity]]  # tokens, mention
 def analyze_index(text: str, index: Mapping[tuple[str, ...], str]) -> dict[str, Polarity]:
     """The polarity of every name of ``index`` that the caption mentions."""
     found: dict[str, Polarity] = {}
-    owners: set[str] = set()  # names affirmed only as the owner of something
+    owners: set[str] = set()  # names affirmed only as owners in the picture
     for _, mentions, polarities in _clauses(text, index):
         for m in mentions:
             polarity = polarities[m.start]
             if polarity == "affirmed" and m.possessor:
-                owners.add(m.name)
+                if m.owner_there:  # "the man's tie"; "grandma's cake" says nothing of grandma
+                    owners.add(m.name)
             elif polarity != "unmentioned" and found.get(m.name) != "affirmed":
                 found[m.name] = polarity
     # "The goalkeeper's gloves are on the grass; the goalkeeper is not."

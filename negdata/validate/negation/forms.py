@@ -26,9 +26,11 @@ _NOT_HERE_HEADER = re.compile(
     rf"(?:^|(?<=[.;|]))\s*(?:{_NOUNS} )?(?:not (?:there|here|in (?:the |this )?[a-z]+)|"
     r"none (?:detected|found|seen|visible|present|pictured))\s*:\s*(?=[a-z])"
 )
-# An object named before "absent:" is what is absent: "Cat absent: the dog took the chair".
+# An object named before "absent:" is what is absent: "Cat absent: the dog took the chair" (an
+# adverb is none: "Noticeably absent: the fridge").
 _NAMED_ABSENT = re.compile(
-    rf"(?:^|(?<=[.;|]))(\s*(?!{_NOUNS}\b)(?:[a-z]+ ){{1,2}}(?:absent|missing|gone))\s*:"
+    rf"(?:^|(?<=[.;|]))(\s*(?!{_NOUNS}\b)(?:(?![a-z]+ly\b)[a-z]+ ){{1,2}}"
+    r"(?:absent|missing|gone))\s*:"
 )
 _PRESENT_HEADER = re.compile(r"\b(?:yes|positives?|present|seen|visible)\s*(?:[:=])\s*\[?")
 # A yes/no question supposes what it asks about: "Is there a cup?", "Any forks?", "Is she

@@ -14,11 +14,14 @@ from negdata.validate.negation.words import (
     DETERMINERS,
     HEDGE,
     INTENSIFIERS,
+    LIVING,
     NOT_OBJECTS,
     NOUN_PREDICATES,
+    ON_BODY,
     POSSESSIVE,
     PREFIX_MODIFIERS,
     PREPOSITIONS,
+    PRONOUNS,
     STOP,
     SUBJECTS,
     VERB_OBJECTS,
@@ -32,6 +35,7 @@ class Mention:
     start: int
     end: int
     possessor: bool = False  # "the goalkeeper's gloves": an owner, perhaps not in the picture
+    owner_there: bool = False  # "the man's tie", "the sink's edge": the owner is in the picture
 
 
 def build_index(terms_by_name: Mapping[str, Iterable[str]]) -> dict[tuple[str, ...], str]:
@@ -43,13 +47,38 @@ def build_index(terms_by_name: Mapping[str, Iterable[str]]) -> dict[tuple[str, .
     return index
 
 
-def _possessor(tokens: list[str], end: int, term_starts: set[int]) -> bool:
-    """ "the child's (new) bike", "the dog's bowl": the owner of a thing is no mention."""
+def _owned(tokens: list[str], end: int, term_starts: set[int]) -> int:
+    """Where the thing an owner before ``end`` owns ends: "the child's (new) bike"."""
     at = end + 1
     if at < len(tokens) and at not in term_starts and not _function_word(tokens[at]):
         at += 1  # one adjective: "Mum's red handbag"
+    return at
+
+
+def _possessor(tokens: list[str], end: int, term_starts: set[int]) -> bool:
+    """ "the child's (new) bike", "the dog's bowl": the owner of a thing is no mention, unless
+    the thing is on it ("the man's tie")."""
+    at = _owned(tokens, end, term_starts)
     following = tokens[at] if at < len(tokens) else ""
+    if singular(following) in ON_BODY:
+        return False
     return at in term_starts or following in COMPOUND_HEADS
+
+
+def owner_in_picture(name: str, words: Iterable[str], owned: Iterable[str]) -> bool:
+    """Whether an owner ``name`` is in the picture, given the sentence's ``words`` and the words
+    that may name what it owns: a thing is ("the sink's edge"), and so is a person or animal the
+    sentence goes on about ("a girl's bike ... while she eats") or one wearing what it owns ("the
+    dog's (long) tail"); "grandma's cake" puts nobody there. Both readers ask this."""
+    if name not in LIVING or not PRONOUNS.isdisjoint(words):
+        return True
+    return any(singular(word) in ON_BODY for word in owned)
+
+
+def _there(name: str, tokens: list[str], end: int, term_starts: set[int]) -> bool:
+    """``owner_in_picture`` for the owner whose name ends at ``end``."""
+    owned = {end + 1, _owned(tokens, end, term_starts)}
+    return owner_in_picture(name, tokens, (tokens[at] for at in owned if at < len(tokens)))
 
 
 def _function_word(token: str) -> bool:
@@ -65,6 +94,7 @@ def _function_word(token: str) -> bool:
 
 # Heads that are also verbs of a plural subject: "a bench and a parking meter line the corner".
 LIST_VERBS = frozenset({"line", "flank", "border", "frame", "crowd", "dot"})
+_LIST_VERB_OBJECTS = VERB_OBJECTS - {"up"}  # "crowd the sink", not "line up"
 
 
 def _ends_list(tokens: list[str], start: int, after: str) -> bool:
@@ -85,6 +115,9 @@ def _is_modifier(tokens: list[str], start: int, end: int, term_starts: set[int])
         return True
     if end - start == 1 and start and tokens[start - 1] in SUBJECTS and after in VERB_OBJECTS:
         return True  # "to tie his shoes", "she ties a ribbon", "to book a table": a verb
+    if word in LIST_VERBS and after in _LIST_VERB_OBJECTS and start:
+        before = tokens[start - 1]  # "spoons and a kettle crowd the sink": a verb
+        return before not in DETERMINERS | PREPOSITIONS and not _function_word(before)
     if end - start == 1 and start and tokens[start - 1] == "to" and not plural and after:
         return not _function_word(after) and after not in {",", POSSESSIVE}  # "to monitor bears"
     if word in PREFIX_MODIFIERS and end in term_starts:
@@ -133,8 +166,9 @@ def find_mentions(tokens: list[str], index: Mapping[tuple[str, ...], str]) -> li
     # A person noun right before another name qualifies it: "a family dog", "the team bus".
     starts = {m.start for m in chosen}
     return [
-        Mention(m.name, m.start, m.end, m.end < len(tokens) and tokens[m.end] == POSSESSIVE)
+        Mention(m.name, m.start, m.end, owner, owner and _there(m.name, tokens, m.end, starts))
         for m in chosen
+        for owner in [m.end < len(tokens) and tokens[m.end] == POSSESSIVE]
         if not (
             m.name == "person"
             and m.end in starts

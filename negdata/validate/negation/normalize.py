@@ -85,6 +85,10 @@ def _prepare(text: str) -> str:
     text = re.sub(r"(?<=[a-z])(?:'s|(?<=s)')(?= [a-z])", f" {POSSESSIVE}", text)
     text = re.sub(r"'s\b|'re\b|'ll\b|'ve\b|'d\b|'m\b", "", text)
     text = re.sub(r"\bw/o\b", "without", text)
+    # "w/o knife, fork only": what "only" follows is had, out of the list before it.
+    text = _ONLY_AFTER.sub(rf" {BREAK} only \1", text)
+    # "a woman who is not wearing a tie beside a man who is": the man wears one.
+    text = _ELLIPSIS.sub(_fill_ellipsis, text)
     text = rewrite_report(text)
     text = rewrite(text)
     text = re.sub(r"\bnot yet\b", "not", text)  # "yet" starts no clause here
@@ -142,6 +146,7 @@ def _prepare(text: str) -> str:
     text = re.sub(r"\b(not|never) (?:been |being )?[a-z]+ed by\b", r"\1 have", text)
     text = re.sub(r"\bused to have\b", "not have", text)  # "the room used to have a TV"
     text = re.sub(r"\bnary an?\b", "no", text)
+    text = re.sub(r"\bnor of\b", "nor", text)  # "no sign of the farmer, nor of the sheepdog"
     text = re.sub(r"\bw/", "with ", text)
     text = re.sub(rf"\bfails? to ({SHOW_VERBS})\b", r"does not \1", text)
     text = re.sub(r"\bfail(?:s|ed)? to\b", "did not", text)  # "the bus failed to arrive"
@@ -225,6 +230,24 @@ def _prepare(text: str) -> str:
     )
     text = re.sub(r"\bin (?:the )?place of\b", "instead of", text)
     text = re.sub(r"\bbuilt-in\b", "builtin", text)
+    # "a classroom before the students arrive": they are not there yet.
+    text = re.sub(
+        r"\b(?:before|until) (?:the |any |its |their )?((?:[a-z]+ ){0,2}?[a-z]+) (?:arrives?|come|"
+        r"comes|show up|shows up|get here|gets here|return|returns|wake up|wakes up)\b",
+        rf"no \1 {STOP}",
+        text,
+    )
+    # "ur umbrella is at home": it is not here.
+    text = re.sub(
+        r"\b(?:his|her|their|my|our|your|ur) ((?:[a-z]+ ){0,2}?[a-z]+) (?:is|are|was|were) "
+        r"(?:still |back )?(?:at home|back home|left behind)\b",
+        rf"no \1 {STOP}",
+        text,
+    )
+    # "a surfer who has lost his board": he is without it.
+    text = re.sub(
+        r"\b(?:has |have |had )?lost (?=(?:his|her|their|its|my|our) [a-z])", "without ", text
+    )
     # "having left her umbrella at home": she is without it here.
     text = re.sub(
         r"\b(?:having )?left (?=(?:his|her|their|my|our|its|the) (?:[a-z]+ ){0,2}?[a-z]+ "
@@ -302,15 +325,18 @@ EMPTY_PLACES = (
 _EMPTY = r"(?:empty|vacant|deserted)"
 _IS = r"(?:is|are|was|were|remains?|remained|lies|lay|looks?|looked)"
 _QUITE = r"(?:now |still |completely |entirely |totally |almost |all )?"
+# "the road stretches ahead, empty", "the tracks run on, clear"
+_STRETCH = r"(?:stretch(?:es|ed)?|runs?|ran|winds?|wound|extends?|extended|lies|lay)"
+_AWAY = rf"{_STRETCH}(?: (?:away|ahead|off|on|out|onward|onwards))?,?"
 EMPTY_ROADS = re.compile(
     rf"\b{_EMPTY} (?:[a-z]+ )?(?:{VEHICLE_PLACES})\b"
-    rf"|\b(?:{VEHICLE_PLACES}) {_IS} {_QUITE}{_EMPTY}\b(?! of\b)",
+    rf"|\b(?:{VEHICLE_PLACES}) (?:{_IS}|{_AWAY}) {_QUITE}{_EMPTY}\b(?! of\b)",
     re.IGNORECASE,
 )
 ROAD_VEHICLES = ("car", "truck", "bus", "motorcycle")
 EMPTY_TRACKS = re.compile(
     rf"\b{_EMPTY} (?:railway |railroad |train )?(?:tracks|rails)\b"
-    rf"|\b(?:tracks|rails) {_IS} {_QUITE}(?:{_EMPTY}|clear)\b(?! of\b)",
+    rf"|\b(?:tracks|rails) (?:{_IS}|{_AWAY}) {_QUITE}(?:{_EMPTY}|clear)\b(?! of\b)",
     re.IGNORECASE,
 )
 # A relative clause, or a participle and its place ("the knife pictured on the box").
@@ -335,6 +361,20 @@ _NEITHER_NOR = re.compile(
     r"my|our) )?([a-z ]+?) (?=(?:is|are|was|were) (?!(?:present|visible|there|here|shown|pictured|"
     r"seen|in|on|at|anywhere|around|to be|included|available|left)\b)[a-z]+(?:ed|ing)?\b)"
 )
+
+
+# "..., fork only": a noun phrase with "only" after it ("leaving only" is a verb's).
+_NOUN_WORD = r"(?!(?:not|if|and|or|but|[a-z]+ing|[a-z]+ed)\b)[a-z]+"
+_ONLY_AFTER = re.compile(rf",\s*((?:{_NOUN_WORD} ){{0,2}}?{_NOUN_WORD}) only\b")
+# "not wearing a tie ... a man who is": a verb phrase left out after "who is" or "who does".
+_ELLIPSIS = re.compile(
+    r"\b(?:is|are|was|were) not ([a-z]+ing (?:an?|any|the|his|her|their) [a-z]+)\b"
+    r"([^.;:!?|]*? (?:who|that) (?:is|are|was|were))(?=\s*[,.;]|$)"
+)
+
+
+def _fill_ellipsis(match: re.Match[str]) -> str:
+    return f"{match.group(0)} {match.group(1)}"
 
 
 def drop_neither_nor_predicates(text: str) -> str:

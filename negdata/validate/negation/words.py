@@ -110,7 +110,27 @@ COMPOUND_HEADS = frozenset(
      "holders", "trailer", "trailers", "friendly", "cake", "cakes",
      # where a thing is kept or goes: "the dog park", "a cat room", "the bear enclosure"
      "park", "basket", "baskets", "room", "rooms", "enclosure", "enclosures", "pen",
-     "rank", "contrails", "owner", "owners", "line", "clicker"}
+     "rank", "contrails", "owner", "owners", "line", "clicker", "platform", "platforms",
+     "tunnel"}
+)  # fmt: skip
+# Owners who may be elsewhere: "grandma's cake", "the owner's cat", "the dog's bowl" put no one
+# in the picture (a thing's owner is there: "the sink's edge", "the teddy bear's owner")...
+LIVING = frozenset(
+    {"person", "animal", "pet", "bird", "cat", "dog", "horse", "sheep", "cow", "elephant", "bear",
+     "zebra", "giraffe"}
+)  # fmt: skip
+# ... unless the sentence goes on about them ("while she eats") ...
+PRONOUNS = frozenset({"he", "she", "him", "they", "them", "himself", "herself", "themselves"})
+# ... or what they own is on them: "the man's tie is loosened", "the dog's tail wags".
+ON_BODY = frozenset(
+    {"tie", "hat", "cap", "helmet", "shirt", "jacket", "coat", "dress", "skirt", "jeans", "pants",
+     "trousers", "shorts", "shoe", "boot", "sneaker", "sock", "glasses", "sunglasses", "scarf",
+     "glove", "sweater", "hoodie", "uniform", "suit", "apron", "mask", "backpack", "collar",
+     "hand", "arm", "face", "head", "hair", "eye", "mouth", "lip", "smile", "nose", "ear", "leg",
+     "foot", "feet", "knee", "lap", "shoulder", "back", "finger", "fist", "neck", "chest",
+     "belly", "body", "skin", "tail", "paw", "fur", "mane", "trunk", "horn", "beak", "wing",
+     "hoof", "muzzle", "snout", "whisker", "shadow", "reflection", "silhouette", "grip", "gaze",
+     "expression"}
 )  # fmt: skip
 PARTITIVES = frozenset(
     {"slice", "slices", "piece", "pieces", "pair", "pairs", "bunch", "bunches", "box", "boxes",
@@ -148,10 +168,14 @@ NOT_OBJECTS = (
     "roadside diner", "diner counter", "diner booth",
     # baked, not standing in the picture
     "out of the oven", "from the oven",
+    # toys, models and machines named for what they imitate
+    "toy car", "toy truck", "toy train", "toy bus", "toy boat", "toy airplane", "toy plane",
+    "toy motorcycle", "model train", "model airplane", "model plane", "stationary bike",
+    "exercise bike",
 )  # fmt: skip
 # Words that modify a name right after them: "a baby elephant", "a toy car", "baggage trucks",
 # "a fruit bowl", "a food truck"
-PREFIX_MODIFIERS = frozenset({"baby", "toy", "baggage", "luggage", "fruit", "food"})
+PREFIX_MODIFIERS = frozenset({"baby", "toy", "baggage", "luggage", "fruit", "food", "computer"})
 VERB_OBJECTS = frozenset(
     {"his", "her", "their", "its", "my", "your", "our", "the", "a", "an", "up"}
 )
