@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 
 from negdata.detect.lexicon import Lexicon
 from negdata.detect.vocab import singular
+from negdata.validate.negation import mention_terms
 from negdata.validate.negation.mentions import build_index, owner_in_picture
 from negdata.validate.negation.words import Polarity
 from negdata.validate.parser import parse
@@ -68,6 +69,17 @@ HEDGE_VERBS = frozenset(
      "resemble", "pretend", "ask", "wonder", "dream"}
 )  # fmt: skip
 LIKENESS = frozenset({"like", "as", "than", "unlike"})
+# What a sign says ("a sign welcoming pets") is text, not what is there.
+SIGNS = frozenset({"sign", "poster", "banner", "notice", "placard", "billboard", "menu"})
+SAYING_VERBS = frozenset(
+    {"say", "read", "welcome", "warn", "ban", "forbid", "prohibit", "allow", "announce",
+     "advertise", "offer"}
+)  # fmt: skip
+# A checklist's answer that leaves the item open: "Keyboard: equivocal".
+CHECKLIST_HEDGES = frozenset(
+    {"equivocal", "indeterminate", "possible", "suspected", "unclear", "uncertain", "unknown",
+     "maybe", "possibly", "probable", "likely", "questionable", "undetermined"}
+)  # fmt: skip
 CONTRAST = frozenset({"but", "only", "just", "except", "yet", "instead"})
 NOBODY = frozenset({"nobody", "noone", "no-one"})
 
@@ -120,7 +132,7 @@ def _first_conjunct(token: Token) -> tuple[Token, bool]:
         if children & CONTRAST or _cc_before(token) in CONTRAST:
             cut = True
         own = [c for c in token.children if c.dep_ == "det" and c.lower_ not in NO_WORDS]
-        if own and _det_no(token.head):
+        if own and _det_no(token.head) and "nor" not in children | {_cc_before(token)}:
             cut = True
         token = token.head
     return token, cut
@@ -179,6 +191,10 @@ def _governed_negation(token: Token) -> bool:
     if dep in {"dobj", "attr", "oprd"}:
         if head.lemma_ in LACK_VERBS and not _negated_verb(head):
             return True
+        if head.lemma_ in {"wear", "have"} and any(
+            c.dep_ == "nsubj" and c.lower_ in NOBODY | {"neither", "none"} for c in head.children
+        ):
+            return True  # "neither is wearing a tie", "nobody has a ball"
         return _negated_verb(head) or (dep == "attr" and head.lemma_ == "be" and _absent(head))
     if dep == "nsubjpass" and head.lemma_ in GONE_PASSIVE:
         return not _negated_verb(head)
@@ -221,10 +237,15 @@ def _negated(token: Token) -> bool:
 
 
 def _hedged(token: Token) -> bool:
+    after = token.doc[token.i + 1 : token.i + 3]
+    if len(after) == 2 and after[0].text == ":" and after[1].lower_ in CHECKLIST_HEDGES:
+        return True  # "Keyboard: equivocal"
     for ancestor in token.ancestors:
         if ancestor.lower_ in LIKENESS and ancestor.dep_ == "prep":
             return True
         if ancestor.pos_ in {"VERB", "AUX"}:
+            if ancestor.lemma_ in SAYING_VERBS and _said_by_sign(ancestor):
+                return True
             if any(
                 a.dep_ in {"nsubj", "nsubjpass"}
                 for a in (token, *token.ancestors)
@@ -234,6 +255,14 @@ def _hedged(token: Token) -> bool:
             words = {c.lower_ for c in ancestor.children if c.dep_ in {"aux", "advmod"}}
             return bool(words & (MODALS | HEDGE_ADVERBS)) or ancestor.lemma_ in HEDGE_VERBS
     return False
+
+
+def _said_by_sign(verb: Token) -> bool:
+    """ "a sign welcoming pets", "the poster says no dogs": ``verb``'s sayer is a sign."""
+    sayers = [c for c in verb.children if c.dep_ in {"nsubj", "nsubjpass"}]
+    if verb.dep_ in {"acl", "relcl"}:
+        sayers.append(verb.head)
+    return any(singular(t.lower_) in SIGNS for t in sayers)
 
 
 def _nobody(token: Token) -> bool:
@@ -246,12 +275,16 @@ def _nobody(token: Token) -> bool:
 def analyze(text: str, lexicon: Lexicon) -> dict[str, Polarity]:
     """Polarity of every label or hypernym of ``lexicon`` that ``text`` mentions."""
     doc = parse(text)
-    index = build_index({name: lexicon.terms(name) for name in lexicon.mentioned(text)})
+    index = build_index(mention_terms(text, lexicon))
     found: dict[str, Polarity] = {}
     owners: set[str] = set()
     for mention in _mentions(list(doc), index):
         if _hedged(mention.head) and not _det_no(mention.head):  # "but no person" is said
             continue
+        if mention.name == "person" and any(
+            c.dep_ == "poss" and c.lower_ == "its" for c in mention.head.children
+        ):
+            continue  # "a foal and its mother": kin of an animal
         negated = _negated(mention.head)
         if mention.owner and not negated:
             words = (t.lower_ for t in mention.head.doc)

@@ -205,6 +205,24 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         ("Cups and a kettle crowd the sink.", {"cup": "affirmed", "sink": "affirmed"}),
         ("A computer keyboard and a mouse, no laptop.", {"keyboard": "affirmed",
          "mouse": "affirmed", "laptop": "negated"}),
+        # what a sign says is text; a dog bed, a raised bed and an elephant's calf are no
+        # dog, bed or cow
+        ("No cats in the café, despite the sign welcoming pets.", {"cat": "negated"}),
+        ("A dog bed with no dog in it.", {"dog": "negated"}),
+        ("A garden with raised beds, no people.", {"person": "negated"}),
+        ("An elephant with its calf; no humans present.", {"elephant": "affirmed",
+         "person": "negated"}),
+        ("A cow and her calf, no dogs.", {"cow": "affirmed", "dog": "negated"}),
+        ("A man and a woman ride horses, no dogs.", {"person": "affirmed", "horse": "affirmed",
+         "dog": "negated"}),
+        # not brought out, not spotted; whoever left a thing is gone; "neither" of two
+        ("A cake on the table; the forks haven't been brought out.", {"cake": "affirmed",
+         "dining table": "affirmed", "fork": "negated"}),
+        ("A cat has not been spotted, only a dog.", {"cat": "negated", "dog": "affirmed"}),
+        ("Someone left a skateboard on the sidewalk, but there's no skater.", {
+         "skateboard": "affirmed", "person": "negated"}),
+        ("Two men shake hands; neither is wearing a tie.", {"person": "affirmed",
+         "tie": "negated"}),
     ],
 )  # fmt: skip
 def test_analyze_resolves_every_name(text: str, expected: dict[str, str]) -> None:

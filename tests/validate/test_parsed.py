@@ -52,6 +52,16 @@ COCO = lexicon_for("coco")
          "person": "affirmed", "dog": "negated"}),
         ("The teddy bear's owner is not in the picture.", {"teddy bear": "affirmed",
          "person": "negated"}),
+        # an animal's kin, a sign's text and a checklist's open answer are not there
+        ("A foal and its mother, no sheep.", {"horse": "affirmed", "sheep": "negated"}),
+        ("No cats in the café, despite the sign welcoming pets.", {"cat": "negated"}),
+        ("Laptop: present. Keyboard: equivocal.", {"laptop": "affirmed"}),
+        ("Two men shake hands; neither is wearing a tie.", {"person": "affirmed",
+         "tie": "negated"}),
+        ("Neither the motorcycle nor the truck is in the driveway.", {"motorcycle": "negated",
+         "truck": "negated"}),
+        ("An elephant with its calf; no humans present.", {"elephant": "affirmed",
+         "person": "negated"}),
     ],
 )  # fmt: skip
 def test_the_parse_reads_negation(text: str, expected: dict[str, str]) -> None:

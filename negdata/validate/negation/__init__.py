@@ -109,6 +109,7 @@ from negdata.validate.negation.topics import (
     CROWD_VERB,
     FIRST_PERSON,
     PRONOUN,
+    WILD_CALF,
     topic_terms,
 )
 from negdata.validate.negation.words import ANSWER_FILLERS, HEDGE, PERSON_NEGATIONS, Polarity
@@ -247,6 +248,8 @@ def _terms(text: str, lexicon: Lexicon) -> dict[str, tuple[str, ...]]:
     lower = text.lower()
     if "mouse" in terms and ANIMAL_MOUSE.search(lower) and not COMPUTING.search(lower):
         del terms["mouse"]
+    if "cow" in terms and WILD_CALF.search(lower):
+        terms["cow"] = tuple(t for t in terms["cow"] if t not in {"calf", "calves"})
     emptied: tuple[str, ...] = ROAD_VEHICLES if EMPTY_ROADS.search(text) else ()  # "empty road"
     emptied += ("train",) if EMPTY_TRACKS.search(text) else ()  # "the tracks are clear"
     for label in emptied:

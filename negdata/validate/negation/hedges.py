@@ -9,6 +9,7 @@ from negdata.validate.negation.mentions import Mention
 from negdata.validate.negation.scope import scope_end
 from negdata.validate.negation.words import HEDGE
 
+SIGNS = r"(?:signs?|posters?|banners?|notices?|placards?|billboards?|menus?|signboards?)"
 HEDGES = (
     r"\bthere (?:could|might|may|should|would|must)(?: not| or (?:may|might) not)? "
     r"(?:be|have been)\b",
@@ -24,6 +25,11 @@ HEDGES = (
     r"(?:can not|could not|not) be (?:excluded|ruled out)|not (?:excluded|ruled out)|"
     r"expects?|expected|expecting|looking for|looked for|look for|searching for|"
     r"search for|room for|space for|wants?|wanted|wish for)\b",
+    # What a sign says is text, not what is there: "a sign welcoming pets", "a poster that
+    # reads no dogs".
+    rf"\b{SIGNS}(?: that)? (?:says?|said|saying|reads?|reading|welcom(?:es|ed|ing)|"
+    r"warns?|warning|bans?|banning|forbids?|forbidding|prohibits?|prohibiting|allows?|"
+    r"allowing|announces?|announcing|advertising|offers?|offering)\b",
     # A comparison's standard: "no bigger than a teacup", "the size of a football".
     r"(?<![-\w])(?<!other )(?<!rather )(?:than|the size of|as (?:big|small|large|tall|long) as)"
     r"(?= an? )",

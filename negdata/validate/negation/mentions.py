@@ -95,11 +95,13 @@ def _function_word(token: str) -> bool:
 # Heads that are also verbs of a plural subject: "a bench and a parking meter line the corner".
 LIST_VERBS = frozenset({"line", "flank", "border", "frame", "crowd", "dot"})
 _LIST_VERB_OBJECTS = VERB_OBJECTS - {"up"}  # "crowd the sink", not "line up"
+# ... and what two people do: "a man and a woman ride horses", "stand in line".
+_PAIR_VERBS = LIST_VERBS | {"ride", "stand", "shop"}
 
 
 def _ends_list(tokens: list[str], start: int, after: str) -> bool:
     at = start - 1 if start and tokens[start - 1] in DETERMINERS else start
-    return after in LIST_VERBS and at >= 1 and tokens[at - 1] == "and"
+    return after in _PAIR_VERBS and at >= 1 and tokens[at - 1] == "and"
 
 
 def _is_modifier(tokens: list[str], start: int, end: int, term_starts: set[int]) -> bool:

@@ -92,6 +92,20 @@ def _prepare(text: str) -> str:
     text = rewrite_report(text)
     text = rewrite(text)
     text = re.sub(r"\bnot yet\b", "not", text)  # "yet" starts no clause here
+    # "the forks have not been brought out", "... been spotted": not where the picture is
+    text = re.sub(
+        r"\b(?:has|have|had) not been (?:(?:brought|set|put|laid|carried) (?:out|in)\b|"
+        r"(?=(?:included|seen|spotted|found|present|visible|here|there)\b))",
+        lambda m: "is not " if m.group(0).endswith(" ") else "is not included",
+        text,
+    )
+    # "someone left a skateboard here": whoever left it is gone
+    text = re.sub(
+        r"\b(?:someone|somebody) (?:has |had |must have |probably )?"
+        r"(?=(?:left|forgot|forgotten|abandoned|dropped|discarded)\b)",
+        "",
+        text,
+    )
     # A change done that left something behind is a departure: "the cat has jumped off the bed,
     # leaving a dent" -> "the cat has left ; jumped off the bed, leaving a dent".
     text = re.sub(
@@ -120,6 +134,12 @@ def _prepare(text: str) -> str:
     text = re.sub(
         r"\bneither (?!of\b)(?=[a-z]+ (?:has|is|was|wears|holds|carries|owns|contains)\b)",
         "neither of the ",
+        text,
+    )
+    # "two men ...; neither is wearing a tie": "neither" alone is "neither of them"
+    text = re.sub(
+        r"(?<=[,;:] )neither (?=(?:is|was|has|had|wears|wore|holds|carries)\b)",
+        "neither of them ",
         text,
     )
     # "..., and none are there": a denial of its own

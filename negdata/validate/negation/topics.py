@@ -38,6 +38,10 @@ TOPIC_TERMS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
 )
 # A mouse that is an animal: "a mouse scurries across the barn", unless computers are about.
 ANIMAL_MOUSE = re.compile(r"\b(?:mice|mouse) (?:who|scurr|squeak|nibbl)|\b(?:rodent|cheese|barn)")
+# A calf that is a young elephant or giraffe, not cattle: "an elephant with its calf".
+WILD_CALF = re.compile(
+    r"\b(?:elephants?|giraffes?|whales?|rhinos?|rhinoceros|hippos?|moose|camels?)\b"
+)
 COMPUTING = re.compile(r"\b(?:computer|keyboard|laptop|desk|click|cursor|wireless|pad|usb|pc)")
 # "crowd" as the verb of a plural subject: "ten sheep crowd the lane", "glasses crowd the table".
 CROWD_VERB = re.compile(

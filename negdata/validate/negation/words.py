@@ -172,6 +172,9 @@ NOT_OBJECTS = (
     "toy car", "toy truck", "toy train", "toy bus", "toy boat", "toy airplane", "toy plane",
     "toy motorcycle", "model train", "model airplane", "model plane", "stationary bike",
     "exercise bike",
+    # beds that no one sleeps in
+    "raised bed", "flower bed", "garden bed", "river bed", "sea bed", "truck bed", "dog bed",
+    "cat bed", "pet bed", "bed of",
 )  # fmt: skip
 # Words that modify a name right after them: "a baby elephant", "a toy car", "baggage trucks",
 # "a fruit bowl", "a food truck"
