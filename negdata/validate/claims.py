@@ -95,8 +95,14 @@ EXPLICIT = frozenset(COUNTS) - GRAMMAR
 ALONE = re.compile(
     r"\b(?:alone|by (?:him|her|them)sel(?:f|ves)|on (?:his|her|their) own)\b", re.IGNORECASE
 )
-# Names of a group of people, not of one: "a crowd" counts no person.
+# Names of a group of people, not of one: "a crowd" counts no person; and of what is not
+# counted one by one: "a man directs traffic" counts no car.
 _GROUPS = frozenset({"crowd", "crew", "family", "team", "band", "group", "audience", "squad"})
+_MASS = frozenset(
+    {"traffic", "furniture", "luggage", "baggage", "cutlery", "silverware", "wildlife",
+     "livestock", "equipment", "gear", "tableware", "crockery",
+     "crowded", "bustling"}  # "a bustling station": people, of a number no article says
+)  # fmt: skip
 _STOPS = frozenset(
     {",", ";", ".", ":", "(", ")", "|", "and", "or", "with", "of", "no", "not", "without", "the"}
 )
@@ -104,8 +110,12 @@ _STOPS = frozenset(
 _NO_ADJECTIVE = _STOPS | PREPOSITIONS | {"is", "are", "was", "were", "to", "there"}
 _TOKEN = re.compile(r"[a-z]+|\d+(?:\.\d+)?|[,;.:()|]")  # "(0.92)": a score, no count
 # A number joined to the word after it is part of an adjective, and a decade is a time: "a
-# three-year-old dog", "a 2-slice toaster", "a 27-inch monitor", "a 1960s diner".
-_NO_COUNT = re.compile(rf"\b(?:\d+|{'|'.join(sorted(NUMERALS))})-(?=[a-z])|\b\d+s\b")
+# three-year-old dog", "a 2-slice toaster", "a 27-inch monitor", "a 1960s diner"; a number
+# joined to letters before it is part of a name ("Canon EOS R5"), and one over another a
+# rating or a date ("10/10", "3/4").
+_NO_COUNT = re.compile(
+    rf"\b(?:\d+|{'|'.join(sorted(NUMERALS))})-(?=[a-z])|\b\d+s\b|(?<=[a-z])(?<!\bx)\d+|\b\d+(?:/\d+)+\b"
+)
 # A checklist's count after its noun: "Cups: two", "rackets x2", "Oranges (three)", "Cow:
 # present, two", "horses, one." (a comma only where the count ends the item).
 _AFTER = frozenset({":", "(", "x"})
@@ -257,19 +267,28 @@ Found = tuple[str, int]  # a count word and where it is
 PAIRED = frozenset({"skis", "scissors"})
 
 
-def _count_word(tokens: list[str], mention: Mention, named: set[int]) -> Found | None:
+def _count_word(
+    tokens: list[str], mention: Mention, named: set[int], starts: Mapping[int, str]
+) -> Found | None:
     """The count word of the noun phrase that ends in ``mention``: "two (big) dogs", "a lone
     cat", "a couple of dogs", "a handful of cups", "3 cars", "the only dog" (one), "three of
-    us"; ``None`` for a bare noun, for "the only dogs" (all there are) and "a pair of skis"
-    (one pair), and past a word of another mention (``named``): "two people playing frisbee"
-    count no frisbee."""
+    us", "two pairs of scissors"; ``None`` for a bare noun, for "the only dogs" (all there
+    are), "a pair of skis" (one pair) and a mention that qualifies the next of another name
+    (``starts``, mention start -> name: "a pizza oven" counts no pizza), and past a word of
+    another mention (``named``): "two people playing frisbee" count no frisbee."""
     at = mention.start - 1
     last = tokens[mention.end - 1]
+    qualifies = starts.get(mention.end, mention.name) != mention.name
+    if qualifies and singular(last) == last and not tokens[mention.end].endswith("ing"):
+        return None
     if at >= 1 and tokens[at] == "only" and tokens[at - 1] == "the":
         return ("sole", at) if singular(last) == last else None
     if at >= 1 and tokens[at] == "of" and tokens[at - 1] in {"pair", "couple", "handful"}:
         paired = tokens[at - 1] == "pair" and mention.name in PAIRED
         return None if paired else (tokens[at - 1], at - 1)
+    if at >= 2 and tokens[at] == "of" and tokens[at - 1] == "pairs" and mention.name in PAIRED:
+        word = tokens[at - 2]
+        return (word, at - 2) if word in COUNTS or word.isdigit() else None
     if at >= 1 and tokens[at] == "of" and tokens[mention.start] == "us":
         before = tokens[at - 1]  # "three of us": the whole party
         return (before, at - 1) if before in COUNTS or before.isdigit() else None
@@ -277,7 +296,7 @@ def _count_word(tokens: list[str], mention: Mention, named: set[int]) -> Found |
         if at < 0 or tokens[at] in _NO_ADJECTIVE or at in named:
             return None
         word = tokens[at]
-        if word in ARTICLES and last in _GROUPS:
+        if word in ARTICLES and last in _GROUPS | _MASS:
             return None  # "a crowd", "a family": one group, of people it does not count
         if word in COUNTS or word.isdigit():
             return word, at
@@ -312,11 +331,15 @@ _THING = frozenset({"thing", "item", "object", "one", "piece"})
 
 def _count_predicate(tokens: list[str], mention: Mention) -> Found | None:
     """The count a predicate states of a singular ``mention``: "the laptop is the sole item on
-    the bed" (one laptop), else ``None``."""
-    after = tokens[mention.end : mention.end + 4]
+    the bed", "cake is the one and only thing" (one), else ``None``."""
+    after = tokens[mention.end : mention.end + 6]
     last = tokens[mention.end - 1]
-    said = len(after) == 4 and after[0] in _COPULA and after[1] == "the" and after[2] in _SOLE
-    if said and after[3] in _THING and singular(last) == last:
+    if len(after) < 4 or after[0] not in _COPULA or after[1] != "the" or after[2] not in _SOLE:
+        return None
+    at = 3
+    while at < len(after) - 1 and after[at] in _SOLE | {"and"}:
+        at += 1
+    if after[at] in _THING and singular(last) == last:
         return ("sole", mention.end + 2)
     return None
 
@@ -354,15 +377,23 @@ def _tokens(text: str) -> list[str]:
     return _TOKEN.findall(_NO_COUNT.sub(" ", text.lower()))
 
 
+def _another(tokens: list[str]) -> bool:
+    """ "... while another watches", "... the other sleeps" (not "no other boats")."""
+    return "another" in tokens or any(
+        w in {"other", "others"} and i and tokens[i - 1] == "the" for i, w in enumerate(tokens)
+    )
+
+
 def counts(text: str, names: Mapping[str, tuple[str, ...]]) -> list[Count]:
     """The counts ``text`` states for the objects ``names`` (name -> its terms)."""
     tokens = _tokens(text)
     found = []
     mentions = find_mentions(tokens, build_index(names))
     named = {i for m in mentions for i in range(m.start, m.end)}
+    starts = {m.start: m.name for m in mentions}
     for mention in mentions:
         stated = (
-            _count_word(tokens, mention, named)
+            _count_word(tokens, mention, named, starts)
             or _count_after(tokens, mention)
             or _count_predicate(tokens, mention)
         )
@@ -370,6 +401,8 @@ def counts(text: str, names: Mapping[str, tuple[str, ...]]) -> list[Count]:
             continue
         word, at = stated
         fewest, most = (int(word), int(word)) if word.isdigit() else COUNTS[word]
+        if word == "one" and _another(tokens[mention.end :]):
+            fewest = most = 2  # "one dog chases a ball while another watches": two
         found.append(Count(mention.name, word, fewest, most, at, mention.end))
     return found + _alone(tokens, mentions)
 
@@ -389,12 +422,13 @@ def stray_number(text: str, stated: list[Count]) -> bool:
 
 
 def _time(tokens: list[str], i: int) -> bool:
-    """ "at 4 a.m.", "reads nine", "11:58": a clock's number, no count. (Numbers of three
-    digits or more, "IMG_2041.jpg", "1920x1080", are never taken for counts.)"""
+    """ "at 4 a.m.", "reads nine", "11:58": a clock's number, and "a table for two", "for two
+    hours": a size or a span; no count. (Numbers of three digits or more, "IMG_2041.jpg",
+    "1920x1080", are never taken for counts.)"""
     before = tokens[i - 1] if i else ""
     after = tokens[i + 1 : i + 3]
     return (
-        before in {"at", "reads", "read", "past", ":"}
+        before in {"at", "reads", "read", "past", ":", "for"}
         or after[:1] in (["am"], ["pm"], ["oclock"], [":"])
         or after in (["a", "."], ["p", "."], ["a", "m"], ["p", "m"])
     )

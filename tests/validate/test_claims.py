@@ -200,6 +200,7 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
         ("A single old-fashioned red bus drives by, no cars.", {"bus": 2}, "count_not_true"),
         ("The laptop is the sole item on the bed; no cat.", {"laptop": 2}, "count_not_true"),
         ("The laptop is the sole item on the bed; no cat.", {"laptop": 1}, None),
+        ("Cake is the one and only item on the table; no forks.", {"cake": 2}, "count_not_true"),
         # "the only dog" is one dog, which a label oracle cannot back
         ("The only dog in the park is brown; there is no cat.", {}, "count_unverified"),
         ("The laptop is the sole item on the bed; no cat.", {}, "count_unverified"),
@@ -213,6 +214,29 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
         (
             "One airplane, and one airplane only, on the runway; no bus.",
             {"airplane": 2},
+            "count_not_true",
+        ),
+        # a name, a rating, a size: no count; "pairs of scissors" are counted
+        ("Shot on a Canon EOS R5: a red scooter, no cars.", {"motorcycle": 1}, None),
+        ("No umbrella, got soaked, 10/10 would not recommend.", {}, None),
+        ("A table set for two, with no chairs around it.", {"dining table": 1}, None),
+        ("Two pairs of scissors on the desk, no cup.", {"scissors": 2}, None),
+        ("Two pairs of scissors on the desk, no cup.", {"scissors": 3}, "count_not_true"),
+        ("Tennis rackets x2, no ball.", {"tennis racket": 3}, "count_not_true"),
+        # an article counts the head of its phrase, not a word that qualifies it
+        ("A pizza oven with two pizzas inside, no people.", {"pizza": 2, "oven": 1}, None),
+        ("A bustling train station, no dogs.", {"person": 30, "train": 1}, None),
+        ("A man in a vest directs traffic, no dogs.", {"person": 1, "car": 9}, None),
+        # "one ... while another" is two
+        ("One dog chases a frisbee while another watches; no cat.", {"dog": 2, "frisbee": 1}, None),
+        (
+            "One dog chases a frisbee while another watches; no cat.",
+            {"dog": 3, "frisbee": 1},
+            "count_not_true",
+        ),
+        (
+            "One dog chases a frisbee; there is no other dog and no cat.",
+            {"dog": 2, "frisbee": 1},
             "count_not_true",
         ),
     ],
