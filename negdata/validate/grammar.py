@@ -3,16 +3,18 @@
 Two depths. :func:`garbled` finds word orders that are never English, with no parse: a word said
 twice ("not not cake cake"), a sentence left hanging on "the", "of" or "but no", an article
 before a stop ("image the;"), two forms of "be" in a row ("absent is was"), two articles in a
-row ("an a"), a comma just before the end ("no apples,."). Every caption and option is held to
-it. :func:`broken_sentence` also finds "not" before "is" ("backpack not is featuring"), a start
-no statement has ("And the street people", "Are two trains visible."), and asks the parse
-(``validate.parser``) what a shuffle leaves: an article before what never follows one ("the
-is", "an of"), "no" before a verb ("hot no shows this"), or a sentence that ends on a
-preposition after no verb ("spoon sandwiches sure for."). A caption in another language's word
-order ("not is visible the rider") is read (``negation.forms``), and the tagger misreads a few
-true captions ("A moped leaning" tags "moped" a verb), so only the options of a question, a
-sentence each, are held to it: a question refused costs one question, a nonsense option
-published teaches the wrong thing.
+row ("an a"), a comma just before the end ("no apples,."), an article before a word that never
+follows one ("a no vases", "a this pair", "the are"), "no" before an article, "be" before a
+modal, a preposition before a verb ("nobody with is"), a sentence that ends on "I" or "they".
+Every caption and option is held to it. :func:`broken_sentence` also finds "not" before "is"
+("backpack not is featuring"), a start no statement has ("And the street people", "Are two
+trains visible."), and asks the parse (``validate.parser``) what a shuffle leaves: an article
+before what never follows one ("the is", "an of"), "no" before a verb ("hot no shows this"), or
+a sentence that ends on a preposition after no verb ("spoon sandwiches sure for."). A caption
+in another language's word order ("not is visible the rider") is read (``negation.forms``),
+and the tagger misreads a few true captions ("A moped leaning" tags "moped" a verb), so only
+the options of a question, a sentence each, are held to it: a question refused costs one
+question, a nonsense option published teaches the wrong thing.
 """
 
 from __future__ import annotations
@@ -35,7 +37,22 @@ _WORD_ORDER = re.compile(
     # two articles in a row ("elephant an a walk"), not "the A train"
     r"|\b(?:the|an?) (?-i:the|an?)\b"
     # a comma or colon just before the end ("three oranges no apples,.")
-    r"|[,:;]\s*[.!?]\s*$",
+    r"|[,:;]\s*[.!?]\s*$"
+    # an article before what never follows one ("a no vases", "A this pair", "a not be")
+    # ("The No. 12 bus" is a name)
+    r"|\b(?:the|an?) (?:(?-i:no)|this|that|these|those|my|your|his|her|its|our|their|some|any|"
+    r"not|there|i|you|we|they|he|she|it|would|could|should)\b(?!-)"
+    # "no" before an article ("Bench no a just")
+    r"|\bno (?:an?|the|this|these|those)\b"
+    # a form of "be" before a modal ("a not be can seen"), a preposition before a verb ("near
+    # can you", "nobody with is")
+    r"|\b(?:be|been|being) (?:can|could|will|would|should|must|may|might)\b"
+    r"|\b(?:with|of|at|by|near|without|into|onto|beside|behind) "
+    r"(?:is|are|was|were|can)\b"
+    # a sentence that ends on a subject pronoun ("There are think and horses cows i.")
+    r"|\b(?:i|we|they|he|she)\W*$"
+    # an article before a form of "be" ("on the are")
+    r"|\b(?:the|an?) (?:are|am|is|was|were|be|been)\b",
     re.IGNORECASE,
 )
 # What a preposition that ends a sentence may follow: a verb ("nothing to sit on"), a noun

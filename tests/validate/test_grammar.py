@@ -16,6 +16,13 @@ from negdata.validate.grammar import broken_sentence, garbled
         "This image features a kite but no.",
         "Elephant an a walk together and horse.",
         "Three oranges no apples,.",
+        "A no vases features this around clocks.",
+        "A this pair of scissors shows image.",
+        "Bench no a just - dogs here.",
+        "Here single umbrella a not be can seen.",
+        "The luggage nobody with is.",
+        "There are think and horses cows i.",
+        "Five water boats on the are.",
     ],
 )
 def test_a_word_order_that_is_never_english_is_garbled(text: str) -> None:
@@ -33,6 +40,11 @@ def test_a_word_order_that_is_never_english_is_garbled(text: str) -> None:
         "Is visible a horse, but not is visible the rider.",  # read in a caption
         "vintage red car parked street old town travel europe tourism no people",
         "Commuters wait for the A train, and no bus is in sight.",
+        "The No. 12 bus pulls up at the corner.",
+        "A desk with a laptop and a can of soda, no television.",
+        "The shelter dogs the gala was raising money for were not allowed inside.",
+        "The kids are not around, but their bicycles are.",
+        "A no-parking sign, and no cars on the street.",
     ],
 )
 def test_english_and_alt_text_are_not_garbled(text: str) -> None:
