@@ -48,6 +48,7 @@ SCORED = {
     "dev9": ("negation_dev9", True),
     "dev10": ("negation_dev10", True),
     "dev11": ("negation_dev11", True),
+    "dev12": ("negation_dev12", True),
     "held-out": ("negation_heldout", False),
     "unseen": ("negation_unseen", False),
     "claims": ("negation_claims", False),

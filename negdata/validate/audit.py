@@ -63,6 +63,7 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "dev9": ("negation_dev9.jsonl", "coco", True),
     "dev10": ("negation_dev10.jsonl", "coco", True),
     "dev11": ("negation_dev11.jsonl", "coco", True),
+    "dev12": ("negation_dev12.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

@@ -193,9 +193,12 @@ GEAR: dict[str, str] = {
 
 # The speaker among all there is: "just me and my bike" has a person in it.
 _SPEAKER = re.compile(
-    r"\b(?:just|only|simply)(?: the)? (?:me|us|myself|ourselves)\b|\b(?:me|us),? and (?:my|our)\b",
+    r"\b(?:just|only|simply)(?: the)? (?:me|us|myself|ourselves)\b"
+    r"|\b(?:me|us),? (?:and|n|&) (?:my|our)\b",
     re.IGNORECASE,
 )
+# ... and the speaker by themself: one person ("just me n my backpack").
+_ME_ALONE = re.compile(r"\b(?:just|only|simply) (?:me|myself)\b", re.IGNORECASE)
 
 
 def implied_labels(text: str, polarities: Mapping[str, str]) -> set[str]:
@@ -283,6 +286,8 @@ def _count_word(
         return None
     if at >= 1 and tokens[at] == "only" and tokens[at - 1] == "the":
         return ("sole", at) if singular(last) == last else None
+    if at >= 1 and tokens[at] == "the" and tokens[at - 1] == "only":
+        return ("alone", at) if singular(last) == last else None  # "only the train": one
     if at >= 1 and tokens[at] == "of" and tokens[at - 1] in {"pair", "couple", "handful"}:
         paired = tokens[at - 1] == "pair" and mention.name in PAIRED
         return None if paired else (tokens[at - 1], at - 1)
@@ -337,7 +342,7 @@ def _count_predicate(tokens: list[str], mention: Mention) -> Found | None:
     if len(after) < 4 or after[0] not in _COPULA or after[1] != "the" or after[2] not in _SOLE:
         return None
     at = 3
-    while at < len(after) - 1 and after[at] in _SOLE | {"and"}:
+    while at < len(after) - 1 and after[at] not in _THING and after[at] in _SOLE | {"and"}:
         at += 1
     if after[at] in _THING and singular(last) == last:
         return ("sole", mention.end + 2)
@@ -447,15 +452,24 @@ def _listed(stated: list[Count], tokens: list[str]) -> list[list[Count]]:
         last = next((g for g in reversed(groups) if g[-1].name == count.name), None)
         again = count.end < len(tokens) and tokens[count.end] in {"only", "alone"}
         same = last is not None and last[-1].end == count.end
+        # "only one person, a woman", "two people, a man and a woman": the same ones again
+        restated = last is not None and _restates(last[-1], count, tokens)
         if (
             last is not None
-            and not (again or same)
+            and not (again or same or restated)
             and set(tokens[last[-1].end : count.at]) <= _JOINS
         ):
             last.append(count)
         else:
             groups.append([count])
     return groups
+
+
+def _restates(before: Count, count: Count, tokens: list[str]) -> bool:
+    """Whether ``count`` names again what ``before`` counted, after a comma: "one person, a
+    woman"."""
+    explicit = before.word in EXPLICIT or before.word.isdigit()
+    return explicit and count.word in ARTICLES and "," in tokens[before.end : count.at]
 
 
 def count_problem(
@@ -489,6 +503,8 @@ def count_problem(
         too_many = len(bounded) == len(said) and seen > sum(bounded)
         if seen < sum(c.fewest for c in said) or too_many:
             return "count_not_true"
+    if articles and _ME_ALONE.search(text) and exclusive(text) and boxes.get("person", 1) != 1:
+        return "count_not_true"  # "just me and my bike" beside a second person
     if polarities.get("person") == "affirmed" and ALONE.search(text):  # "the chef works alone"
         if "person" not in boxes:
             return "count_unverified"

@@ -201,6 +201,7 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
         ("The laptop is the sole item on the bed; no cat.", {"laptop": 2}, "count_not_true"),
         ("The laptop is the sole item on the bed; no cat.", {"laptop": 1}, None),
         ("Cake is the one and only item on the table; no forks.", {"cake": 2}, "count_not_true"),
+        ("The dog is the only one home, and no people.", {"dog": 2}, "count_not_true"),
         # "the only dog" is one dog, which a label oracle cannot back
         ("The only dog in the park is brown; there is no cat.", {}, "count_unverified"),
         ("The laptop is the sole item on the bed; no cat.", {}, "count_unverified"),
@@ -227,6 +228,27 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
         ("A pizza oven with two pizzas inside, no people.", {"pizza": 2, "oven": 1}, None),
         ("A bustling train station, no dogs.", {"person": 30, "train": 1}, None),
         ("A man in a vest directs traffic, no dogs.", {"person": 1, "car": 9}, None),
+        # the same ones named again after a comma; "only the train" is one; "just me" is one
+        ("Only one person, a woman with a cup, and no pets.", {"person": 1, "cup": 1}, None),
+        (
+            "Only one person, a woman with a cup, and no pets.",
+            {"person": 2, "cup": 1},
+            "count_not_true",
+        ),
+        ("Two people, a man and a woman, sit on a bench; no dog.", {"person": 2, "bench": 1}, None),
+        ("A man, a woman and a child sit on a bench; no dog.", {"person": 3, "bench": 1}, None),
+        ("Only the train is in the frame, no cars.", {"train": 2}, "count_not_true"),
+        ("Only the train is in the frame, no cars.", {}, None),
+        (
+            "no bus for 40 mins, just me n my backpack at the stop",
+            {"person": 2, "backpack": 1},
+            "count_not_true",
+        ),
+        (
+            "no bus for 40 mins, just me n my backpack at the stop",
+            {"person": 1, "backpack": 1},
+            None,
+        ),
         # "one ... while another" is two
         ("One dog chases a frisbee while another watches; no cat.", {"dog": 2, "frisbee": 1}, None),
         (

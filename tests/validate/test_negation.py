@@ -223,6 +223,8 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
          "skateboard": "affirmed", "person": "negated"}),
         ("Two men shake hands; neither is wearing a tie.", {"person": "affirmed",
          "tie": "negated"}),
+        ("A table without a single fork, the dinner guests yet to arrive.", {
+         "dining table": "affirmed", "fork": "negated", "person": "negated"}),
     ],
 )  # fmt: skip
 def test_analyze_resolves_every_name(text: str, expected: dict[str, str]) -> None:

@@ -99,6 +99,12 @@ def _prepare(text: str) -> str:
         lambda m: "is not " if m.group(0).endswith(" ") else "is not included",
         text,
     )
+    # "the guests yet to arrive": not here
+    text = re.sub(
+        r"\b(?:(?:is|are) )?(?:yet to|still to) (?:arrive|come|show up|turn up|appear)\b",
+        "not here",
+        text,
+    )
     # "someone left a skateboard here": whoever left it is gone
     text = re.sub(
         r"\b(?:someone|somebody) (?:has |had |must have |probably )?"
