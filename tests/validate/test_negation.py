@@ -225,6 +225,10 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
          "tie": "negated"}),
         ("A table without a single fork, the dinner guests yet to arrive.", {
          "dining table": "affirmed", "fork": "negated", "person": "negated"}),
+        # after "there are no X and", a name and its verb are a clause of their own
+        ("A street where there are no traffic lights and stop signs mark every corner.", {
+         "traffic light": "negated", "stop sign": "affirmed"}),
+        ("There are no cars and buses parked here.", {"car": "negated", "bus": "negated"}),
     ],
 )  # fmt: skip
 def test_analyze_resolves_every_name(text: str, expected: dict[str, str]) -> None:

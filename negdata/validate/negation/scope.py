@@ -110,6 +110,8 @@ def scope_end(
         end = mention_ends.get(j)
         if end is not None and found and tokens[j - 1] == "," and _says_of_it(tokens, end):
             break  # "no toothbrushes, sink wiped clean": the subject of a clause of its own
+        if end is not None and found and tokens[j - 1] == "and" and _new_clause(tokens, start, end):
+            break  # "there are no lights and stop signs mark every corner"
         negated.add(j)
         if end is not None:
             found += 1
@@ -144,6 +146,20 @@ def _says_of_it(tokens: list[str], end: int) -> bool:
     """A verb right after a mention: it opens a clause ("sink wiped clean", "sofa sits")."""
     after = tokens[end] if end < len(tokens) else ""
     return after in VERBS or (after.endswith("ed") and after not in {"red", "bed", "shed"})
+
+
+# Plural verbs that open a clause of their own after "there are no X and Y".
+_CLAUSE_VERBS = frozenset(
+    {"mark", "line", "dot", "flank", "frame", "border", "cover", "crowd", "surround", "block",
+     "fill", "sit", "stand", "lie", "wait", "hang", "lean", "rest", "sleep", "graze", "run"}
+)  # fmt: skip
+
+
+def _new_clause(tokens: list[str], start: int, end: int) -> bool:
+    """ "there are no traffic lights and stop signs mark every corner": after an existential
+    "there is no", a name and a plural verb after "and" are a clause of their own."""
+    after = tokens[end] if end < len(tokens) else ""
+    return after in _CLAUSE_VERBS and "there" in tokens[max(0, start - 3) : start]
 
 
 def _mention_near(at: int, mention_starts: set[int]) -> bool:
