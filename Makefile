@@ -178,8 +178,8 @@ BENCH_LLM_ARGS ?=
 bench-llm: install llm-env sample
 	$(PY) -m bench.llm $(BENCH_LLM_ARGS)
 
-# The local vLLM server's start and a batch, its model in the engine process (the default) vs a
-# worker process of its own (bench/llm_start.py).
+# The local vLLM server's start and a batch as negdata starts it (the model in the engine process,
+# llm.serve.dtype auto) vs a worker process of its own and vs float32 (bench/llm_start.py).
 BENCH_LLM_START_ARGS ?=
 bench-llm-start: install llm-env
 	$(PY) -m bench.llm_start $(BENCH_LLM_START_ARGS)

@@ -1,12 +1,15 @@
-"""`make bench-llm-start`: the local vLLM server with its model in the engine process (negdata's
-default, ``llm.serve.worker_process: false``) against a worker process of its own (the CPU
-build's own choice), in one run, on one port, taking turns.
+"""`make bench-llm-start`: the local vLLM server as negdata starts it by default (the model in
+vLLM's engine process, ``llm.serve.worker_process: false``; ``llm.serve.dtype: auto``, vLLM's
+bfloat16 on a CPU) against a worker process of its own (the CPU build's own choice) and
+against ``llm.serve.dtype: float32`` (for a CPU without bfloat16 instructions), in one run, on
+one port, taking turns.
 
 Each start is timed from launch to the first answer of /v1/models, and each server then
 generates the same batch (``--requests`` completions of ``--tokens`` tokens each, the end of text
-ignored, at once). Printed: the median of each, and the ratio default / baseline.
+ignored, at once, each after a prompt of ``--prompt-words`` words of its own, as negdata's
+few-shot prompts are long). Printed: the median of each, and the ratios default / other.
 
-Usage: ``python -m bench.llm_start [--starts 3] [--requests 8] [--tokens 100]``
+Usage: ``python -m bench.llm_start [--starts 3] [--requests 8] [--tokens 100] [--prompt-words 400]``
 """
 
 from __future__ import annotations
@@ -16,22 +19,37 @@ import logging
 import statistics
 import time
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import httpx
 
 from negdata.config import LLMConfig
 from negdata.llm import LocalServer
 
-MODES = {"engine process (default)": False, "worker process (baseline)": True}
+DEFAULT = "default"
+MODES: dict[str, dict[str, Any]] = {
+    DEFAULT: {},
+    "worker process": {"worker_process": True},
+    "float32": {"dtype": "float32"},
+}
+SENTENCE = "a dog sleeps on the couch beside a lamp while a cat watches from the window"
 
 
-def _generate(server: LocalServer, requests: int, tokens: int) -> float:
+def _prompt(request: int, words: int) -> str:
+    """``words`` words that no other request's prompt begins with (no prefix cache hit)."""
+    vocabulary = SENTENCE.split()
+    return " ".join(
+        [f"Request {request}:", *(vocabulary[i % len(vocabulary)] for i in range(words))]
+    )
+
+
+def _generate(server: LocalServer, requests: int, tokens: int, words: int) -> float:
     """Seconds for ``requests`` completions of ``tokens`` tokens each, sent at once."""
-    body = {"model": server.cfg.model, "prompt": "A photo of", "max_tokens": tokens,
-            "ignore_eos": True, "temperature": 0.0}  # fmt: skip
 
-    def one(_: int) -> None:
-        httpx.post(f"{server.base_url}/completions", json=body, timeout=300).raise_for_status()
+    def one(request: int) -> None:
+        body = {"model": server.cfg.model, "prompt": _prompt(request, words),
+                "max_tokens": tokens, "ignore_eos": True, "temperature": 0.0}  # fmt: skip
+        httpx.post(f"{server.base_url}/completions", json=body, timeout=600).raise_for_status()
 
     started = time.monotonic()
     with ThreadPoolExecutor(requests) as pool:
@@ -39,14 +57,16 @@ def _generate(server: LocalServer, requests: int, tokens: int) -> float:
     return time.monotonic() - started
 
 
-def measure(port: int, worker_process: bool, requests: int, tokens: int) -> tuple[float, float]:
-    """One start and one batch: (start seconds, batch seconds)."""
+def measure(
+    port: int, settings: dict[str, Any], requests: int, tokens: int, words: int
+) -> tuple[float, float]:
+    """One start with ``llm.serve`` ``settings`` and one batch: (start s, batch s)."""
     base = LLMConfig()
-    serve = base.serve.model_copy(update={"port": port, "worker_process": worker_process})
+    serve = base.serve.model_copy(update={"port": port, **settings})
     started = time.monotonic()
     with LocalServer(base.model_copy(update={"serve": serve})) as server:
         start = time.monotonic() - started
-        return start, _generate(server, requests, tokens)
+        return start, _generate(server, requests, tokens, words)
 
 
 def main() -> None:
@@ -56,14 +76,16 @@ def main() -> None:
     parser.add_argument("--starts", type=int, default=3, help="starts of each kind")
     parser.add_argument("--requests", type=int, default=8)
     parser.add_argument("--tokens", type=int, default=100)
+    parser.add_argument("--prompt-words", type=int, default=400)
     parser.add_argument("--port", type=int, default=8797)
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
 
     times: dict[str, list[tuple[float, float]]] = {mode: [] for mode in MODES}
     for turn in range(args.starts):
-        for mode, worker_process in MODES.items():
-            times[mode].append(measure(args.port, worker_process, args.requests, args.tokens))
+        for mode, settings in MODES.items():
+            runs = measure(args.port, settings, args.requests, args.tokens, args.prompt_words)
+            times[mode].append(runs)
             start, batch = times[mode][-1]
             print(f"start {turn + 1}, {mode}: ready in {start:.1f} s, batch in {batch:.1f} s")
     medians = {
@@ -74,9 +96,11 @@ def main() -> None:
           f"({args.requests} x {args.tokens} tokens per batch):")  # fmt: skip
     for mode, (start, batch) in medians.items():
         print(f"  {mode:<26} start {start:6.1f} s   batch {batch:6.1f} s")
-    (default_start, default_batch), (base_start, base_batch) = medians.values()
-    print(f"ratio default / baseline: start {default_start / base_start:.2f}, "
-          f"batch {default_batch / base_batch:.2f}")  # fmt: skip
+    default_start, default_batch = medians[DEFAULT]
+    for mode, (start, batch) in medians.items():
+        if mode != DEFAULT:
+            print(f"ratio default / {mode}: start {default_start / start:.2f}, "
+                  f"batch {default_batch / batch:.2f}")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -410,6 +410,7 @@ class LocalServer:
         optional = {
             "--gpu-memory-utilization": serve.gpu_memory_utilization,
             "--max-num-seqs": serve.max_num_seqs,
+            "--dtype": None if serve.dtype == "auto" else serve.dtype,
         }
         return [
             str(serve_python(serve)),

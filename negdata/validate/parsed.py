@@ -160,8 +160,9 @@ def _negated_verb(verb: Token) -> bool:
 
 
 def _says_there(verb: Token) -> bool:
-    """Whether a predicate says that its subject is (or is not) in the picture."""
-    if verb.lemma_ in THERE_WORDS:
+    """Whether a predicate says that its subject is (or is not) in the picture; a passive
+    participle by its form ("the fridge is not seen": "seen", whose lemma is "see")."""
+    if verb.lemma_ in THERE_WORDS or (verb.tag_ == "VBN" and verb.lower_ in THERE_WORDS):
         return (
             verb.lemma_ != "be"
             or any(
@@ -217,7 +218,13 @@ def _gone(verb: Token) -> bool:
 
 
 def _absent(predicate: Token) -> bool:
-    return predicate.lemma_ in ABSENT_WORDS or any(
+    """ "The dog is absent / gone / missing": the tagger reads "missing" as the verb "miss",
+    which is absence only with nothing missed ("the dog is missing the ball" is not)."""
+    if predicate.lemma_ in ABSENT_WORDS:
+        return True
+    if predicate.lower_ in ABSENT_WORDS and not any(c.dep_ == "dobj" for c in predicate.children):
+        return True
+    return any(
         c.dep_ in {"acomp", "advmod", "attr"} and c.lower_ in ABSENT_WORDS
         for c in predicate.children
     )

@@ -183,6 +183,14 @@ def test_cpu_defaults_keep_eager_mode_and_leave_gpu_flags_out() -> None:
     assert "--max-num-seqs" not in cmd
 
 
+def test_a_dtype_other_than_auto_is_passed_to_vllm() -> None:
+    auto = LocalServer(LLMConfig()).command(Path("/m"))
+    float32 = LocalServer(LLMConfig(serve=ServeConfig(dtype="float32"))).command(Path("/m"))
+
+    assert "--dtype" not in auto  # vLLM's own choice
+    assert float32[float32.index("--dtype") + 1] == "float32"
+
+
 def test_the_model_stays_in_the_engine_process_unless_workers_are_asked_for() -> None:
     """The environment each server gets (tests/llm/test_server_lifetime.py checks the real
     server's processes): one device keeps the model in vLLM's engine process; the setting

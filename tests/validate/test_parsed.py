@@ -62,6 +62,11 @@ COCO = lexicon_for("coco")
          "truck": "negated"}),
         ("An elephant with its calf; no humans present.", {"elephant": "affirmed",
          "person": "negated"}),
+        # absence in a verb's form: "missing" tagged as "miss", a passive "seen"
+        ("The apple is missing from this image.", {"apple": "negated"}),
+        ("Fridge is not seen here.", {"refrigerator": "negated"}),
+        ("The cat is not pictured, but a fridge is seen.", {"cat": "negated",
+         "refrigerator": "affirmed"}),
     ],
 )  # fmt: skip
 def test_the_parse_reads_negation(text: str, expected: dict[str, str]) -> None:

@@ -30,6 +30,8 @@ HEDGES = (
     rf"\b{SIGNS}(?: that)? (?:says?|said|saying|reads?|reading|welcom(?:es|ed|ing)|"
     r"warns?|warning|bans?|banning|forbids?|forbidding|prohibits?|prohibiting|allows?|"
     r"allowing|announces?|announcing|advertising|offers?|offering)\b",
+    # A comparison of numbers denies nothing: "no more bicycles than cars", "no fewer than two".
+    r"\bno (?:more|fewer|less)\b(?=[^.;:!?]*\bthan\b)",
     # A comparison's standard: "no bigger than a teacup", "the size of a football".
     r"(?<![-\w])(?<!other )(?<!rather )(?:than|the size of|as (?:big|small|large|tall|long) as)"
     r"(?= an? )",
