@@ -166,6 +166,13 @@ def _verify(args: argparse.Namespace) -> None:
     print(found.summary())
 
 
+def _positive(text: str) -> int:
+    """An argument that is a whole number of at least 1."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
+    return int(text)
+
+
 def _qualify(args: argparse.Namespace) -> None:
     import json
 
@@ -176,7 +183,7 @@ def _qualify(args: argparse.Namespace) -> None:
     configs = [(source, load_config(source)) for source in sources]
     for source, cfg in configs:  # every server answers before the first model runs
         check_server(qualification_config(cfg).llm, source)
-    results = [qualify(cfg, source) for source, cfg in configs]
+    results = [qualify(cfg, source, args.images) for source, cfg in configs]
     if args.json:
         Path(args.json).write_text(
             json.dumps([r.model_dump(mode="json") for r in results], indent=2) + "\n"
@@ -360,6 +367,12 @@ def parser() -> argparse.ArgumentParser:
         metavar="CONFIG",
         help="a config whose llm section names the model and its server; give it once per "
         "model to compare them side by side (default: configs/sample.yaml)",
+    )
+    qualify.add_argument(
+        "--images",
+        type=_positive,
+        metavar="N",
+        help="only the first N of the shipped images, for a quick first look (default: all 20)",
     )
     qualify.add_argument("--json", metavar="PATH", help="also write the results as JSON to PATH")
     qualify.set_defaults(func=_qualify)

@@ -609,11 +609,20 @@ class ServeConfig(Section):
     max_num_seqs: Annotated[int, Field(ge=1)] | None = Field(
         default=None, description="vLLM's `--max-num-seqs`; unset: vLLM's default."
     )
+    cpu_threads: Annotated[int, Field(ge=1)] | None = Field(
+        default=None,
+        description="The CPU build's compute threads. Unset: vLLM's, one per core of its NUMA "
+        "node, each bound to its core: fastest on cores of its own. N: N threads bound to no "
+        "core (`OMP_NUM_THREADS=N`, `VLLM_CPU_OMP_THREADS_BIND=nobind`), for cores that other "
+        "work shares, where bound threads wait on each other: on two shared cores one thread "
+        "served a batch in 0.45 of the time, on two free cores in 1.36 of it (docs/benchmarks.md).",
+    )
     dtype: Literal["auto", "float32", "bfloat16", "float16"] = Field(
         default="auto",
-        description="vLLM's `--dtype`; `auto`: vLLM's choice, bfloat16 on a CPU. A CPU without "
-        "bfloat16 instructions (AVX-512 BF16 or AMX) emulates them: there `float32` serves the "
-        "same batch in a third of the time (`make bench-llm-start`).",
+        description="vLLM's `--dtype`. `auto`: vLLM's choice (bfloat16 on a CPU), except that "
+        "a CPU build of vLLM on a CPU without bfloat16 instructions (AVX-512 BF16, AMX, Arm BF16) "
+        "gets `float32`: emulated, bfloat16 serves the same batch in three times as long "
+        "(`make bench-llm-start`).",
     )
     extra_args: list[str] = Field(
         default_factory=list, description="More vLLM command-line arguments, passed as given."

@@ -374,6 +374,11 @@ def free_port() -> int:
     return _free_port()
 
 
+# The suite's servers share the two cores with everything else the suite runs: unbound, one
+# thread (llm.serve.cpu_threads) serves them in under half the time of vLLM's two bound ones.
+SERVER_THREADS = 1
+
+
 @pytest.fixture(scope="session")
 def vllm_process(
     tmp_path_factory: pytest.TempPathFactory, prefect_starting: StartingPrefect
@@ -384,7 +389,9 @@ def vllm_process(
     through ``vllm_server``; the one that crashes a server mid-shard crashes this one and
     restarts it (tests/llm/test_server_restart.py), sparing a start of its own."""
     base = LLMConfig(api_key=secrets.token_urlsafe(16))
-    serve = base.serve.model_copy(update={"host": "127.0.0.1", "port": _free_port()})
+    serve = base.serve.model_copy(
+        update={"host": "127.0.0.1", "port": _free_port(), "cpu_threads": SERVER_THREADS}
+    )
     cfg = base.model_copy(update={"serve": serve})
     log_path = tmp_path_factory.mktemp("vllm") / "vllm.log"
     with LocalServer(cfg, log_path=log_path) as server:

@@ -23,6 +23,7 @@ import psutil
 
 from negdata.config import LLM_API_KEY_ENV, LLMConfig, ServeConfig, cache_dir
 from negdata.llm import processes
+from negdata.llm.dtype import served_dtype
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +85,14 @@ def executor_env(serve: ServeConfig) -> dict[str, str]:
     if serve.worker_process or serve.tensor_parallel_size > 1:
         return {}
     return {"VLLM_ENABLE_V1_MULTIPROCESSING": "0"}
+
+
+def threads_env(serve: ServeConfig) -> dict[str, str]:
+    """The environment of ``llm.serve.cpu_threads``: that many threads, bound to no core; none
+    when it is unset (vLLM binds a thread to each core)."""
+    if serve.cpu_threads is None:
+        return {}
+    return {"OMP_NUM_THREADS": str(serve.cpu_threads), "VLLM_CPU_OMP_THREADS_BIND": "nobind"}
 
 
 def models_dir() -> Path:
@@ -410,7 +419,7 @@ class LocalServer:
         optional = {
             "--gpu-memory-utilization": serve.gpu_memory_utilization,
             "--max-num-seqs": serve.max_num_seqs,
-            "--dtype": None if serve.dtype == "auto" else serve.dtype,
+            "--dtype": served_dtype(serve, serve_python(serve)),
         }
         return [
             str(serve_python(serve)),
@@ -455,6 +464,7 @@ class LocalServer:
         env.pop("VLLM_API_KEY", None)  # the key is llm.api_key, not one inherited by chance
         env.update(self._api_key())
         env.update(executor_env(serve))
+        env.update(threads_env(serve))
         self._proc, self._lifeline = processes.start_guarded(
             cmd, grace=STOP_GRACE_S, env=env, stdout=self._log_file
         )

@@ -170,12 +170,13 @@ def _tokens(*counters: dict[str, int]) -> tuple[int, int]:
     return prompt, sum(c.get("llm_completion_tokens", 0) for c in counters)
 
 
-def qualify(cfg: Config, source: str) -> Qualification:
-    """Run the shipped images through ``qualification_config(cfg)``'s model, whose server
-    ``check_server`` has found answering; ``source`` names the config in the result."""
+def qualify(cfg: Config, source: str, first: int | None = None) -> Qualification:
+    """Run the shipped images (the ``first`` of them, in file order, when given) through
+    ``qualification_config(cfg)``'s model, whose server ``check_server`` has found answering;
+    ``source`` names the config in the result."""
     started = time.monotonic()
     cfg = qualification_config(cfg)
-    images = load_images()
+    images = load_images()[:first]
     evidence = [image.evidence() for image in images]
     by_key = {e.key: e for e in evidence}
     truth = {image.key: image.objects for image in images}

@@ -33,7 +33,7 @@ from negdata.detect.lexicon import Lexicon
 from negdata.detect.vocab import singular
 from negdata.validate.negation import mention_terms
 from negdata.validate.negation.mentions import build_index, owner_in_picture
-from negdata.validate.negation.words import Polarity
+from negdata.validate.negation.words import SIGN_NOUNS, Polarity
 from negdata.validate.parser import parse
 
 if TYPE_CHECKING:  # spaCy (and torch, which thinc imports) only load to parse
@@ -69,8 +69,7 @@ HEDGE_VERBS = frozenset(
      "resemble", "pretend", "ask", "wonder", "dream"}
 )  # fmt: skip
 LIKENESS = frozenset({"like", "as", "than", "unlike"})
-# What a sign says ("a sign welcoming pets") is text, not what is there.
-SIGNS = frozenset({"sign", "poster", "banner", "notice", "placard", "billboard", "menu"})
+SIGNS = frozenset(SIGN_NOUNS)
 SAYING_VERBS = frozenset(
     {"say", "read", "welcome", "warn", "ban", "forbid", "prohibit", "allow", "announce",
      "advertise", "offer"}

@@ -14,7 +14,7 @@ import pytest
 
 from negdata.config import LLMConfig, ServeConfig
 from negdata.llm import LLMServerError, LocalServer, ensure_model, find_gguf, wait_until_ready
-from negdata.llm.server import executor_env
+from negdata.llm.server import executor_env, threads_env
 
 
 def test_find_gguf_locates_the_packaged_smollm2_file() -> None:
@@ -183,14 +183,6 @@ def test_cpu_defaults_keep_eager_mode_and_leave_gpu_flags_out() -> None:
     assert "--max-num-seqs" not in cmd
 
 
-def test_a_dtype_other_than_auto_is_passed_to_vllm() -> None:
-    auto = LocalServer(LLMConfig()).command(Path("/m"))
-    float32 = LocalServer(LLMConfig(serve=ServeConfig(dtype="float32"))).command(Path("/m"))
-
-    assert "--dtype" not in auto  # vLLM's own choice
-    assert float32[float32.index("--dtype") + 1] == "float32"
-
-
 def test_the_model_stays_in_the_engine_process_unless_workers_are_asked_for() -> None:
     """The environment each server gets (tests/llm/test_server_lifetime.py checks the real
     server's processes): one device keeps the model in vLLM's engine process; the setting
@@ -198,3 +190,10 @@ def test_the_model_stays_in_the_engine_process_unless_workers_are_asked_for() ->
     assert executor_env(ServeConfig()) == {"VLLM_ENABLE_V1_MULTIPROCESSING": "0"}
     assert executor_env(ServeConfig(worker_process=True)) == {}
     assert executor_env(ServeConfig(tensor_parallel_size=2)) == {}
+
+
+def test_cpu_threads_are_that_many_unbound_threads_and_unset_leaves_vllms_binding() -> None:
+    assert threads_env(ServeConfig()) == {}
+    assert threads_env(ServeConfig(cpu_threads=3)) == {
+        "OMP_NUM_THREADS": "3", "VLLM_CPU_OMP_THREADS_BIND": "nobind",
+    }  # fmt: skip

@@ -7,9 +7,9 @@ import re
 
 from negdata.validate.negation.mentions import Mention
 from negdata.validate.negation.scope import scope_end
-from negdata.validate.negation.words import HEDGE
+from negdata.validate.negation.words import HEDGE, SIGN_NOUNS
 
-SIGNS = r"(?:signs?|posters?|banners?|notices?|placards?|billboards?|menus?|signboards?)"
+SIGNS = rf"(?:{'|'.join(SIGN_NOUNS)})s?"
 HEDGES = (
     r"\bthere (?:could|might|may|should|would|must)(?: not| or (?:may|might) not)? "
     r"(?:be|have been)\b",

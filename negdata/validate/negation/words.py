@@ -88,6 +88,8 @@ NONE_OF_VERBS = frozenset(
      "took", "takes"}
 )  # fmt: skip
 VERBAL_CUES = frozenset({"not", "never"})
+# Nouns whose words are text, not what is there: what a sign says ("a sign welcoming pets").
+SIGN_NOUNS = ("signboard", "sign", "poster", "banner", "notice", "placard", "billboard", "menu")
 FRAME_WORDS = ("picture", "frame", "view", "sight", "shot", "photo", "image", "scene")
 # Rooms a photo is taken in: "the cat is not in the room" says it is not in the photo either.
 ROOM_WORDS = ("room", "bathroom", "kitchen", "bedroom")
