@@ -214,7 +214,8 @@ BENCH_VERIFY_ARGS ?= --images 10000
 bench-verify: install
 	$(PY) -m bench.verify $(BENCH_VERIFY_ARGS)
 
-# Ingest through the process's shared decode pool vs a fresh pool per shard (bench/workers.py).
+# Ingest through the process's shared decode pool vs a fresh pool per shard, and a pool's start
+# without the parent's main module vs multiprocessing's own spawn (bench/workers.py).
 bench-workers: install
 	$(PY) -m bench.workers $(BENCH_WORKERS_ARGS)
 

@@ -19,7 +19,6 @@ import signal
 import sys
 import threading
 from collections.abc import Callable
-from multiprocessing.context import SpawnContext, SpawnProcess
 from types import FrameType
 
 import psutil
@@ -82,29 +81,6 @@ def ignore_interrupts() -> None:
     """For worker processes: Ctrl-C reaches the whole terminal's process group, and the parent
     alone decides how to stop (a worker would print a KeyboardInterrupt traceback)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-class _QuietProcess(SpawnProcess):
-    """A spawned process that Ctrl-C cannot reach while it starts: SIGINT is blocked in the
-    thread that starts it, and a child keeps the mask it was started with, so a Ctrl-C in the
-    middle of its start (before ``ignore_interrupts`` runs in it) prints no traceback."""
-
-    def start(self) -> None:
-        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        try:
-            super().start()
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, held)
-
-
-class _QuietSpawnContext(SpawnContext):
-    Process = _QuietProcess
-
-
-def quiet_spawn() -> SpawnContext:
-    """multiprocessing's "spawn" context whose processes never see Ctrl-C (``_QuietProcess``):
-    for workers, which the parent stops."""
-    return _QuietSpawnContext()
 
 
 def _hold_log_handlers() -> None:

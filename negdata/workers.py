@@ -3,12 +3,11 @@ re-encode, detect's decode and letterbox.
 
 One pool per size, started on first use and shared by every shard and stage of the process, so
 a run of many shards starts its workers once. A worker is a fresh (spawned) process, never a
-fork of a process that runs threads or holds a model; each costs an interpreter start plus a
-re-import of the parent's main module (multiprocessing does that before anything else), and a
-pool per shard paid it over and over (4 shards of 4 images: 8 workers, 6 s of 2 cores).
-Workers ignore Ctrl-C from the first moment of their start (the parent decides how to stop;
-``stopping.quiet_spawn``) and exit once the process that started them is gone, so a killed run
-leaves none behind.
+fork of a process that runs threads or holds a model; each costs an interpreter start and the
+imports its work needs, and a pool per shard paid it over and over. Workers skip the parent's
+main module and ignore Ctrl-C from the first moment of their start (the parent decides how to
+stop; ``spawning.worker_spawn``), and exit once the process that started them is gone, so a
+killed run leaves none behind.
 """
 
 from __future__ import annotations
@@ -24,7 +23,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
-from negdata.stopping import STOPPING, ignore_interrupts, quiet_spawn
+from negdata.spawning import worker_spawn
+from negdata.stopping import STOPPING, ignore_interrupts
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -69,7 +69,7 @@ def worker_pool(workers: int) -> ProcessPoolExecutor:
         if workers not in _pools:
             _pools[workers] = ProcessPoolExecutor(
                 workers,
-                mp_context=quiet_spawn(),
+                mp_context=worker_spawn(),
                 initializer=_init_worker,
                 initargs=(os.getpid(),),
             )

@@ -28,7 +28,8 @@ from negdata.config import DetectConfig
 from negdata.detect.decode import RawSample
 from negdata.detect.detectors import batch_size, build_detectors, detect_batches
 from negdata.records import Evidence, Reject
-from negdata.stopping import STOPPING, ignore_interrupts, quiet_spawn
+from negdata.spawning import worker_spawn
+from negdata.stopping import STOPPING, ignore_interrupts
 from negdata.workers import exit_with_parent
 
 log = logging.getLogger(__name__)
@@ -100,7 +101,7 @@ class DeviceFleet:
     when the process exits."""
 
     def __init__(self, cfg: DetectConfig, devices: list[str], decode_workers: int) -> None:
-        ctx = quiet_spawn()
+        ctx = worker_spawn()
         self._outbox: Queue[Any] = ctx.Queue()
         self._devices: list[_Device] = []
         self._lock = threading.Lock()

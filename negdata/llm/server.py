@@ -416,13 +416,14 @@ class LocalServer:
         """The server's command line: ``vllm serve`` as a module, so that it runs under
         ``llm.serve.python`` (the CPU venv here, a CUDA venv on a GPU box)."""
         serve = self.cfg.serve
+        python = serve_python(serve)
         optional = {
             "--gpu-memory-utilization": serve.gpu_memory_utilization,
             "--max-num-seqs": serve.max_num_seqs,
-            "--dtype": served_dtype(serve, serve_python(serve)),
+            "--dtype": served_dtype(serve, python),
         }
         return [
-            str(serve_python(serve)),
+            str(python),
             *("-m", "vllm.entrypoints.openai.api_server"),
             *("--model", str(model_dir)),
             *("--served-model-name", self.cfg.model),
