@@ -7,6 +7,7 @@ import json
 import logging
 import random
 import time
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,14 +15,14 @@ from negdata.clip_text import shorten
 from negdata.compose.alt_text import clean_alt_text
 from negdata.compose.clinical import clinical_caption
 from negdata.compose.mcq import McqBalancer, build_mcq
-from negdata.compose.paraphrase import apply_paraphrases, merge_counters, paraphrase_batch
+from negdata.compose.paraphrase import apply_paraphrases, paraphrase_batch
 from negdata.compose.schemas import ComposedCaption, ComposeOutput
 from negdata.compose.templates import template_caption
 from negdata.config import Config
 from negdata.detect.lexicon import Lexicon, run_lexicon
 from negdata.detect.vocab import CLINICAL_VOCABULARIES
 from negdata.english import counted, natural
-from negdata.llm import Batch, reject_of, run_batches
+from negdata.llm import Batch, merge_counters, reject_of, run_batches
 from negdata.llm.cache import ResponseCache, shard_cache
 from negdata.llm.prompts import few_shot_shift, load_prompt
 from negdata.records import (
@@ -33,10 +34,11 @@ from negdata.records import (
     Reject,
     Style,
     count_by,
-    read_parquet,
+    iter_parquet,
+    parquet_sink,
     write_parquet,
 )
-from negdata.shards import shard_name, write_stats
+from negdata.shards import Location, shard_name, write_stats
 from negdata.verify import box_counts, present_labels
 
 log = logging.getLogger(__name__)
@@ -211,26 +213,26 @@ class Composed:
 def compose_images(
     cfg: Config,
     records: list[PlanRecord],
-    evidence: list[Evidence],
+    evidence: Mapping[str, Evidence],
     config_hash: str,
     *,
     name: str,
-    mcq_seed: str,
+    lexicon: Lexicon,
+    balancer: McqBalancer,
     cache: ResponseCache | None = None,
 ) -> Composed:
     """One compose LLM call per image of ``records`` (and one paraphrase call per MCQ, when
-    configured), checked against ``evidence``; ``name`` labels the progress bars, ``mcq_seed``
-    seeds the MCQ answer positions and templates, ``cache`` is the shard's response cache."""
-    lexicon = run_lexicon(cfg.detect.vocabulary, evidence)
+    configured), checked against ``evidence`` (by image key). ``name`` labels the progress
+    bars; ``lexicon`` is the shard's (``run_lexicon`` of all its evidence); ``balancer`` deals
+    the shard's MCQ answer positions and templates, across calls in turn; ``cache`` is the
+    shard's response cache."""
     plans: list[ImagePlan] = []
     rejects: list[Reject] = []
     mcqs: list[McqRecord] = []
-    balancer = McqBalancer(mcq_seed)
-    evidence_of = {e.key: e for e in evidence}
     for record in records:
         plan = image_plan(record, cfg)
-        if record.key in evidence_of:
-            plan = counted_plan(plan, evidence_of[record.key], cfg, lexicon)
+        if record.key in evidence:
+            plan = counted_plan(plan, evidence[record.key], cfg, lexicon)
         if not plan.negatives:
             rejects.append(
                 Reject(
@@ -301,38 +303,74 @@ def compose_images(
     return Composed(len(plans), requested, captions, mcqs, rejects, llm)
 
 
+def _with_evidence(
+    plans: Iterator[list[PlanRecord]], evidence: Iterator[list[Evidence]], where: Location
+) -> Iterator[tuple[list[PlanRecord], dict[str, Evidence]]]:
+    """Each batch of plan records with its images' evidence, read alongside: both files are in
+    the shard's order, the plan's a subset of the evidence's."""
+    shown = (ev for batch in evidence for ev in batch)
+    for batch in plans:
+        found: dict[str, Evidence] = {}
+        for record in batch:
+            ev = next((ev for ev in shown if ev.key == record.key), None)
+            if ev is None:
+                raise ValueError(f"{where}: no evidence for {record.key} in the plan's order")
+            found[record.key] = ev
+        yield batch, found
+
+
 def run_compose(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
+    """Compose the shard a row group of plan records at a time, writing what it makes as it
+    goes: what the stage holds does not grow with the shard."""
     started = time.monotonic()
     out_dir = cfg.run.output_dir
     name = shard_name(shard)
-    records = read_parquet(out_dir / "objects" / f"{name}.parquet", PlanRecord)
-    evidence = read_parquet(out_dir / "evidence" / f"{name}.parquet", Evidence)
-    with shard_cache(cfg, shard) as cache:
-        composed = compose_images(
-            cfg,
-            records,
-            evidence,
-            config_hash,
-            name=name,
-            mcq_seed=f"{cfg.run.seed}:{shard}:mcq",
-            cache=cache,
-        )
+    plan_path = out_dir / "objects" / f"{name}.parquet"
+    evidence_path = out_dir / "evidence" / f"{name}.parquet"
+    shown = (ev for batch in iter_parquet(evidence_path, Evidence) for ev in batch)
+    lexicon = run_lexicon(cfg.detect.vocabulary, shown)
+    balancer = McqBalancer(f"{cfg.run.seed}:{shard}:mcq")
+    count = composed_images = paraphrased = 0
+    rejects: list[Reject] = []
+    llm: dict[str, int] = {}
     out = out_dir / STAGE
-    write_parquet(out / f"{name}.parquet", CaptionRecord, composed.captions)
-    write_parquet(out / f"{name}_mcq.parquet", McqRecord, composed.mcqs)
-    write_parquet(out / f"{name}_rejects.parquet", Reject, composed.rejects)
+    with (
+        shard_cache(cfg, shard) as cache,
+        parquet_sink(out / f"{name}.parquet", CaptionRecord) as captions,
+        parquet_sink(out / f"{name}_mcq.parquet", McqRecord) as mcqs,
+    ):
+        batches = iter_parquet(plan_path, PlanRecord)
+        for records, evidence in _with_evidence(
+            batches, iter_parquet(evidence_path, Evidence), evidence_path
+        ):
+            composed = compose_images(
+                cfg,
+                records,
+                evidence,
+                config_hash,
+                name=name,
+                lexicon=lexicon,
+                balancer=balancer,
+                cache=cache,
+            )
+            captions.add(composed.captions)
+            mcqs.add(composed.mcqs)
+            rejects += composed.rejects
+            llm = merge_counters(llm, composed.llm)
+            count += len(records)
+            composed_images += composed.images_composed
+            paraphrased += sum(sum(m.paraphrased) for m in composed.mcqs)
+    write_parquet(out / f"{name}_rejects.parquet", Reject, rejects)
     stats = {
-        "count": len(records),
-        "images_composed": composed.images_composed,
-        "caption_candidates": len(composed.captions),
-        "mcq": len(composed.mcqs),
-        "mcq_options_paraphrased": sum(sum(m.paraphrased) for m in composed.mcqs),
-        "rejected": count_by(composed.rejects),
-        **composed.llm,
+        "count": count,
+        "images_composed": composed_images,
+        "caption_candidates": captions.rows,
+        "mcq": mcqs.rows,
+        "mcq_options_paraphrased": paraphrased,
+        "rejected": count_by(rejects),
+        **llm,
         "duration_s": round(time.monotonic() - started, 3),
     }
     write_stats(out, shard, config_hash, stats)
-    log.info(
-        "compose shard %s: %d candidates, %d mcq", name, len(composed.captions), len(composed.mcqs)
-    )
+    log.info("compose shard %s: %d candidates, %d mcq", name, captions.rows, mcqs.rows)
     return stats

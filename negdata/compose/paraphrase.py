@@ -73,8 +73,3 @@ def apply_paraphrases(
         apply_paraphrase(mcq, r.value.options if r.value else None, lexicon, ref)
         for mcq, r in zip(mcqs, results, strict=True)
     ]
-
-
-def merge_counters(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
-    """Sum two counter dicts, keeping zero counts (``Counter`` addition would drop them)."""
-    return {key: a.get(key, 0) + b.get(key, 0) for key in a.keys() | b.keys()}

@@ -11,7 +11,7 @@ from negdata.compose.schemas import PlanOutput
 from negdata.config import Config
 from negdata.detect.lexicon import Lexicon, run_lexicon
 from negdata.detect.vocab import CLINICAL_VOCABULARIES
-from negdata.llm import reject_of, run_structured
+from negdata.llm import merge_counters, reject_of, run_structured
 from negdata.llm.cache import ResponseCache, shard_cache
 from negdata.llm.prompts import load_prompt
 from negdata.records import (
@@ -21,6 +21,8 @@ from negdata.records import (
     PlanRecord,
     Reject,
     count_by,
+    iter_parquet,
+    parquet_sink,
     read_parquet,
     write_parquet,
 )
@@ -136,9 +138,12 @@ def plan_images(
     captions: dict[str, str],
     desc: str,
     cache: ResponseCache | None = None,
+    company: Cooccurrence | None = None,
 ) -> tuple[list[PlanRecord], list[Reject], dict[str, int]]:
     """One plan LLM call per image of ``evidence`` (``captions``: its original caption by key):
-    the plan records, the images dropped, and the LLM counters."""
+    the plan records, the images dropped, and the LLM counters. ``company`` ranks the
+    vocabulary fill: the co-occurrence counts of the shard ``evidence`` is part of (by
+    default those of ``evidence`` itself)."""
     prompt = load_prompt(cfg.compose.prompts_dir, "plan")
 
     def messages(ev: Evidence) -> list[dict[str, str]]:
@@ -154,7 +159,7 @@ def plan_images(
         cache=cache,
         key=lambda ev: ev.key,
     )
-    company = Cooccurrence.of(evidence, cfg.detect)
+    company = company or Cooccurrence.of(evidence, cfg.detect)
     records: list[PlanRecord] = []
     rejects: list[Reject] = []
     for ev, result in zip(evidence, results, strict=True):
@@ -168,28 +173,45 @@ def plan_images(
 
 
 def run_plan(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
+    """Plan the shard a row group of evidence at a time (``iter_parquet``), writing the records
+    as they are made: what the stage holds does not grow with the shard."""
     started = time.monotonic()
     out_dir = cfg.run.output_dir
-    evidence = read_parquet(out_dir / "evidence" / f"{shard_name(shard)}.parquet", Evidence)
+    name = shard_name(shard)
+    evidence_path = out_dir / "evidence" / f"{name}.parquet"
     captions = captions_by_key(out_dir, shard)
-    with shard_cache(cfg, shard) as cache:
-        records, rejects, llm = plan_images(
-            cfg, evidence, captions, f"plan {shard_name(shard)}", cache
-        )
+    # Every image's vocabulary fill is ranked by what the whole shard shows together.
+    shown = (ev for batch in iter_parquet(evidence_path, Evidence) for ev in batch)
+    company = Cooccurrence.of(shown, cfg.detect)
+    count = unverifiable = absent = 0
+    rejects: list[Reject] = []  # images the LLM failed on, when nothing else plans them
+    llm: dict[str, int] = {}
     out = out_dir / STAGE
-    write_parquet(out / f"{shard_name(shard)}.parquet", PlanRecord, records)
-    write_parquet(out / f"{shard_name(shard)}_rejects.parquet", Reject, rejects)
+    with (
+        shard_cache(cfg, shard) as cache,
+        parquet_sink(out / f"{name}.parquet", PlanRecord) as planned,
+    ):
+        for evidence in iter_parquet(evidence_path, Evidence):
+            records, dropped, used = plan_images(
+                cfg, evidence, captions, f"plan {name}", cache, company
+            )
+            planned.add(records)
+            rejects += dropped
+            llm = merge_counters(llm, used)
+            count += len(evidence)
+            verdicts = [o.verdict for r in records for o in r.mentioned + r.candidates]
+            unverifiable += verdicts.count("unverifiable")
+            absent += sum(1 for r in records for o in r.candidates if o.verdict == "absent")
+    write_parquet(out / f"{name}_rejects.parquet", Reject, rejects)
     stats = {
-        "count": len(evidence),
-        "planned": len(records),
+        "count": count,
+        "planned": planned.rows,
         "rejected": count_by(rejects),
-        "unverifiable_nouns": sum(
-            1 for r in records for o in r.mentioned + r.candidates if o.verdict == "unverifiable"
-        ),
-        "absent_candidates": sum(1 for r in records for o in r.candidates if o.verdict == "absent"),
+        "unverifiable_nouns": unverifiable,
+        "absent_candidates": absent,
         **llm,
         "duration_s": round(time.monotonic() - started, 3),
     }
     write_stats(out, shard, config_hash, stats)
-    log.info("plan shard %s: %d planned", shard_name(shard), len(records))
+    log.info("plan shard %s: %d planned", name, planned.rows)
     return stats

@@ -17,7 +17,7 @@ from negdata.detect.decode import RawSample, decode_workers_default
 from negdata.detect.detectors import batch_size, build_detectors, detect_batches
 from negdata.detect.devices import detect_devices, device_fleet
 from negdata.progress import Progress
-from negdata.records import Evidence, Reject, count_by, write_parquet
+from negdata.records import Evidence, Reject, count_by, parquet_sink, write_parquet
 from negdata.shards import Location, read_stats, shard_name, write_stats
 from negdata.wds import read_tar
 
@@ -82,8 +82,6 @@ def run_detect(
     started = time.monotonic()
     tar = output_dir / "shards" / f"{shard_name(shard)}.tar"
     images = (read_stats(output_dir / "shards", shard) or {}).get("successes", 0)
-    evidence: list[Evidence] = []
-    rejects: list[Reject] = []
     workers = cfg.decode_workers or decode_workers_default()
     devices = detect_devices(cfg)
     stream: Iterator[tuple[list[Evidence], list[Reject]]]
@@ -96,26 +94,32 @@ def run_detect(
         fleet = device_fleet(cfg, devices, workers)
         names = fleet.names
         stream = fleet.detect(_batches(tar, fleet.batch))  # its feeder thread reads the shard
-    with Progress(images, f"detect {shard_name(shard)}") as bar:
-        for batch_evidence, batch_rejects in stream:
-            evidence += batch_evidence
-            rejects += batch_rejects
-            bar.update(len(batch_evidence) + len(batch_rejects))
     out = output_dir / STAGE
-    write_parquet(out / f"{shard_name(shard)}.parquet", Evidence, evidence)
+    boxes = uncovered = 0
+    rejects: list[Reject] = []  # images that would not decode: few, and each one is reported
+    with (
+        parquet_sink(out / f"{shard_name(shard)}.parquet", Evidence) as evidence,
+        Progress(images, f"detect {shard_name(shard)}") as bar,
+    ):
+        for batch_evidence, batch_rejects in stream:
+            evidence.add(batch_evidence)
+            rejects += batch_rejects
+            boxes += sum(len(e.boxes) for e in batch_evidence)
+            # Images no source says anything of (a label oracle that does not list them):
+            # nothing in them can be verified, so planning drops them, counted there too.
+            uncovered += sum(1 for e in batch_evidence if not e.scores)
+            bar.update(len(batch_evidence) + len(batch_rejects))
     write_parquet(out / f"{shard_name(shard)}_rejects.parquet", Reject, rejects)
     stats = {
-        "count": len(evidence),
-        "boxes": sum(len(e.boxes) for e in evidence),
-        # Images no source says anything of (a label oracle that does not list them): nothing
-        # in them can be verified, so planning drops them, counted there too.
-        "uncovered": sum(1 for e in evidence if not e.scores),
+        "count": evidence.rows,
+        "boxes": boxes,
+        "uncovered": uncovered,
         "rejected": count_by(rejects),
         "sources": names,
         "duration_s": round(time.monotonic() - started, 3),
     }
     write_stats(out, shard, config_hash, stats)
-    log.info("detect shard %s: %d images", shard_name(shard), len(evidence))
+    log.info("detect shard %s: %d images", shard_name(shard), evidence.rows)
     if rejects:
         log.warning(
             "detect shard %s: %d rejected %s", shard_name(shard), len(rejects), stats["rejected"]

@@ -1,6 +1,13 @@
 """LLM access: the local vLLM server and an async client that returns validated pydantic objects."""
 
-from negdata.llm.batch import Batch, LLMUnavailableError, llm_stats, run_batches, run_structured
+from negdata.llm.batch import (
+    Batch,
+    LLMUnavailableError,
+    llm_stats,
+    merge_counters,
+    run_batches,
+    run_structured,
+)
 from negdata.llm.client import ClientStats, FailureReason, LLMClient, LLMResult, reject_of
 from negdata.llm.pool import LLMPool, shared_pool
 from negdata.llm.server import (
@@ -28,6 +35,7 @@ __all__ = [
     "ensure_model",
     "find_gguf",
     "llm_stats",
+    "merge_counters",
     "reject_of",
     "run_batches",
     "run_structured",

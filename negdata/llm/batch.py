@@ -46,6 +46,11 @@ def llm_stats(stats: ClientStats) -> dict[str, int]:
     return {k if k.startswith("llm_") else f"llm_{k}": v for k, v in stats.as_dict().items()}
 
 
+def merge_counters(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
+    """Sum two counter dicts, keeping zero counts (``Counter`` addition would drop them)."""
+    return {key: a.get(key, 0) + b.get(key, 0) for key in a.keys() | b.keys()}
+
+
 def run_batches(
     cfg: LLMConfig,
     batches: Sequence[Batch[Any, Any]],

@@ -19,6 +19,7 @@ from typing import get_args
 from pydantic import BaseModel, computed_field
 
 from negdata.compose.captions import compose_images
+from negdata.compose.mcq import McqBalancer
 from negdata.compose.plan import plan_images
 from negdata.config import Config, LLMConfig
 from negdata.detect.lexicon import run_lexicon
@@ -183,10 +184,16 @@ def qualify(cfg: Config, source: str, first: int | None = None) -> Qualification
     log.info("qualify %s (%s): %d images", cfg.llm.model, source, len(images))
     captions_of = {image.key: image.caption for image in images}
     records, _, plan_llm = plan_images(cfg, evidence, captions_of, f"{STAGE} plan")
-    composed = compose_images(
-        cfg, records, evidence, CONFIG_HASH, name=STAGE, mcq_seed=f"{cfg.run.seed}:{STAGE}:mcq"
-    )
     lexicon = run_lexicon(VOCABULARY, evidence)
+    composed = compose_images(
+        cfg,
+        records,
+        by_key,
+        CONFIG_HASH,
+        name=STAGE,
+        lexicon=lexicon,
+        balancer=McqBalancer(f"{cfg.run.seed}:{STAGE}:mcq"),
+    )
     published, refused = select_captions(composed.captions, by_key, CaptionGate(cfg, lexicon))
     caption_gates: list[str] = [*get_args(CaptionReason), DUPLICATE]
     judge_llm: dict[str, int] = {}
