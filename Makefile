@@ -146,6 +146,7 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_dev10.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_dev11.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_dev12.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_dev13.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

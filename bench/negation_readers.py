@@ -49,6 +49,7 @@ SCORED = {
     "dev10": ("negation_dev10", True),
     "dev11": ("negation_dev11", True),
     "dev12": ("negation_dev12", True),
+    "dev13": ("negation_dev13", True),
     "held-out": ("negation_heldout", False),
     "unseen": ("negation_unseen", False),
     "claims": ("negation_claims", False),

@@ -64,6 +64,7 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "dev10": ("negation_dev10.jsonl", "coco", True),
     "dev11": ("negation_dev11.jsonl", "coco", True),
     "dev12": ("negation_dev12.jsonl", "coco", True),
+    "dev13": ("negation_dev13.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

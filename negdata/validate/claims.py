@@ -83,13 +83,17 @@ COUNTS: dict[str, tuple[int, int | None]] = {
     "many": (3, None),
     "numerous": (3, None),
     **{word: (n, n) for n, word in enumerate(NUMBER_WORDS, start=2)},
+    # "its rider", "our car": one, said of a singular name (``_count_word``)
+    **dict.fromkeys(("my", "our", "your", "his", "her", "its", "their"), (1, 1)),
 }
 # What is wrong with a count (``count_problem``).
 CountProblem = Literal["count_not_true", "count_unverified"]
 ARTICLES = frozenset({"a", "an"})
-# Counts said in passing, as an article says one ("a dog", "the bear is alone"): checked where
-# boxes count, grammar where none do; every other count the evidence must back.
-GRAMMAR = ARTICLES | {"alone"}
+POSSESSIVES = frozenset({"my", "our", "your", "his", "her", "its", "their"})
+# Counts said in passing, as an article or a possessive says one ("a dog", "its rider", "the
+# bear is alone"): checked where boxes count, grammar where none do; every other count the
+# evidence must back.
+GRAMMAR = ARTICLES | POSSESSIVES | {"alone"}
 EXPLICIT = frozenset(COUNTS) - GRAMMAR
 # One person by themselves, whoever the sentence says it of.
 ALONE = re.compile(
@@ -301,8 +305,10 @@ def _count_word(
         if at < 0 or tokens[at] in _NO_ADJECTIVE or at in named:
             return None
         word = tokens[at]
-        if word in ARTICLES and last in _GROUPS | _MASS:
-            return None  # "a crowd", "a family": one group, of people it does not count
+        if word in ARTICLES | POSSESSIVES and last in _GROUPS | _MASS:
+            return None  # "a crowd", "his family": one group, of people it does not count
+        if word in POSSESSIVES and singular(last) != last:
+            return None  # "her children": however many she has
         if word in COUNTS or word.isdigit():
             return word, at
         at -= 1
@@ -391,8 +397,16 @@ def _another(tokens: list[str]) -> bool:
 
 def counts(text: str, names: Mapping[str, tuple[str, ...]]) -> list[Count]:
     """The counts ``text`` states for the objects ``names`` (name -> its terms)."""
+    return _counts(text, names)[0]
+
+
+def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count], set[str]]:
+    """``counts``, and the names ``text`` also gives as someone's, in the plural and with no
+    count ("a woman and her children": as many people as there are, two at least). A plural
+    said again ("two dogs ... just the dogs") or denied ("no other dogs") adds none."""
     tokens = _tokens(text)
     found = []
+    uncounted = set()
     mentions = find_mentions(tokens, build_index(names))
     named = {i for m in mentions for i in range(m.start, m.end)}
     starts = {m.start: m.name for m in mentions}
@@ -403,13 +417,20 @@ def counts(text: str, names: Mapping[str, tuple[str, ...]]) -> list[Count]:
             or _count_predicate(tokens, mention)
         )
         if stated is None:
+            last = tokens[mention.end - 1]
+            own = starts.get(mention.end, mention.name) == mention.name
+            theirs = POSSESSIVES & set(tokens[max(0, mention.start - 2) : mention.start])
+            if singular(last) != last and own and theirs:
+                uncounted.add(mention.name)
             continue
         word, at = stated
         fewest, most = (int(word), int(word)) if word.isdigit() else COUNTS[word]
+        if word == "dozen" and at and tokens[at - 1] == "half":
+            fewest = most = 6  # "a half dozen ducks"
         if word == "one" and _another(tokens[mention.end :]):
             fewest = most = 2  # "one dog chases a ball while another watches": two
         found.append(Count(mention.name, word, fewest, most, at, mention.end))
-    return found + _alone(tokens, mentions)
+    return found + _alone(tokens, mentions), uncounted
 
 
 def stray_number(text: str, stated: list[Count]) -> bool:
@@ -484,7 +505,9 @@ def count_problem(
     number or "lone" has no boxes to back it or counts no object it names, else ``None``. With
     ``articles`` false, "a dog" and "the bear is alone" (``GRAMMAR``) state no count."""
     terms = mention_terms(text, lexicon)
-    stated = counts(text, {name: terms.get(name, lexicon.terms(name)) for name in polarities})
+    stated, uncounted = _counts(
+        text, {name: terms.get(name, lexicon.terms(name)) for name in polarities}
+    )
     if stray_number(text, stated):
         return "count_unverified"
     checked = [
@@ -500,7 +523,8 @@ def count_problem(
             continue
         seen = sum(boxes.get(label, 0) for label in members)
         bounded = [c.most for c in said if c.most is not None]
-        too_many = len(bounded) == len(said) and seen > sum(bounded)
+        some_more = said[0].name in uncounted  # "a woman and her children"
+        too_many = len(bounded) == len(said) and seen > sum(bounded) and not some_more
         if seen < sum(c.fewest for c in said) or too_many:
             return "count_not_true"
     if articles and _ME_ALONE.search(text) and exclusive(text) and boxes.get("person", 1) != 1:

@@ -261,6 +261,21 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
             {"dog": 2, "frisbee": 1},
             "count_not_true",
         ),
+        # a possessive says one of a singular name, as an article does; not of a plural
+        ("One horse and its rider cross the stream, no dog.", {"horse": 1, "person": 1}, None),
+        (
+            "One horse and its rider cross the stream, no dog.",
+            {"horse": 1, "person": 2},
+            "count_not_true",
+        ),
+        ("our car's the only one at the gas station, no trucks", {"car": 2}, "count_not_true"),
+        ("Just a cow and her calf in the pasture, no horses.", {"cow": 2}, None),
+        ("A woman and her children on a bench, no dog.", {"person": 4, "bench": 1}, None),
+        ("A man and his luggage, no car.", {"person": 1, "suitcase": 3}, None),
+        ("Only one dog, and no other dogs or cats.", {"dog": 2}, "count_not_true"),
+        ("A half dozen ducks paddle by, not one boat.", {"bird": 6}, None),
+        ("A half dozen ducks paddle by, not one boat.", {"bird": 12}, "count_not_true"),
+        ("A dog on the couch; there aren't any more dogs, no cat.", {"dog": 2}, "count_not_true"),
     ],
 )
 def test_counts_are_checked_against_the_boxes(

@@ -113,7 +113,7 @@ COMPOUND_HEADS = frozenset(
      # where a thing is kept or goes: "the dog park", "a cat room", "the bear enclosure"
      "park", "basket", "baskets", "room", "rooms", "enclosure", "enclosures", "pen",
      "rank", "contrails", "owner", "owners", "line", "clicker", "platform", "platforms",
-     "tunnel"}
+     "tunnel", "chest", "chests"}
 )  # fmt: skip
 # Owners who may be elsewhere: "grandma's cake", "the owner's cat", "the dog's bowl" put no one
 # in the picture (a thing's owner is there: "the sink's edge", "the teddy bear's owner")...
