@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import types
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
-from typing import Any, Literal, TypeVar, Union, get_args, get_origin
+from typing import Any, Generic, Literal, TypeVar, Union, get_args, get_origin
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -289,7 +289,31 @@ def iter_parquet(path: Location, model: type[R], rows: int | None = None) -> Ite
 
 
 def read_parquet(path: Location, model: type[R]) -> list[R]:
-    return [record for batch in iter_parquet(path, model) for record in batch]
+    return list(flat(iter_parquet(path, model)))
+
+
+T = TypeVar("T")
+
+
+def flat(batches: Iterable[list[T]]) -> Iterator[T]:
+    """The records of ``batches`` (``iter_parquet``'s) one by one."""
+    return (record for batch in batches for record in batch)
+
+
+class InOrder(Generic[T]):
+    """A stream of a shard's records in its order (by image key), taken a stretch of keys at a
+    time: how a stage reads its files side by side, none of them whole."""
+
+    def __init__(self, records: Iterator[T], key: Callable[[T], str]) -> None:
+        self._records = records
+        self._key = key
+        self._next = next(records, None)
+
+    def upto(self, last: str | None) -> Iterator[T]:
+        """The records not yet taken whose key is at most ``last`` (all, for None)."""
+        while self._next is not None and (last is None or self._key(self._next) <= last):
+            record, self._next = self._next, next(self._records, None)
+            yield record
 
 
 def count_by(items: Sequence[Reject]) -> dict[str, int]:

@@ -4,6 +4,7 @@ not depend on where the row groups fall."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -13,10 +14,8 @@ from negdata import records
 from negdata.compose.captions import run_compose
 from negdata.compose.plan import run_plan
 from negdata.config import load_config
+from negdata.publish.stage import run_publish
 from negdata.records import (
-    CaptionRecord,
-    McqRecord,
-    PlanRecord,
     Reject,
     iter_parquet,
     parquet_sink,
@@ -61,29 +60,40 @@ def test_an_empty_file_keeps_its_schema(tmp_path: Path) -> None:
     assert read_parquet(path, Reject) == []
 
 
-def test_plan_and_compose_a_record_at_a_time_write_what_the_whole_shard_did(
+def _written(out: Path) -> dict[str, object]:
+    """Shard 0's outputs from plan on: records of its Parquet files, bytes of its tars, and
+    publish's counts."""
+    files: dict[str, object] = {}
+    for path in sorted(out.rglob("00000*")):
+        name = path.relative_to(out).as_posix()
+        if path.suffix == ".parquet" and not name.startswith(("shards", "evidence")):
+            files[name] = pq.read_table(path).to_pylist()
+        elif path.suffix == ".tar" and not name.startswith("shards"):
+            files[name] = path.read_bytes()
+    stats = json.loads((out / "publish/00000_stats.json").read_text())
+    files["publish"] = {k: v for k, v in stats.items() if k != "duration_s"}
+    return files
+
+
+def test_the_stages_a_record_at_a_time_write_what_the_whole_shard_did(
     sample_run: SampleRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The session's run planned and composed shard 0 (4 images) in one row group; run again
-    one image at a time, from the copied response cache, they make the same records. What is
-    the shard's, not a row group's, stays so: the plan's vocabulary fill is ranked by the whole
-    shard's co-occurrence, compose's MCQ positions are dealt across the shard."""
+    """The session's run planned, composed and published shard 0 (4 images) in one row group;
+    run again one image at a time, from the copied response cache, they write the same records,
+    tars and counts. What is the shard's, not a row group's, stays so: the plan's vocabulary
+    fill is ranked by the whole shard's co-occurrence, compose's MCQ positions are dealt across
+    the shard, publish copies every image of ingest's tar once."""
     config, out = copy_sample_run(sample_run, tmp_path)
     cfg = load_config(config)
-    files = {
-        "objects/00000.parquet": PlanRecord,
-        "captions/00000.parquet": CaptionRecord,
-        "captions/00000_mcq.parquet": McqRecord,
-        "captions/00000_rejects.parquet": Reject,
-    }
-    before = {name: read_parquet(out / name, model) for name, model in files.items()}
-    forget(out, ("plan", "compose"), [0])
+    before = _written(out)
+    forget(out, ("plan", "compose", "publish"), [0])
     monkeypatch.setattr(records, "ROW_GROUP", 1)
 
     planned = run_plan(cfg, 0, stage_hash(cfg, STAGES[2]))
     composed = run_compose(cfg, 0, stage_hash(cfg, STAGES[3]))
+    run_publish(cfg, 0, stage_hash(cfg, STAGES[4]))
 
     assert pq.ParquetFile(out / "objects/00000.parquet").num_row_groups == planned["planned"] > 1
-    assert {name: read_parquet(out / name, model) for name, model in files.items()} == before
+    assert any(name.endswith(".tar") for name in before) and _written(out) == before
     for stats in (planned, composed):
         assert stats["llm_requests"] == 0 and stats["llm_cache_hits"] > 0

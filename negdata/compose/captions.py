@@ -7,7 +7,7 @@ import json
 import logging
 import random
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,17 +28,19 @@ from negdata.llm.prompts import few_shot_shift, load_prompt
 from negdata.records import (
     CaptionRecord,
     Evidence,
+    InOrder,
     McqRecord,
     ObjectVerdict,
     PlanRecord,
     Reject,
     Style,
     count_by,
+    flat,
     iter_parquet,
     parquet_sink,
     write_parquet,
 )
-from negdata.shards import Location, shard_name, write_stats
+from negdata.shards import shard_name, write_stats
 from negdata.verify import box_counts, present_labels
 
 log = logging.getLogger(__name__)
@@ -303,22 +305,6 @@ def compose_images(
     return Composed(len(plans), requested, captions, mcqs, rejects, llm)
 
 
-def _with_evidence(
-    plans: Iterator[list[PlanRecord]], evidence: Iterator[list[Evidence]], where: Location
-) -> Iterator[tuple[list[PlanRecord], dict[str, Evidence]]]:
-    """Each batch of plan records with its images' evidence, read alongside: both files are in
-    the shard's order, the plan's a subset of the evidence's."""
-    shown = (ev for batch in evidence for ev in batch)
-    for batch in plans:
-        found: dict[str, Evidence] = {}
-        for record in batch:
-            ev = next((ev for ev in shown if ev.key == record.key), None)
-            if ev is None:
-                raise ValueError(f"{where}: no evidence for {record.key} in the plan's order")
-            found[record.key] = ev
-        yield batch, found
-
-
 def run_compose(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
     """Compose the shard a row group of plan records at a time, writing what it makes as it
     goes: what the stage holds does not grow with the shard."""
@@ -327,8 +313,7 @@ def run_compose(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
     name = shard_name(shard)
     plan_path = out_dir / "objects" / f"{name}.parquet"
     evidence_path = out_dir / "evidence" / f"{name}.parquet"
-    shown = (ev for batch in iter_parquet(evidence_path, Evidence) for ev in batch)
-    lexicon = run_lexicon(cfg.detect.vocabulary, shown)
+    lexicon = run_lexicon(cfg.detect.vocabulary, flat(iter_parquet(evidence_path, Evidence)))
     balancer = McqBalancer(f"{cfg.run.seed}:{shard}:mcq")
     count = composed_images = paraphrased = 0
     rejects: list[Reject] = []
@@ -339,10 +324,10 @@ def run_compose(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
         parquet_sink(out / f"{name}.parquet", CaptionRecord) as captions,
         parquet_sink(out / f"{name}_mcq.parquet", McqRecord) as mcqs,
     ):
-        batches = iter_parquet(plan_path, PlanRecord)
-        for records, evidence in _with_evidence(
-            batches, iter_parquet(evidence_path, Evidence), evidence_path
-        ):
+        # Both files are in the shard's order, the plan's images a subset of the evidence's.
+        shown = InOrder(flat(iter_parquet(evidence_path, Evidence)), lambda ev: ev.key)
+        for records in iter_parquet(plan_path, PlanRecord):
+            evidence = {ev.key: ev for ev in shown.upto(records[-1].key if records else "")}
             composed = compose_images(
                 cfg,
                 records,

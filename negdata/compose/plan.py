@@ -21,6 +21,7 @@ from negdata.records import (
     PlanRecord,
     Reject,
     count_by,
+    flat,
     iter_parquet,
     parquet_sink,
     read_parquet,
@@ -181,8 +182,7 @@ def run_plan(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
     evidence_path = out_dir / "evidence" / f"{name}.parquet"
     captions = captions_by_key(out_dir, shard)
     # Every image's vocabulary fill is ranked by what the whole shard shows together.
-    shown = (ev for batch in iter_parquet(evidence_path, Evidence) for ev in batch)
-    company = Cooccurrence.of(shown, cfg.detect)
+    company = Cooccurrence.of(flat(iter_parquet(evidence_path, Evidence)), cfg.detect)
     count = unverifiable = absent = 0
     rejects: list[Reject] = []  # images the LLM failed on, when nothing else plans them
     llm: dict[str, int] = {}

@@ -87,7 +87,9 @@ class ResponseCache:
         self.folder: Location = local
         self.legacy = legacy
         self.writer = writer_id()
-        self._replies: dict[str, dict[str, Any]] = {}
+        # Each answer as its JSON text: a parsed reply takes several times the memory, and a
+        # shard's cache holds every stage's answers for all its images.
+        self._replies: dict[str, str] = {}
         self._lock = threading.Lock()
         self._pending: list[str] = []  # lines not yet written (object store)
         self._last_flush = time.monotonic()
@@ -105,17 +107,21 @@ class ResponseCache:
                     entry = json.loads(line)
                 except json.JSONDecodeError:
                     continue  # the last line of a part whose writer was killed mid-line
-                self._replies.setdefault(entry["key"], entry["reply"])
+                self._replies.setdefault(entry["key"], json.dumps(entry["reply"]))
 
     def get(self, body: dict[str, Any], item: str | None = None) -> dict[str, Any] | None:
         key = request_key(body, item)
         with self._lock:
-            reply = self._replies.get(key)
-        if reply is None and self.legacy is not None:
-            reply = self.legacy.get(key)
-            if reply is not None:
-                self._store(key, reply)  # read once into this shard's cache
-        return reply
+            text = self._replies.get(key)
+        if text is not None:
+            reply: dict[str, Any] = json.loads(text)
+            return reply
+        if self.legacy is not None:
+            found = self.legacy.get(key)
+            if found is not None:
+                self._store(key, found)  # read once into this shard's cache
+            return found
+        return None
 
     def put(self, body: dict[str, Any], reply: dict[str, Any], item: str | None = None) -> None:
         self._store(request_key(body, item), reply)
@@ -125,7 +131,7 @@ class ResponseCache:
         with self._lock:
             if key in self._replies:
                 return
-            self._replies[key] = reply
+            self._replies[key] = json.dumps(reply)
             if self.remote:
                 self._pending.append(line)
                 due = time.monotonic() - self._last_flush >= FLUSH_S

@@ -7,13 +7,15 @@ import hashlib
 import logging
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack, suppress
+from dataclasses import dataclass, field
 from itertools import groupby
 from typing import Any
 
 from negdata.config import Config
 from negdata.detect.lexicon import Lexicon, run_lexicon
+from negdata.llm import merge_counters
 from negdata.llm.cache import ResponseCache, shard_cache
 from negdata.progress import Progress
 from negdata.publish import layout
@@ -24,13 +26,18 @@ from negdata.records import (
     CaptionRecord,
     Evidence,
     IngestRow,
+    InOrder,
     McqRecord,
+    ParquetSink,
     PublishedCaption,
     PublishedMcq,
     Record,
     Reject,
     Split,
     count_by,
+    flat,
+    iter_parquet,
+    parquet_sink,
     read_parquet,
     write_parquet,
 )
@@ -49,7 +56,7 @@ DUPLICATE = "duplicate"
 JUDGE_DISAGREES = "judge_disagrees"
 
 
-def upstream_rejects(output_dir: Location, name: str, rows: list[IngestRow]) -> list[Reject]:
+def upstream_rejects(output_dir: Location, name: str, rows: Iterable[IngestRow]) -> list[Reject]:
     """Rejects of the earlier stages of this shard: failed ingest rows, undecodable images,
     plan and compose drops."""
     rejects = [
@@ -159,49 +166,52 @@ def judge_captions(
     return kept, rejects, llm
 
 
-def write_images(
-    cfg: Config,
-    name: str,
-    accepted: list[CaptionRecord],
-    recorded: dict[str, str | None],
-    stamp: dict[str, str],
-) -> tuple[dict[str, Split], dict[str, PublishedCaption], dict[str, int]]:
-    """Stream the shard's images from ingest's tar into the NegCap tar of each split that gets
-    any, one image at a time (a shard's images are never held together), and remove the tars
-    of the splits that get none (any more: the fractions may have changed since a past run:
-    ``datasets`` cannot read an empty tar). ``recorded``: the originals' sha256 as ingest
-    recorded them (the stored JPEG's for shards without one). Returns each image's split, each
-    caption as published (by key: its image's split and stored JPEG's sha256), and the images
-    per split."""
-    out_dir = cfg.run.output_dir
-    by_image: dict[str, list[CaptionRecord]] = {}
-    for caption in sorted(accepted, key=lambda c: c.key):
-        by_image.setdefault(caption.image_key, []).append(caption)
-    splits: dict[str, Split] = {}
-    published: dict[str, PublishedCaption] = {}
-    images_by_split: dict[str, int] = dict.fromkeys(SPLITS, 0)
-    with ExitStack() as stack:
-        writers: dict[Split, Callable[[Sample], None]] = {}
-        for image in read_tar(out_dir / "shards" / f"{name}.tar"):
-            key, jpg = image["__key__"], image["jpg"]
-            stored = hashlib.sha256(jpg).hexdigest()
-            original = recorded.get(key) or stored
-            split = splits[key] = split_of(original, cfg.publish.splits)
-            if key not in by_image:
-                continue
-            if split not in writers:
-                tar = layout.negcap_tar(out_dir, split, name)
-                writers[split] = stack.enter_context(tar_writer(tar))
-            captions = [
-                PublishedCaption(**(c.model_dump() | stamp), split=split, jpg_sha256=stored)
-                for c in by_image[key]
-            ]
-            published |= {c.key: c for c in captions}
-            writers[split](image_sample(key, captions, jpg, original, cfg.run.seed))
-            images_by_split[split] += 1
-    for split in set(SPLITS) - set(writers):
-        layout.negcap_tar(out_dir, split, name).unlink(missing_ok=True)
-    return splits, published, images_by_split
+class _Outputs:
+    """The shard's published files, each opened when its split first gets a record and written
+    as records come; the files of a split that gets none are removed (the fractions may have
+    changed since a past run: ``datasets`` reads neither an empty tar nor an empty Parquet)."""
+
+    def __init__(self, stack: ExitStack, out_dir: Location, name: str) -> None:
+        self._stack = stack
+        self._out = out_dir
+        self._name = name
+        self._tars: dict[Split, Callable[[Sample], None]] = {}
+        self._captions: dict[Split, ParquetSink] = {}
+        self._mcqs: dict[Split, ParquetSink] = {}
+
+    def image(self, split: Split, sample: Sample) -> None:
+        if split not in self._tars:
+            tar = layout.negcap_tar(self._out, split, self._name)
+            self._tars[split] = self._stack.enter_context(tar_writer(tar))
+        self._tars[split](sample)
+
+    def captions(self, split: Split, rows: Sequence[PublishedCaption]) -> None:
+        self._sink(self._captions, layout.negcap_parquet, PublishedCaption, split).add(rows)
+
+    def mcqs(self, split: Split, rows: Sequence[PublishedMcq]) -> None:
+        self._sink(self._mcqs, layout.negmcq_parquet, PublishedMcq, split).add(rows)
+
+    def _sink(
+        self,
+        sinks: dict[Split, ParquetSink],
+        path: Callable[[Location, Split, str], Location],
+        model: type[Record],
+        split: Split,
+    ) -> ParquetSink:
+        if split not in sinks:
+            sinks[split] = self._stack.enter_context(
+                parquet_sink(path(self._out, split, self._name), model)
+            )
+        return sinks[split]
+
+    def remove_unused(self) -> None:
+        for split in SPLITS:
+            if split not in self._tars:
+                layout.negcap_tar(self._out, split, self._name).unlink(missing_ok=True)
+            if split not in self._captions:
+                layout.negcap_parquet(self._out, split, self._name).unlink(missing_ok=True)
+            if split not in self._mcqs:
+                layout.negmcq_parquet(self._out, split, self._name).unlink(missing_ok=True)
 
 
 def write_tables(
@@ -223,55 +233,150 @@ def _write_or_remove(path: Location, model: type[Record], records: Sequence[Reco
         path.unlink(missing_ok=True)
 
 
+@dataclass
+class _Tally:
+    """What the shard published, counted as it goes."""
+
+    images_by_split: Counter[str] = field(default_factory=Counter)
+    captions_by_split: Counter[str] = field(default_factory=Counter)
+    mcq_by_split: Counter[str] = field(default_factory=Counter)
+    generators: Counter[str] = field(default_factory=Counter)
+    styles: Counter[str] = field(default_factory=Counter)
+    positions: Counter[int] = field(default_factory=Counter)
+    templates: Counter[str] = field(default_factory=Counter)
+    images: int = 0
+    unverifiable_nouns: int = 0
+    paraphrased: int = 0
+
+
 def run_publish(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
+    """Gate and publish the shard a row group of images at a time: each group's captions and
+    questions are checked (and judged), then its images copied from ingest's tar into the
+    splits' tars one at a time, and its rows added to the splits' Parquet. What the stage
+    holds does not grow with the shard."""
     started = time.monotonic()
     out_dir = cfg.run.output_dir
     name = shard_name(shard)
-    evidence = {e.key: e for e in read_parquet(out_dir / "evidence" / f"{name}.parquet", Evidence)}
-    lexicon = run_lexicon(cfg.detect.vocabulary, evidence.values())
-    candidates = read_parquet(out_dir / "captions" / f"{name}.parquet", CaptionRecord)
-    questions = read_parquet(out_dir / "captions" / f"{name}_mcq.parquet", McqRecord)
-    with Progress(len(candidates) + len(questions), f"publish {name}") as bar:
-        gate = CaptionGate(cfg, lexicon)
-        accepted, rejects = select_captions(candidates, evidence, gate, bar)
-        mcqs, mcq_rejects = select_mcqs(cfg, questions, evidence, lexicon, bar)
-    llm: dict[str, int] = {}
-    if cfg.validation.judge and accepted:
-        with shard_cache(cfg, shard) as cache:
-            accepted, judge_rejects, llm = judge_captions(cfg, accepted, lexicon, cache)
-        rejects += judge_rejects
-    rejects += mcq_rejects
-    rows = read_parquet(out_dir / "shards" / f"{name}.parquet", IngestRow)
-    rejects = upstream_rejects(out_dir, name, rows) + rejects
+    evidence_path = out_dir / "evidence" / f"{name}.parquet"
+    lexicon = run_lexicon(cfg.detect.vocabulary, flat(iter_parquet(evidence_path, Evidence)))
+    gate = CaptionGate(cfg, lexicon)
+    ingest_path = out_dir / "shards" / f"{name}.parquet"
+    recorded = {row.key: row.sha256 for row in flat(iter_parquet(ingest_path, IngestRow))}
+    candidates = InOrder(
+        flat(iter_parquet(out_dir / "captions" / f"{name}.parquet", CaptionRecord)),
+        lambda c: c.image_key,
+    )
+    questions = InOrder(
+        flat(iter_parquet(out_dir / "captions" / f"{name}_mcq.parquet", McqRecord)),
+        lambda m: m.image_key,
+    )
+    images = InOrder(read_tar(out_dir / "shards" / f"{name}.tar"), lambda image: image["__key__"])
     # A published record carries this stage's hash, which covers every setting it depends on
     # (the gates' included), as the card's provenance names it; compose stamped its own.
     stamp = {"config_hash": config_hash}
-    recorded = {row.key: row.sha256 for row in rows}
-    splits, published, images_by_split = write_images(cfg, name, accepted, recorded, stamp)
-    captions = [published[c.key] for c in accepted]
-    published_mcqs = [
-        PublishedMcq(**(m.model_dump() | stamp), split=splits[m.image_key]) for m in mcqs
-    ]
-    write_tables(out_dir, name, captions, published_mcqs)
+    refused: list[Reject] = []
+    judged: list[Reject] = []
+    mcq_refused: list[Reject] = []
+    llm: dict[str, int] = {}
+    tally = _Tally()
+    with ExitStack() as stack:
+        outputs = _Outputs(stack, out_dir, name)
+        cache = stack.enter_context(shard_cache(cfg, shard)) if cfg.validation.judge else None
+        bar = stack.enter_context(Progress(len(recorded), f"publish {name}"))
+        for evidence_batch in iter_parquet(evidence_path, Evidence):
+            if not evidence_batch:
+                continue
+            evidence = {e.key: e for e in evidence_batch}
+            last = evidence_batch[-1].key
+            accepted, rejects = select_captions(list(candidates.upto(last)), evidence, gate)
+            refused += rejects
+            mcqs, rejects = select_mcqs(cfg, list(questions.upto(last)), evidence, lexicon)
+            mcq_refused += rejects
+            if cache is not None and accepted:
+                accepted, rejects, used = judge_captions(cfg, accepted, lexicon, cache)
+                judged += rejects
+                llm = merge_counters(llm, used)
+            _publish_images(
+                cfg, images.upto(last), accepted, mcqs, recorded, stamp, outputs, tally, bar
+            )
+        _publish_images(cfg, images.upto(None), [], [], recorded, stamp, outputs, tally, bar)
+        outputs.remove_unused()
+    rejects = upstream_rejects(out_dir, name, flat(iter_parquet(ingest_path, IngestRow)))
+    rejects += refused + judged + mcq_refused
     write_parquet(out_dir / layout.REJECTS / f"{name}.parquet", Reject, rejects)
+    captions = sum(tally.captions_by_split.values())
+    mcq = sum(tally.mcq_by_split.values())
     stats = {
-        "images": len(splits),
-        "images_published": sum(images_by_split.values()),
-        "captions": len(accepted),
-        "images_by_split": images_by_split,
-        "captions_by_split": {s: sum(c.split == s for c in captions) for s in SPLITS},
-        "mcq_by_split": {s: sum(m.split == s for m in published_mcqs) for s in SPLITS},
-        "captions_by_generator": dict(sorted(Counter(c.generator for c in accepted).items())),
-        "captions_by_style": dict(sorted(Counter(c.style for c in accepted).items())),
-        "unverifiable_nouns": sum(len(c.unverifiable_nouns) for c in accepted),
-        "mcq": len(mcqs),
-        "mcq_options_paraphrased": sum(sum(m.paraphrased) for m in mcqs),
-        "mcq_correct_positions": dict(sorted(Counter(m.correct_answer for m in mcqs).items())),
-        "mcq_templates": dict(sorted(Counter(m.correct_answer_template for m in mcqs).items())),
+        "images": tally.images,
+        "images_published": sum(tally.images_by_split.values()),
+        "captions": captions,
+        "images_by_split": {s: tally.images_by_split[s] for s in SPLITS},
+        "captions_by_split": {s: tally.captions_by_split[s] for s in SPLITS},
+        "mcq_by_split": {s: tally.mcq_by_split[s] for s in SPLITS},
+        "captions_by_generator": dict(sorted(tally.generators.items())),
+        "captions_by_style": dict(sorted(tally.styles.items())),
+        "unverifiable_nouns": tally.unverifiable_nouns,
+        "mcq": mcq,
+        "mcq_options_paraphrased": tally.paraphrased,
+        "mcq_correct_positions": dict(sorted(tally.positions.items())),
+        "mcq_templates": dict(sorted(tally.templates.items())),
         "rejects": count_by(rejects),
         **llm,
         "duration_s": round(time.monotonic() - started, 3),
     }
     write_stats(out_dir / layout.MARKERS, shard, config_hash, stats)
-    log.info("publish shard %s: %d captions, %d mcq", name, len(accepted), len(mcqs))
+    log.info("publish shard %s: %d captions, %d mcq", name, captions, mcq)
     return stats
+
+
+def _publish_images(
+    cfg: Config,
+    images: Iterator[Sample],
+    accepted: list[CaptionRecord],
+    mcqs: list[McqRecord],
+    recorded: dict[str, str | None],
+    stamp: dict[str, str],
+    outputs: _Outputs,
+    tally: _Tally,
+    bar: Progress,
+) -> None:
+    """Copy ``images`` (a stretch of ingest's tar) into the NegCap tar of each one's split
+    where it has ``accepted`` captions, and add the captions and ``mcqs`` of those images to
+    the splits' Parquet. ``recorded``: the originals' sha256 as ingest recorded them (the
+    stored JPEG's for shards without one) decide each image's split."""
+    by_image: dict[str, list[CaptionRecord]] = {}
+    for caption in sorted(accepted, key=lambda c: c.key):
+        by_image.setdefault(caption.image_key, []).append(caption)
+    splits: dict[str, Split] = {}
+    published: dict[str, PublishedCaption] = {}
+    for image in images:
+        key, jpg = image["__key__"], image["jpg"]
+        stored = hashlib.sha256(jpg).hexdigest()
+        original = recorded.get(key) or stored
+        split = splits[key] = split_of(original, cfg.publish.splits)
+        tally.images += 1
+        bar.update()
+        if key not in by_image:
+            continue
+        captions = [
+            PublishedCaption(**(c.model_dump() | stamp), split=split, jpg_sha256=stored)
+            for c in by_image[key]
+        ]
+        published |= {c.key: c for c in captions}
+        outputs.image(split, image_sample(key, captions, jpg, original, cfg.run.seed))
+        tally.images_by_split[split] += 1
+    rows = [published[c.key] for c in accepted]
+    questions = [PublishedMcq(**(m.model_dump() | stamp), split=splits[m.image_key]) for m in mcqs]
+    for split in SPLITS:
+        if here := [c for c in rows if c.split == split]:
+            outputs.captions(split, here)
+        if here_mcq := [m for m in questions if m.split == split]:
+            outputs.mcqs(split, here_mcq)
+    tally.captions_by_split.update(c.split for c in rows)
+    tally.mcq_by_split.update(m.split for m in questions)
+    tally.generators.update(c.generator for c in accepted)
+    tally.styles.update(c.style for c in accepted)
+    tally.unverifiable_nouns += sum(len(c.unverifiable_nouns) for c in accepted)
+    tally.positions.update(m.correct_answer for m in mcqs)
+    tally.templates.update(m.correct_answer_template for m in mcqs)
+    tally.paraphrased += sum(sum(m.paraphrased) for m in mcqs)
