@@ -261,7 +261,11 @@ def run_publish(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
     lexicon = run_lexicon(cfg.detect.vocabulary, flat(iter_parquet(evidence_path, Evidence)))
     gate = CaptionGate(cfg, lexicon)
     ingest_path = out_dir / "shards" / f"{name}.parquet"
-    recorded = {row.key: row.sha256 for row in flat(iter_parquet(ingest_path, IngestRow))}
+    recorded: dict[str, str | None] = {}
+    stored = 0  # the images in ingest's tar
+    for row in flat(iter_parquet(ingest_path, IngestRow)):
+        recorded[row.key] = row.sha256
+        stored += row.status == "success"
     candidates = InOrder(
         flat(iter_parquet(out_dir / "captions" / f"{name}.parquet", CaptionRecord)),
         lambda c: c.image_key,
@@ -282,7 +286,7 @@ def run_publish(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
     with ExitStack() as stack:
         outputs = _Outputs(stack, out_dir, name)
         cache = stack.enter_context(shard_cache(cfg, shard)) if cfg.validation.judge else None
-        bar = stack.enter_context(Progress(len(recorded), f"publish {name}"))
+        bar = stack.enter_context(Progress(stored, f"publish {name}"))
         for evidence_batch in iter_parquet(evidence_path, Evidence):
             if not evidence_batch:
                 continue
