@@ -65,4 +65,7 @@ def served_dtype(serve: ServeConfig, python: Path) -> str | None:
     """The ``--dtype`` the server started with ``python`` is given; None: vLLM's choice."""
     if serve.dtype != "auto":
         return serve.dtype
-    return auto_dtype(is_cpu_build(python), cpu_flags())
+    flags = cpu_flags()
+    if flags is None or flags & BFLOAT16_FLAGS:
+        return None  # vLLM's choice whatever its build: no need to ask ``python`` which
+    return auto_dtype(is_cpu_build(python), flags)

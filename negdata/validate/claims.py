@@ -102,7 +102,7 @@ ALONE = re.compile(
 # Names of a group of people, not of one: "a crowd" counts no person; and of what is not
 # counted one by one: "a man directs traffic" counts no car.
 _GROUPS = frozenset({"crowd", "crew", "family", "team", "band", "group", "audience", "squad"})
-_MASS = frozenset(
+_NOT_ONE_BY_ONE = frozenset(
     {"traffic", "furniture", "luggage", "baggage", "cutlery", "silverware", "wildlife",
      "livestock", "equipment", "gear", "tableware", "crockery",
      "crowded", "bustling"}  # "a bustling station": people, of a number no article says
@@ -305,7 +305,7 @@ def _count_word(
         if at < 0 or tokens[at] in _NO_ADJECTIVE or at in named:
             return None
         word = tokens[at]
-        if word in ARTICLES | POSSESSIVES and last in _GROUPS | _MASS:
+        if word in ARTICLES | POSSESSIVES and last in _GROUPS | _NOT_ONE_BY_ONE:
             return None  # "a crowd", "his family": one group, of people it does not count
         if word in POSSESSIVES and singular(last) != last:
             return None  # "her children": however many she has

@@ -12,7 +12,8 @@ import pytest
 
 from negdata.config import LLMConfig, ServeConfig
 from negdata.llm import LocalServer
-from negdata.llm.dtype import BFLOAT16_FLAGS, auto_dtype, cpu_flags, is_cpu_build
+from negdata.llm import dtype as dtype_module
+from negdata.llm.dtype import BFLOAT16_FLAGS, auto_dtype, cpu_flags, is_cpu_build, served_dtype
 
 
 def _dtype(dtype: str) -> str | None:
@@ -44,6 +45,22 @@ def test_cpu_flags_are_read_from_x86_and_arm_cpuinfo(tmp_path: Path) -> None:
     assert cpu_flags(arm) == {"fp", "asimd", "bf16"}
     assert cpu_flags(neither) is None
     assert cpu_flags(tmp_path / "absent") is None
+
+
+@pytest.mark.parametrize(
+    ("flags", "dtype", "asked"), [("avx2", "float32", True), ("amx_bf16", None, False)]
+)
+def test_the_build_is_asked_only_where_the_cpu_has_no_bfloat16(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, flags: str, dtype: str | None, asked: bool
+) -> None:
+    """A python that says it has a CPU build of vLLM and leaves a mark when it is asked."""
+    python, mark = tmp_path / "python", tmp_path / "asked"
+    python.write_text(f"#!/bin/sh\ntouch {mark}\n")
+    python.chmod(0o755)
+    monkeypatch.setattr(dtype_module, "cpu_flags", lambda: frozenset({"fpu", flags}))
+
+    assert served_dtype(ServeConfig(), python) == dtype
+    assert mark.exists() == asked
 
 
 def test_the_vllm_venv_is_a_cpu_build_and_a_python_without_vllm_is_not() -> None:
