@@ -160,7 +160,8 @@ def plan_images(
         cache=cache,
         key=lambda ev: ev.key,
     )
-    company = company or Cooccurrence.of(evidence, cfg.detect)
+    if company is None:
+        company = Cooccurrence.of(evidence, cfg.detect)
     records: list[PlanRecord] = []
     rejects: list[Reject] = []
     for ev, result in zip(evidence, results, strict=True):

@@ -127,11 +127,12 @@ class ResponseCache:
         self._store(request_key(body, item), reply)
 
     def _store(self, key: str, reply: dict[str, Any]) -> None:
-        line = json.dumps({"key": key, "reply": reply}, sort_keys=True)
+        text = json.dumps(reply, sort_keys=True)
+        line = f'{{"key": {json.dumps(key)}, "reply": {text}}}'  # json.dumps of both, keys sorted
         with self._lock:
             if key in self._replies:
                 return
-            self._replies[key] = json.dumps(reply)
+            self._replies[key] = text
             if self.remote:
                 self._pending.append(line)
                 due = time.monotonic() - self._last_flush >= FLUSH_S

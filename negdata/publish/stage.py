@@ -262,10 +262,12 @@ def run_publish(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
     gate = CaptionGate(cfg, lexicon)
     ingest_path = out_dir / "shards" / f"{name}.parquet"
     recorded: dict[str, str | None] = {}
-    stored = 0  # the images in ingest's tar
+    failed: list[IngestRow] = []  # rows ingest could not fetch: few, each a reject
     for row in flat(iter_parquet(ingest_path, IngestRow)):
         recorded[row.key] = row.sha256
-        stored += row.status == "success"
+        if row.status == "failed":
+            failed.append(row)
+    stored = len(recorded) - len(failed)  # the images in ingest's tar
     candidates = InOrder(
         flat(iter_parquet(out_dir / "captions" / f"{name}.parquet", CaptionRecord)),
         lambda c: c.image_key,
@@ -305,7 +307,7 @@ def run_publish(cfg: Config, shard: int, config_hash: str) -> dict[str, Any]:
             )
         _publish_images(cfg, images.upto(None), [], [], recorded, stamp, outputs, tally, bar)
         outputs.remove_unused()
-    rejects = upstream_rejects(out_dir, name, flat(iter_parquet(ingest_path, IngestRow)))
+    rejects = upstream_rejects(out_dir, name, failed)
     rejects += refused + judged + mcq_refused
     write_parquet(out_dir / layout.REJECTS / f"{name}.parquet", Reject, rejects)
     captions = sum(tally.captions_by_split.values())

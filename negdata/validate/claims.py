@@ -61,6 +61,7 @@ EXCLUSIVE = re.compile(
 _ONLY_KIND = re.compile(
     r"\b(?:the|its|their) (?:only|sole|one|single|lone) ((?:[a-z]+ ){0,2}[a-z]+)", re.IGNORECASE
 )
+POSSESSIVES = frozenset({"my", "our", "your", "his", "her", "its", "their"})
 # A count word before a noun: (fewest, most); ``None``: no upper bound.
 COUNTS: dict[str, tuple[int, int | None]] = {
     "a": (1, 1),
@@ -84,12 +85,11 @@ COUNTS: dict[str, tuple[int, int | None]] = {
     "numerous": (3, None),
     **{word: (n, n) for n, word in enumerate(NUMBER_WORDS, start=2)},
     # "its rider", "our car": one, said of a singular name (``_count_word``)
-    **dict.fromkeys(("my", "our", "your", "his", "her", "its", "their"), (1, 1)),
+    **dict.fromkeys(POSSESSIVES, (1, 1)),
 }
 # What is wrong with a count (``count_problem``).
 CountProblem = Literal["count_not_true", "count_unverified"]
 ARTICLES = frozenset({"a", "an"})
-POSSESSIVES = frozenset({"my", "our", "your", "his", "her", "its", "their"})
 # Counts said in passing, as an article or a possessive says one ("a dog", "its rider", "the
 # bear is alone"): checked where boxes count, grammar where none do; every other count the
 # evidence must back.
