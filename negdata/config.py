@@ -783,7 +783,9 @@ class ComposeConfig(Section):
         "stand in for an LLM caption that fails the gates.",
     )
     max_caption_chars: Annotated[int, Field(ge=20)] = Field(
-        default=300, description="Longest caption accepted, in characters (`length`)."
+        default=500,
+        description="Longest caption accepted, in characters (`length`). CLIP's 77 tokens "
+        "(`too_long_for_clip`) bind first at this default.",
     )
     max_unaccounted_nouns: Annotated[int, Field(ge=0)] = Field(
         default=0,
