@@ -147,6 +147,12 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_dev11.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_dev12.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_dev13.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout2.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout3.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout4.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout5.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen2.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen3.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

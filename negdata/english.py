@@ -98,12 +98,18 @@ def join_objects(nouns: list[str]) -> str:
 _ARTICLE_AND_WORD = re.compile(r"\b(an?)\s+([A-Za-z][\w'-]*)", re.IGNORECASE)
 
 
+_INITIALISM = re.compile(r"[A-Z]{2,5}s?")
+
+
 def article_errors(text: str) -> list[str]:
     """Every "a"/"an" in ``text`` that disagrees with the sound of the next word, as inflect
-    hears it ("a espresso", "an cat"; "a unicorn", "an hour" are fine)."""
+    hears it ("a espresso", "an cat"; "a unicorn", "an hour" are fine). An initialism may be
+    said as letters or as a word ("an SUV", "a NASA rocket"): either article is fine."""
     wrong = []
     for match in _ARTICLE_AND_WORD.finditer(text):
         article, word = match.group(1).lower(), match.group(2)
+        if _INITIALISM.fullmatch(word):
+            continue
         if str(_ENGINE.a(word)).split(" ", 1)[0].lower() != article:
             wrong.append(match.group(0))
     return wrong

@@ -59,3 +59,5 @@ def test_an_article_that_disagrees_with_the_next_word_is_found() -> None:
     assert article_errors("An cat and a umbrella.") == ["An cat", "a umbrella"]
     fine = "A unicorn, a one-way street, a utility car, an hour, an FBI agent and a European."
     assert article_errors(fine) == []
+    # an initialism said as letters or as a word: either article
+    assert article_errors("A sedan and an SUV, a NASA rocket, a LED lamp, an LED strip.") == []

@@ -51,8 +51,8 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "cases": ("negation_cases.jsonl", "coco", True),
     "dev2": ("negation_dev2.jsonl", "coco", True),
     "dev3": ("negation_dev3.jsonl", "coco", True),
-    "held-out": ("negation_heldout.jsonl", "coco", False),
-    "unseen": ("negation_unseen.jsonl", "coco", False),
+    "held-out": ("negation_heldout.jsonl", "coco", True),
+    "unseen": ("negation_unseen.jsonl", "coco", True),
     "claims": ("negation_claims.jsonl", "coco", False),
     "dev4": ("negation_dev4.jsonl", "coco", True),
     "counts": ("negation_counts.jsonl", "coco", False),
@@ -65,6 +65,12 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "dev11": ("negation_dev11.jsonl", "coco", True),
     "dev12": ("negation_dev12.jsonl", "coco", True),
     "dev13": ("negation_dev13.jsonl", "coco", True),
+    "held-out2": ("negation_heldout2.jsonl", "coco", True),
+    "unseen2": ("negation_unseen2.jsonl", "coco", True),
+    "unseen3": ("negation_unseen3.jsonl", "coco", False),
+    "held-out3": ("negation_heldout3.jsonl", "coco", True),
+    "held-out4": ("negation_heldout4.jsonl", "coco", True),
+    "held-out5": ("negation_heldout5.jsonl", "coco", False),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

@@ -34,6 +34,7 @@ _WORDS = r"(?:[\w'-]+,? ){0,12}"  # up to twelve words between the parts of a ph
 _BUT = r"(?:but|except|besides|apart from|other than|save|beyond|aside from|more than)"
 EXCLUSIVE = re.compile(
     r"(?<!\bnot )\b(?:only|just|solely|merely|exclusively|alone|the sole|no one else)\b"
+    r"|\bsimply (?=(?:an?|the|one|two|three|some)\b)"  # "simply a bowl of oranges"
     # "no other objects", "no other vehicles", but "no other customers" only says who is not
     rf"|\bno other\b(?! (?:{'|'.join(_PEOPLE)})\b)"
     # "nothing but", "nothing else", "nothing on it except", "no one in the room but"
@@ -97,7 +98,9 @@ GRAMMAR = ARTICLES | POSSESSIVES | {"alone"}
 EXPLICIT = frozenset(COUNTS) - GRAMMAR
 # One person by themselves, whoever the sentence says it of.
 ALONE = re.compile(
-    r"\b(?:alone|by (?:him|her|them)sel(?:f|ves)|on (?:his|her|their) own)\b", re.IGNORECASE
+    r"\b(?:alone|by (?:him|her|them)sel(?:f|ves)|on (?:his|her|their) own|"
+    r"(?:no one|nobody) else)\b",
+    re.IGNORECASE,
 )
 # Names of a group of people, not of one: "a crowd" counts no person; and of what is not
 # counted one by one: "a man directs traffic" counts no car.
@@ -107,6 +110,8 @@ _NOT_ONE_BY_ONE = frozenset(
      "livestock", "equipment", "gear", "tableware", "crockery",
      "crowded", "bustling"}  # "a bustling station": people, of a number no article says
 )  # fmt: skip
+# A place full of people: "a woman crosses a busy street" is one of many there.
+_BUSY = re.compile(r"\b(?:busy|crowded|bustling|packed|thronged|teeming)\b", re.IGNORECASE)
 _STOPS = frozenset(
     {",", ";", ".", ":", "(", ")", "|", "and", "or", "with", "of", "no", "not", "without", "the"}
 )
@@ -119,6 +124,8 @@ _TOKEN = re.compile(r"[a-z]+|\d+(?:\.\d+)?|[,;.:()|]")  # "(0.92)": a score, no 
 # rating or a date ("10/10", "3/4").
 _NO_COUNT = re.compile(
     rf"\b(?:\d+|{'|'.join(sorted(NUMERALS))})-(?=[a-z])|\b\d+s\b|(?<=[a-z])(?<!\bx)\d+|\b\d+(?:/\d+)+\b"
+    r"|\b0\d+|(?<=_)\d+"  # "DSC_0091", "IMG_12": a file's number
+    r"|\b\d+[kp]\b"  # "4k", "1080p": a resolution
 )
 # A checklist's count after its noun: "Cups: two", "rackets x2", "Oranges (three)", "Cow:
 # present, two", "horses, one." (a comma only where the count ends the item).
@@ -180,7 +187,31 @@ def kind_exclusions(
         named = set().union(*(m & members for m in affirmed if m != members))
         if named:
             ruled_out |= dict.fromkeys(sorted(members - named - {kind}), "negated")
-    return {**ruled_out, **polarities}
+    return {**ruled_out, **polarities, **_others_there(text, polarities, lexicon)}
+
+
+_NO_OTHER = re.compile(r"\bno other ([a-z]+)(?: ([a-z]+))?", re.IGNORECASE)
+
+
+def _others_there(
+    text: str, polarities: Mapping[str, Polarity], lexicon: Lexicon
+) -> dict[str, Polarity]:
+    """The labels "no other X" says there is one of: "five rowers glide by, with no other boats"
+    has a boat. A kind ("no other vehicles") may be any of its members, and stays denied, as
+    does X where something of its kind is there for "other" to mean ("a lone motorcycle, no
+    other bikes")."""
+    affirmed = {n for n, p in polarities.items() if p == "affirmed"}
+    kinds = [lexicon.members(k) for k in lexicon.names() if len(lexicon.members(k)) > 1]
+    found: dict[str, Polarity] = {}
+    for match in _NO_OTHER.finditer(text):
+        words = [w.lower() for w in match.groups() if w]
+        names = [lexicon.name(" ".join(words)), lexicon.name(words[0])]
+        name = next((n for n in names if n is not None), None)
+        if name is None or polarities.get(name) != "negated" or lexicon.members(name) != {name}:
+            continue
+        if not any(name in kind and kind & affirmed for kind in kinds):
+            found[name] = "affirmed"
+    return found
 
 
 # A person named by what they ride: "a lone surfer" has a board, whatever the reader makes of
@@ -293,8 +324,10 @@ def _count_word(
     if at >= 1 and tokens[at] == "the" and tokens[at - 1] == "only":
         return ("alone", at) if singular(last) == last else None  # "only the train": one
     if at >= 1 and tokens[at] == "of" and tokens[at - 1] in {"pair", "couple", "handful"}:
-        paired = tokens[at - 1] == "pair" and mention.name in PAIRED
-        return None if paired else (tokens[at - 1], at - 1)
+        if tokens[at - 1] == "pair" and mention.name in PAIRED:  # "a pair of scissors": one
+            one = tokens[at - 2] if at >= 2 else ""
+            return (one, at - 2) if one in {"a", "one", "single"} else None
+        return (tokens[at - 1], at - 1)
     if at >= 2 and tokens[at] == "of" and tokens[at - 1] == "pairs" and mention.name in PAIRED:
         word = tokens[at - 2]
         return (word, at - 2) if word in COUNTS or word.isdigit() else None
@@ -307,6 +340,8 @@ def _count_word(
         word = tokens[at]
         if word in ARTICLES | POSSESSIVES and last in _GROUPS | _NOT_ONE_BY_ONE:
             return None  # "a crowd", "his family": one group, of people it does not count
+        if word in ARTICLES and last == "couple":
+            return last, mention.end - 1  # "a couple walking a dog": two people
         if word in POSSESSIVES and singular(last) != last:
             return None  # "her children": however many she has
         if word in COUNTS or word.isdigit():
@@ -460,7 +495,7 @@ def _time(tokens: list[str], i: int) -> bool:
     )
 
 
-_JOINS = frozenset({"and", ",", "a", "an"})
+_JOINS = frozenset({"and", ",", "a", "an"}) | POSSESSIVES  # "a woman and her two daughters"
 
 
 def _listed(stated: list[Count], tokens: list[str]) -> list[list[Count]]:
@@ -510,10 +545,13 @@ def count_problem(
     )
     if stray_number(text, stated):
         return "count_unverified"
+    busy = _BUSY.search(text) is not None
     checked = [
         count
         for count in stated
-        if polarities[count.name] == "affirmed" and (articles or count.word not in GRAMMAR)
+        if polarities[count.name] == "affirmed"
+        and (articles or count.word not in GRAMMAR)
+        and not (busy and count.name == "person" and count.word in GRAMMAR)
     ]
     for said in _listed(checked, _tokens(text)):
         members = lexicon.members(said[0].name)

@@ -51,6 +51,8 @@ COCO = lexicon_for("coco")
         ("A plate of cake, nothing more, and no fork.", True),
         ("A red kite flies on its own in the sky, with no birds.", True),
         ("The one and only chair in the room, and no couch.", True),
+        ("Simply a bowl of oranges, no bananas.", True),
+        ("A simply stunning view of a boat, and no people.", False),
         ("A man talking to himself on the bench, with no dog.", False),
         ("The bowl is empty, and there is no spoon.", False),
         ("Not only a bus but a car, and no truck.", False),
@@ -81,6 +83,21 @@ def test_all_there_is_of_a_kind_rules_out_the_rest(text: str, ruled_out: set[str
     with_kinds = kind_exclusions(text, polarities, COCO)
     assert {n for n, p in with_kinds.items() if p == "negated" and n not in polarities} == ruled_out
     assert {n: with_kinds[n] for n in polarities} == polarities
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # "no other boats" says there is a boat; a kind may be any of its members
+        ("Five rowers glide down the river, with no other boats.", {"boat": "affirmed"}),
+        ("A woman reads; there are no other customers.", {"person": "affirmed"}),
+        ("A motorcycle, and no other vehicles.", {"vehicle": "negated"}),
+        ("A lone motorcycle, no other bikes, no cars.", {"bicycle": "negated"}),
+    ],
+)
+def test_no_other_one_says_there_is_one(text: str, expected: dict[str, str]) -> None:
+    polarities = kind_exclusions(text, analyze(text, COCO), COCO)
+    assert {name: polarities[name] for name in expected} == expected
 
 
 @pytest.mark.parametrize(
@@ -276,6 +293,35 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
         ("A half dozen ducks paddle by, not one boat.", {"bird": 6}, None),
         ("A half dozen ducks paddle by, not one boat.", {"bird": 12}, "count_not_true"),
         ("A dog on the couch; there aren't any more dogs, no cat.", {"dog": 2}, "count_not_true"),
+        # "a couple" is two people; a possessive joins a list ("a woman and her two daughters")
+        ("Any horses? None, just a couple walking a dog.", {"person": 2, "dog": 1}, None),
+        (
+            "Any horses? None, just a couple walking a dog.",
+            {"person": 1, "dog": 1},
+            "count_not_true",
+        ),
+        ("A woman and her two daughters bake a cake, no dog.", {"person": 3, "cake": 1}, None),
+        (
+            "A woman and her two daughters bake a cake, no dog.",
+            {"person": 4, "cake": 1},
+            "count_not_true",
+        ),
+        # a pair of scissors is one
+        ("A barber holds a pair of scissors, no hair dryer.", {"scissors": 1}, None),
+        ("A barber holds a pair of scissors, no hair dryer.", {"scissors": 2}, "count_not_true"),
+        # one of many where the place is busy
+        ("A woman crosses a busy street with her handbag, no taxis.", {"person": 6}, None),
+        ("A woman crosses the street with her handbag, no taxis.", {"person": 6}, "count_not_true"),
+        # a file's number and a resolution count nothing
+        ("DSC_0091 red car parked next to a fire hydrant, not a truck", {"car": 1}, None),
+        ("wallpaper 4k - a dog in a field, no people", {"dog": 1}, None),
+        # "no one else" is one person, as "alone" is
+        ("The man holds an umbrella; no one else is on the street, no cars.", {"person": 1}, None),
+        (
+            "The man holds an umbrella; no one else is on the street, no cars.",
+            {"person": 2},
+            "count_not_true",
+        ),
     ],
 )
 def test_counts_are_checked_against_the_boxes(

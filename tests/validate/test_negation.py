@@ -229,6 +229,67 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         ("A street where there are no traffic lights and stop signs mark every corner.", {
          "traffic light": "negated", "stop sign": "affirmed"}),
         ("There are no cars and buses parked here.", {"car": "negated", "bus": "negated"}),
+        # a header of what is absent, and its list with articles; a question asking of no one;
+        # a question of names only, then its answer
+        ("None of the following appear in the image: a bus, a train, or an airplane.", {
+         "bus": "negated", "train": "negated", "airplane": "negated"}),
+        ("Is anyone sitting on the bench? No one is.", {"bench": "affirmed",
+         "person": "negated"}),
+        ("Zebras, giraffes and elephants? None here, just a lone ostrich.", {"zebra": "negated",
+         "giraffe": "negated", "elephant": "negated", "bird": "affirmed"}),
+        # where a thing usually is, said before its predicate; "nowhere on the table is a knife"
+        ("The clock usually on the wall is absent; a tv hangs there now.", {"clock": "negated",
+         "tv": "affirmed"}),
+        ("Nowhere on the table is a knife; only a fork and a spoon.", {
+         "dining table": "affirmed", "knife": "negated", "fork": "affirmed", "spoon": "affirmed"}),
+        ("Hair drier present; scissors not located.", {"hair drier": "affirmed",
+         "scissors": "negated"}),
+        # a checklist's "x1"; a table setting and an electric scooter name no table or motorcycle
+        ("Fridge contents: apple x2, orange x1. Banana: none observed.", {
+         "refrigerator": "affirmed", "apple": "affirmed", "orange": "affirmed",
+         "banana": "negated"}),
+        ("Table setting reviewed, fork and knife present; spoon is absent.", {
+         "fork": "affirmed", "knife": "affirmed", "spoon": "negated"}),
+        ("An electric scooter leans on the wall, no bicycle.", {"bicycle": "negated"}),
+        # a list that closes with "or" keeps its cue past each article
+        ("Without a bus, a train, or even a taxi in sight, the tourists wait.", {
+         "bus": "negated", "train": "negated", "car": "negated", "person": "affirmed"}),
+        ("No cat, a dog sleeps on the bed.", {"cat": "negated", "dog": "affirmed",
+         "bed": "affirmed"}),
+        # a participle after "none" qualifies what came before; "cleared" with a subject is a
+        # deed, not a resolution; a plane taxis
+        ("Three clocks on the wall, none showing the same time, and no TV.", {
+         "clock": "affirmed", "tv": "negated"}),
+        ("A table that no one has cleared still holds two wine glasses, though no bottle.", {
+         "dining table": "affirmed", "person": "negated", "wine glass": "affirmed",
+         "bottle": "negated"}),
+        ("A jet airliner taxis across the runway, with no trucks on the tarmac.", {
+         "airplane": "affirmed", "truck": "negated"}),
+        ("The dog park is deserted, with a bench under a tree.", {"person": "negated",
+         "dog": "negated", "bench": "affirmed"}),
+        ("A path winds past a wooden bench, and skis are nowhere to be seen.", {
+         "bench": "affirmed", "skis": "negated"}),
+        # a plural is no compound's modifier; product names name their objects
+        ("Zebras crossing the river, no elephants.", {"zebra": "affirmed",
+         "elephant": "negated"}),
+        ("A zebra crossing on a busy street, no cars.", {"car": "negated"}),
+        ("Samsung Galaxy S23 on a table, no laptop.", {"cell phone": "affirmed",
+         "dining table": "affirmed", "laptop": "negated"}),
+        ("Harley-Davidson Sportster parked on Route 66, no trucks.", {"motorcycle": "affirmed",
+         "truck": "negated"}),
+        # whose lap, where no one is named, is a person's
+        ("A laptop, not a book, is open on her lap.", {"laptop": "affirmed", "book": "negated",
+         "person": "affirmed"}),
+        ("A woman and her son walk, no dog.", {"person": "affirmed", "dog": "negated"}),
+        # double negations and predicates denied: the things are there
+        ("There isn't a single chair in the hall that isn't taken, and no laptop.", {
+         "chair": "affirmed", "laptop": "negated"}),
+        ("Not a day goes by without the cat on this windowsill, with no dog.", {
+         "cat": "affirmed", "dog": "negated"}),
+        ("Not even one traffic light works on this street, and not even one car is on it.", {
+         "traffic light": "affirmed", "car": "negated"}),
+        ("Not the cat but the dog is asleep on the sofa; no people are home.", {
+         "cat": "affirmed", "dog": "affirmed", "couch": "affirmed", "person": "negated"}),
     ],
 )  # fmt: skip
 def test_analyze_resolves_every_name(text: str, expected: dict[str, str]) -> None:

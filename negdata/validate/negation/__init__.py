@@ -108,6 +108,7 @@ from negdata.validate.negation.topics import (
     COMPUTING,
     CROWD_VERB,
     FIRST_PERSON,
+    OWNER,
     PRONOUN,
     WILD_CALF,
     topic_terms,
@@ -260,7 +261,11 @@ def _terms(text: str, lexicon: Lexicon) -> dict[str, tuple[str, ...]]:
         if no_person and "person" not in terms:
             terms["person"] = lexicon.terms("person")
         animals = lexicon.members("animal")
-        if PRONOUN.search(text) and not any(lexicon.members(n) & animals for n in terms):
+        no_animal = not any(lexicon.members(n) & animals for n in terms)
+        if OWNER.search(text) and no_animal and "person" not in terms and not PRONOUN.search(text):
+            # "a laptop open on her lap": whose lap, where no one else is named, is a person's.
+            terms["person"] = (*lexicon.terms("person"), "his", "her", "him")
+        if PRONOUN.search(text) and no_animal:
             # "She waits at a bus stop": a he or she with no animal about is a person.
             terms["person"] = (*terms.get("person", lexicon.terms("person")), "he", "she")
         if FIRST_PERSON.search(text):

@@ -52,7 +52,9 @@ _REWRITES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:not|never) (?:suspected|considered)\b", _I), "not seen"),
     (re.compile(rf"\b(?:normal|unremarkable) {_MEDIASTINUM.removeprefix('(?:the )?')}", _I),
      "no enlarged cardiomediastinum"),
-    (re.compile(r"\b(?:has|have|had)(?: (?:since|now|completely|nearly|largely))? "
+    # "the effusion has cleared", not "a table that no one has cleared" (a subject's deed)
+    (re.compile(r"(?<!\bone )(?<!\bbody )(?<!\bthey )(?<!\bwe )(?<!\bhe )(?<!\bshe )(?<!\bwho )"
+                r"\b(?:has|have|had)(?: (?:since|now|completely|nearly|largely))? "
                 r"(?:resolved|cleared)\b", _I), "is gone"),
     (re.compile(r"(?<!\bis )(?<!\bare )\bresolved\b(?= [a-z])", _I), "no"),
     # "the effusion cleared.", not "the table has been cleared," (emptied, still there)

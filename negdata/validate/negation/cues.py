@@ -55,7 +55,7 @@ POST = re.compile(
     r"arrived?|came)\b|"
     r"(?:(?:is|are|was|were|been|being) (?:removed|excluded|taken (?:away|down|out)))|"
     r"(?:does |do |did )?not$|no longer (?:seen|visible|available|present|there|here)|"
-    r"not (?:be )?(?:present|visible|pictured|here|there|around|anywhere|seen|identified|"
+    r"not (?:be )?(?:present|visible|pictured|here|there|around|anywhere|seen|identified|located|"
     r"detected|noted|observed|found|shown|spotted|evident|visualized|visualised|appreciated|"
     r"demonstrated|depicted|included|featured|captured|in (?:view|sight)|"
     r"(?:in|within) (?:the |this )?(?:[a-z]+ )?(?:" + "|".join(FRAME_WORDS + ROOM_WORDS) + r")))\b"

@@ -32,14 +32,23 @@ _NAMED_ABSENT = re.compile(
     rf"(?:^|(?<=[.;|]))(\s*(?!{_NOUNS}\b)(?:(?![a-z]+ly\b)[a-z]+ ){{1,2}}"
     r"(?:absent|missing|gone))\s*:"
 )
+# "None of the following appear in the image: a bus, ..." is such a header too.
+_NONE_FOLLOWING = re.compile(r"\bnone of the following\b[^:.;!?|]{0,60}:\s*(?=[a-z])")
+# An article of a listed item: "absent: a bus, a train, or an airplane".
+_LISTED_ARTICLE = re.compile(r"(^|, |\band |\bor )(?:a|an|the|any) ")
+_ABSENT_LIST = re.compile(r"; absent ([^.;|?!]+)")
 _PRESENT_HEADER = re.compile(r"\b(?:yes|positives?|present|seen|visible)\s*(?:[:=])\s*\[?")
 # A yes/no question supposes what it asks about: "Is there a cup?", "Any forks?", "Is she
 # carrying a suitcase?" (the subject of a verb, "she", "the man", is there).
 _QUESTION_END = r"(?=[^.?!;|]*\?)"
 _ASKED = re.compile(
     r"(?:^|(?<=[.?!;:]))\s*(?:q\s*:\s*)?"
-    r"(?:(?:is|are|was|were) there|any|(?:do|does|did) (?:you see|it have|they have))\b"
-    + _QUESTION_END
+    r"(?:(?:is|are|was|were) (?:there|(?=any(?:one|body)\b))|any|"
+    r"(?:do|does|did) (?:you see|it have|they have))\b" + _QUESTION_END
+)
+# A question that is only names: "Zebras, giraffes and elephants?", "A cat?"
+_NAMES_ASKED = re.compile(
+    r"(?:^|(?<=[.?!;:]))\s*((?:an? |any )?[a-z]+(?:(?:,| and| or),? (?:an? )?[a-z]+){0,5})\s*\?"
 )
 _ASKED_OBJECT = re.compile(
     r"(?:^|(?<=[.?!;:]))\s*(?:q\s*:\s*)?(?:is|are|was|were|does|do|did) "
@@ -55,8 +64,11 @@ def rewrite(text: str) -> str:
     text = _NAMED_ABSENT.sub(r"\1 ;", text)
     text = _NOT_HERE_HEADER.sub(" ; absent ", text)
     text = _ABSENT_HEADER.sub(" ; absent ", text)
+    text = _NONE_FOLLOWING.sub(" ; absent ", text)
+    text = _ABSENT_LIST.sub(lambda m: "; absent " + _LISTED_ARTICLE.sub(r"\1", m.group(1)), text)
     text = _PRESENT_HEADER.sub(" ; ", text)
     text = _ASKED.sub(f" {HEDGE} ", text)
+    text = _NAMES_ASKED.sub(rf" {HEDGE} \1 ?", text)
     text = _ASKED_OBJECT.sub(rf" \1 {HEDGE} ", text)
     # Translated word order: "is not present any car", "are not to see persons", "not is
     # visible the rider" -> "not have ...".

@@ -129,7 +129,7 @@ def _is_modifier(tokens: list[str], start: int, end: int, term_starts: set[int])
         if before in INTENSIFIERS or end in term_starts:
             return True
         function_words = PREPOSITIONS | VERBS | DETERMINERS | NOUN_PREDICATES
-        function_words |= {",", "and", "or", "s", STOP, HEDGE, POSSESSIVE}
+        function_words |= {",", "and", "or", "s", "x", STOP, HEDGE, POSSESSIVE}  # "oranges x2"
         return bool(after) and after not in function_words and after != "control"
     return False
 
@@ -145,6 +145,9 @@ def find_mentions(tokens: list[str], index: Mapping[tuple[str, ...], str]) -> li
             key = tuple(singles[i : i + n])
             name = index.get(key)
             name = index.get(tuple(tokens[i : i + n])) if name is None else name
+            plural_inside = any(tokens[k] != singles[k] for k in range(i, i + n - 1))
+            if name == "" and plural_inside:
+                continue  # "zebras crossing the river": no zebra crossing
             if name is not None:
                 candidates.append(Mention(name, i, i + n))
         for i in range(len(tokens) - n):  # "a catcher's mitt": a term with a possessive inside

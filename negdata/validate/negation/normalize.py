@@ -54,6 +54,7 @@ def _prepare(text: str) -> str:
     # "Cars: 0", "0 trucks", "balls x0": a zero count is a cue.
     text = re.sub(r"(?<![\d.,])\bx? ?0\b(?![.,]\d)", " zero ", text)
     text = re.sub(r"(?<![\d.,-])\b[1-9]\d*\b(?![.,:]\d|-)", " num ", text)  # "and 2 cups"
+    text = re.sub(r"(?<=[a-z]) x[1-9]\d*\b", " , ", text)  # "apples x2, oranges x1": a checklist
     # Product and possessive descriptors name no one: "men's necktie", "kids' teddy bear", "its
     # mother" (an animal's).
     text = re.sub(
@@ -92,6 +93,47 @@ def _prepare(text: str) -> str:
     text = rewrite_report(text)
     text = rewrite(text)
     text = re.sub(r"\bnot yet\b", "not", text)  # "yet" starts no clause here
+    # "a jet taxis to the gate": a plane's verb, no taxi cab
+    text = re.sub(
+        r"\b((?:plane|airplane|jet|airliner|aircraft|jetliner)s?(?: [a-z]+){0,2}) "
+        r"taxi(?:s|es|ed)\b",
+        r"\1 rolls",
+        text,
+    )
+    # "not a day goes by without the cat here": always with it
+    text = re.sub(
+        r"\bnot an? (?:day|week|morning|evening|night|year|moment|minute|hour) "
+        r"(?:goes|passes|went|passed) by without\b",
+        "always with",
+        text,
+    )
+    # "there is not a single chair in the hall that is not taken": every chair is there, taken
+    text = re.sub(
+        r"\b(?:there (?:is|are|was|were) not|can not see|no|not) (?:a single |one |any )?"
+        r"([a-z]+(?: [a-z]+){0,6}?) (?:that|which|who) (?:is|are|was|were|does|do) not\b",
+        r"every \1 that is",
+        text,
+    )
+    # "not even one traffic light works": the lights are there, out of order
+    text = re.sub(
+        r"\b(?:not|no) (?:even )?(?:a single |one )?([a-z]+(?: [a-z]+)?) (?=(?:works?|(?:is|are) "
+        r"(?:working|lit|running|switched on)|functions?)\b)",
+        r"the \1 ",
+        text,
+    )
+    # "not the cat but the dog is asleep": the cat is there, just not asleep
+    text = re.sub(
+        r"\bnot ((?:the|his|her|their|its) (?:[a-z]+ ){0,2}?[a-z]+),? but\b", r"\1 but", text
+    )
+    # "nowhere on the table is a knife" -> "on the table there is no knife"
+    text = re.sub(
+        r"\bnowhere ((?:on|in|at|by|beside|behind|under|above|inside|around|along|among|within) "
+        r"(?:[a-z']+ ){1,4}?)"
+        r"(?:is|are|was|were|sits?|stands?|lies|hangs?|can (?:one|you|we) (?:see|find)|"
+        r"do (?:we|you) see)(?: there)? (?:an?|any|the) ",
+        r"\1there is no ",
+        text,
+    )
     # "the forks have not been brought out", "... been spotted": not where the picture is
     text = re.sub(
         r"\b(?:has|have|had) not been (?:(?:brought|set|put|laid|carried) (?:out|in)\b|"
@@ -150,7 +192,9 @@ def _prepare(text: str) -> str:
     )
     # "..., and none are there": a denial of its own
     text = re.sub(
-        r"(?:,|\band)\s+(?:(?:indeed|yet|so|still)\s+)?(?=none\b(?! of))", f" {BREAK} ", text
+        r"(?:,|\band)\s+(?:(?:indeed|yet|so|still)\s+)?(?=none\b(?! of)(?! [a-z]+ing\b))",
+        f" {BREAK} ",
+        text,
     )
     # "no dogs allowed": a rule, not a scene
     text = re.sub(
@@ -206,6 +250,14 @@ def _prepare(text: str) -> str:
     text = drop_neither_nor_predicates(text)
     text = EMPTY_ROADS.sub(rf"\g<0> with no {', no '.join(ROAD_VEHICLES)} {STOP}", text)
     text = EMPTY_TRACKS.sub(rf"\g<0> with no train {STOP}", text)
+    # "the dog park is deserted": no dog in it either
+    text = re.sub(
+        r"\b(?:(?:empty|deserted|vacant) dog (?:park|run)|"
+        r"dog (?:park|run) (?:is|was|lies|sits|stands) "
+        r"(?:completely |totally |entirely )?(?:empty|deserted|vacant))\b(?! of\b)",
+        rf"\g<0> with no dog {STOP}",
+        text,
+    )
     for empty in EMPTY_PLACES:
         text = empty.sub(rf"\1 with no person {STOP}", text)
     # "no one from the family": the family is who is not there

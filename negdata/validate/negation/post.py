@@ -19,7 +19,10 @@ def post_negated(tokens: list[str], mentions: list[Mention]) -> set[int]:
         if _part_of(tokens, m.start):
             continue  # "half of the pizza has been eaten": the rest is there
         k = m.end
-        said = False  # a verb already says something of ``m``: "the bowl is empty and ..."
+        # a verb already says something of ``m`` ("the bowl is empty and ..."), or ``m`` is
+        # the object of a preposition ("a path winds past a bench, and skis are nowhere"): no
+        # list of subjects starts at it
+        said = _placed(tokens, m.start)
         joined = False  # by ", and" to what follows
         while k < len(tokens) and tokens[k] != STOP and k not in ends:
             item = None if said else _next_item(tokens, k, ends)
@@ -37,6 +40,10 @@ def post_negated(tokens: list[str], mentions: list[Mention]) -> set[int]:
                 if tokens[cue_at] not in {"missing", "absent"} or is_post_use(tokens, cue_at):
                     result.add(m.start)
                 break
+            copula = _past_habit(tokens, k, ends)
+            if copula is not None:
+                k = copula  # "the clock usually on the wall is absent"
+                continue
             if tokens[k] in PREPOSITIONS - SOFT_PREPOSITIONS or tokens[k] in {"and", "or"}:
                 break
             said = said or tokens[k] in VERBS
@@ -53,6 +60,37 @@ PARTS = frozenset(
     {"half", "part", "parts", "some", "most", "rest", "remains", "remainder", "portion",
      "quarter", "third", "bits", "crust", "end", "edge", "top", "side", "corner"}
 )  # fmt: skip
+
+
+# Where a thing usually is, said between it and its predicate: "the clock usually on the wall".
+_HABITUAL = frozenset({"usually", "normally", "typically", "ordinarily", "always", "often"})
+_COPULAS = frozenset({"is", "are", "was", "were"})
+
+
+def _past_habit(tokens: list[str], k: int, ends: Mapping[int, int]) -> int | None:
+    """The copula after a habitual place at ``k`` ("usually on the wall is ..."), when no
+    mention or stop lies between, else ``None``."""
+    if tokens[k] not in _HABITUAL or k + 1 >= len(tokens) or tokens[k + 1] not in PREPOSITIONS:
+        return None
+    for j in range(k + 2, min(k + 8, len(tokens))):
+        if j in ends or tokens[j] in {STOP, ","}:
+            return None
+        if tokens[j] in _COPULAS:
+            return j
+    return None
+
+
+def _placed(tokens: list[str], start: int) -> bool:
+    """Whether the noun phrase ending in the mention at ``start`` follows a preposition: "past
+    a wooden bench"."""
+    at = start - 1
+    for _ in range(3):  # past a determiner and up to two adjectives
+        if at < 0 or tokens[at] in {",", STOP, "and", "or"} or tokens[at] in VERBS:
+            return False
+        if tokens[at] in PREPOSITIONS - SOFT_PREPOSITIONS:
+            return True
+        at -= 1
+    return False
 
 
 def _part_of(tokens: list[str], start: int) -> bool:

@@ -105,7 +105,10 @@ def scope_end(
             same_det = nxt == det or {nxt, det} == {"a", "an"}
             parallel = same_det and tok != "," and _mention_near(j + 2, mention_starts)
             oxford = tok == "," and nxt in {"and", "or"} and found >= 2 and j + 2 in mention_starts
-            if not (parallel or oxford):
+            # "without a bus, a train, or a taxi": a list that closes with "or"
+            listed = tok == "," and same_det and _mention_near(j + 2, mention_starts)
+            listed = listed and _closes_with_or(tokens, j)
+            if not (parallel or oxford or listed):
                 break
         end = mention_ends.get(j)
         if end is not None and found and tokens[j - 1] == "," and _says_of_it(tokens, end):
@@ -160,6 +163,16 @@ def _new_clause(tokens: list[str], start: int, end: int) -> bool:
     "there is no", a name and a plural verb after "and" are a clause of their own."""
     after = tokens[end] if end < len(tokens) else ""
     return after in _CLAUSE_VERBS and "there" in tokens[max(0, start - 3) : start]
+
+
+def _closes_with_or(tokens: list[str], at: int) -> bool:
+    """Whether the list going on at ``at`` ends in "or" / "nor" before its clause does."""
+    for tok in tokens[at:]:
+        if tok in {"or", "nor"}:
+            return True
+        if tok in {STOP, HEDGE, BREAK} or tok in PREPOSITIONS or tok in VERBS:
+            return False
+    return False
 
 
 def _mention_near(at: int, mention_starts: set[int]) -> bool:

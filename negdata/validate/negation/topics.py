@@ -50,6 +50,7 @@ CROWD_VERB = re.compile(
     re.IGNORECASE,
 )
 PRONOUN = re.compile(r"\b(?:he|she)\b", re.IGNORECASE)
+OWNER = re.compile(r"\b(?:his|her|him)\b", re.IGNORECASE)
 # "us" is people, whatever else is about: "it's just us on the trail", "three of us" ("we"
 # is most often the photographer: "so we walked").
 FIRST_PERSON = re.compile(r"\bus\b", re.IGNORECASE)

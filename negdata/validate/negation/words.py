@@ -154,7 +154,8 @@ NOT_OBJECTS = (
     "zebra crossing", "field mouse", "house mouse", "mouse pad", "mouse mat", "lunch bag",
     "shopping bag", "plastic bag", "paper bag", "tea bag", "sleeping bag", "bean bag",
     "garbage bag", "trash bag", "punching bag", "coffee table", "side table", "bedside table",
-    "end table", "pool table", "changing table", "table tennis", "apple pie", "chocolate orange",
+    "end table", "pool table", "changing table", "table setting", "table tennis", "apple pie",
+    "chocolate orange",
     "bear hug", "cat walk", "hot tub", "super bowl", "rose bowl", "dust bowl", "piece of cake",
     "train of thought", "ball of yarn", "ball of wool", "ball of string", "ball of twine",
     # a group of animals or things, not people: "a couple of dogs", "a family of ducks"
@@ -172,7 +173,8 @@ NOT_OBJECTS = (
     "out of the oven", "from the oven",
     # toys, models and machines named for what they imitate
     "toy car", "toy truck", "toy train", "toy bus", "toy boat", "toy airplane", "toy plane",
-    "toy motorcycle", "model train", "model airplane", "model plane", "stationary bike",
+    "toy motorcycle", "kick scooter", "push scooter", "electric scooter", "e scooter",
+    "mobility scooter", "model train", "model airplane", "model plane", "stationary bike",
     "exercise bike",
     # beds that no one sleeps in
     "raised bed", "flower bed", "garden bed", "river bed", "sea bed", "truck bed", "dog bed",
