@@ -153,6 +153,7 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout5.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen2.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen3.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen4.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

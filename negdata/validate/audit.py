@@ -67,10 +67,11 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "dev13": ("negation_dev13.jsonl", "coco", True),
     "held-out2": ("negation_heldout2.jsonl", "coco", True),
     "unseen2": ("negation_unseen2.jsonl", "coco", True),
-    "unseen3": ("negation_unseen3.jsonl", "coco", False),
+    "unseen3": ("negation_unseen3.jsonl", "coco", True),
     "held-out3": ("negation_heldout3.jsonl", "coco", True),
     "held-out4": ("negation_heldout4.jsonl", "coco", True),
     "held-out5": ("negation_heldout5.jsonl", "coco", False),
+    "unseen4": ("negation_unseen4.jsonl", "coco", False),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

@@ -40,7 +40,8 @@ EXCLUSIVE = re.compile(
     # "nothing but", "nothing else", "nothing on it except", "no one in the room but"
     rf"|\b(?:nothing|nobody|no one)\b,? {_WORDS}(?:else|{_BUT})\b"
     # "empty except for a chair", "bare save for", "deserted but for"
-    rf"|\b(?:empty|bare|deserted|vacant|clear|unoccupied)\b,? {_WORDS}(?:{_BUT}|but for)\b"
+    r"|\b(?:empty|bare|deserted|vacant|clear|unoccupied|unfurnished)\b,? "
+    rf"{_WORDS}(?:{_BUT}|but for)\b"
     # "apart from the cat, the room is empty", "other than a bed, there is nothing"
     rf"|\b(?:apart from|aside from|other than|besides|save for|except for)\b {_WORDS}"
     r"(?:nothing|nobody|no one|empty|bare|deserted|unoccupied|vacant)\b"
@@ -123,6 +124,7 @@ _TOKEN = re.compile(r"[a-z]+|\d+(?:\.\d+)?|[,;.:()|]")  # "(0.92)": a score, no 
 # joined to letters before it is part of a name ("Canon EOS R5"), and one over another a
 # rating or a date ("10/10", "3/4").
 _NO_COUNT = re.compile(
+    r"(?<!\d)\d{4}-\d\d-\d\d(?!\d)|"  # "screenshot_2023-06-11": a date
     rf"\b(?:\d+|{'|'.join(sorted(NUMERALS))})-(?=[a-z])|\b\d+s\b|(?<=[a-z])(?<!\bx)\d+|\b\d+(?:/\d+)+\b"
     r"|\b0\d+|(?<=_)\d+"  # "DSC_0091", "IMG_12": a file's number
     r"|\b\d+[kp]\b"  # "4k", "1080p": a resolution
@@ -324,9 +326,11 @@ def _count_word(
     if at >= 1 and tokens[at] == "the" and tokens[at - 1] == "only":
         return ("alone", at) if singular(last) == last else None  # "only the train": one
     if at >= 1 and tokens[at] == "of" and tokens[at - 1] in {"pair", "couple", "handful"}:
-        if tokens[at - 1] == "pair" and mention.name in PAIRED:  # "a pair of scissors": one
+        if tokens[at - 1] == "pair" and mention.name in PAIRED:
             one = tokens[at - 2] if at >= 2 else ""
-            return (one, at - 2) if one in {"a", "one", "single"} else None
+            if one not in {"a", "one", "single"}:
+                return None
+            return one, at - 2  # "a pair of scissors" is one; "a pair of skis" (``_counts``)
         return (tokens[at - 1], at - 1)
     if at >= 2 and tokens[at] == "of" and tokens[at - 1] == "pairs" and mention.name in PAIRED:
         word = tokens[at - 2]
@@ -460,12 +464,24 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
             continue
         word, at = stated
         fewest, most = (int(word), int(word)) if word.isdigit() else COUNTS[word]
-        if word == "dozen" and at and tokens[at - 1] == "half":
-            fewest = most = 6  # "a half dozen ducks"
+        if mention.name == "skis" and tokens[at + 1 : at + 3] == ["pair", "of"]:
+            fewest, most = 1, 2  # "a pair of skis": a box for the pair, or one for each ski
+        if word == "dozen" and "half" in tokens[max(0, at - 2) : at]:
+            fewest = most = 6  # "a half dozen ducks", "half a dozen"
+        if (
+            tuple(tokens[max(0, at - 3) : at]) in _AT_LEAST
+            or tuple(tokens[max(0, at - 2) : at]) in _AT_LEAST
+        ):
+            most = None  # "no fewer than five kites": five or more
         if word == "one" and _another(tokens[mention.end :]):
             fewest = most = 2  # "one dog chases a ball while another watches": two
         found.append(Count(mention.name, word, fewest, most, at, mention.end))
     return found + _alone(tokens, mentions), uncounted
+
+
+_AT_LEAST = frozenset(
+    {("no", "fewer", "than"), ("no", "less", "than"), ("not", "fewer", "than"), ("at", "least")}
+)
 
 
 def stray_number(text: str, stated: list[Count]) -> bool:

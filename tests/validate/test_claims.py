@@ -52,6 +52,7 @@ COCO = lexicon_for("coco")
         ("A red kite flies on its own in the sky, with no birds.", True),
         ("The one and only chair in the room, and no couch.", True),
         ("Simply a bowl of oranges, no bananas.", True),
+        ("The apartment is unfurnished except for a TV; no couch.", True),
         ("A simply stunning view of a boat, and no people.", False),
         ("A man talking to himself on the bench, with no dog.", False),
         ("The bowl is empty, and there is no spoon.", False),
@@ -309,6 +310,19 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
         # a pair of scissors is one
         ("A barber holds a pair of scissors, no hair dryer.", {"scissors": 1}, None),
         ("A barber holds a pair of scissors, no hair dryer.", {"scissors": 2}, "count_not_true"),
+        ("A pair of skis leans on the cabin, nobody outside.", {"skis": 2}, None),
+        ("A pair of skis leans on the cabin, nobody outside.", {"skis": 1}, None),
+        ("A pair of skis leans on the cabin, nobody outside.", {"skis": 3}, "count_not_true"),
+        # "half a dozen"; "no fewer than five" is five or more; a date counts nothing
+        ("Half a dozen motorcycles in a row, not a single car.", {"motorcycle": 6}, None),
+        (
+            "Half a dozen motorcycles in a row, not a single car.",
+            {"motorcycle": 7},
+            "count_not_true",
+        ),
+        ("No fewer than five kites fill the sky, and no people.", {"kite": 6}, None),
+        ("No fewer than five kites fill the sky, and no people.", {"kite": 4}, "count_not_true"),
+        ("screenshot_2023-06-11.png: a train in an empty station, no bikes", {"train": 1}, None),
         # one of many where the place is busy
         ("A woman crosses a busy street with her handbag, no taxis.", {"person": 6}, None),
         ("A woman crosses the street with her handbag, no taxis.", {"person": 6}, "count_not_true"),

@@ -277,6 +277,18 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
          "dining table": "affirmed", "laptop": "negated"}),
         ("Harley-Davidson Sportster parked on Route 66, no trucks.", {"motorcycle": "affirmed",
          "truck": "negated"}),
+        ("No couch, no chairs: the apartment is unfurnished except for a TV.", {
+         "couch": "negated", "chair": "negated", "tv": "affirmed"}),
+        ("There's nobody in the kitchen; the oven light is off.", {"person": "negated",
+         "oven": "affirmed"}),
+        ("He's never without his dog; no cat in sight.", {"person": "affirmed",
+         "dog": "affirmed", "cat": "negated"}),
+        ("Not once does a car appear in this shot of the road.", {"car": "negated"}),
+        ("Not a single chair in the room is without someone on it, and no laptops.", {
+         "chair": "affirmed", "person": "affirmed", "laptop": "negated"}),
+        ("There's nobody here who doesn't have a phone in hand, and no laptop.", {
+         "person": "affirmed", "cell phone": "affirmed", "laptop": "negated"}),
+        ("A car seat on the porch, no dog.", {"dog": "negated"}),
         # whose lap, where no one is named, is a person's
         ("A laptop, not a book, is open on her lap.", {"laptop": "affirmed", "book": "negated",
          "person": "affirmed"}),

@@ -109,6 +109,7 @@ from negdata.validate.negation.topics import (
     CROWD_VERB,
     FIRST_PERSON,
     OWNER,
+    PET_OWNER,
     PRONOUN,
     WILD_CALF,
     topic_terms,
@@ -265,7 +266,7 @@ def _terms(text: str, lexicon: Lexicon) -> dict[str, tuple[str, ...]]:
         if OWNER.search(text) and no_animal and "person" not in terms and not PRONOUN.search(text):
             # "a laptop open on her lap": whose lap, where no one else is named, is a person's.
             terms["person"] = (*lexicon.terms("person"), "his", "her", "him")
-        if PRONOUN.search(text) and no_animal:
+        if PRONOUN.search(text) and (no_animal or PET_OWNER.search(text)):
             # "She waits at a bus stop": a he or she with no animal about is a person.
             terms["person"] = (*terms.get("person", lexicon.terms("person")), "he", "she")
         if FIRST_PERSON.search(text):

@@ -99,6 +99,11 @@ _LIST_VERB_OBJECTS = VERB_OBJECTS - {"up"}  # "crowd the sink", not "line up"
 _PAIR_VERBS = LIST_VERBS | {"ride", "stand", "shop"}
 
 
+# Parts built into a machine: where they are, the machine is.
+_APPLIANCES = frozenset({"oven", "microwave", "refrigerator", "fridge", "toaster", "dishwasher"})
+_BUILT_IN_PARTS = frozenset({"light", "door", "doors", "handle", "display", "window"})
+
+
 def _ends_list(tokens: list[str], start: int, after: str) -> bool:
     at = start - 1 if start and tokens[start - 1] in DETERMINERS else start
     return after in _PAIR_VERBS and at >= 1 and tokens[at - 1] == "and"
@@ -111,6 +116,8 @@ def _is_modifier(tokens: list[str], start: int, end: int, term_starts: set[int])
     word = tokens[end - 1]
     counted = start > 0 and (tokens[start - 1] in COUNT_WORDS or tokens[start - 1].isdigit())
     plural = singular(word) != word or counted  # "guests stand", "five sheep stand": no modifier
+    if word in _APPLIANCES and after in _BUILT_IN_PARTS:
+        return False  # "the oven light is off": a part of the oven, which is there
     if (after in COMPOUND_HEADS and not plural and not _ends_list(tokens, start, after)) or (
         after.endswith("-shaped")
     ):

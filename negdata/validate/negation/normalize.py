@@ -121,6 +121,22 @@ def _prepare(text: str) -> str:
         r"the \1 ",
         text,
     )
+    # "he's never without his dog": always with it; "not once does a car appear": no car
+    text = re.sub(r"\b(?:is|are|was|were) never without\b", "is always with", text)
+    text = re.sub(r"\bnot once (?:does|did|do) (?:an?|any|the) ", "no ", text)
+    # "not a single chair is without someone on it", "nobody here who does not have a phone":
+    # every chair has someone, everyone has a phone
+    text = re.sub(
+        r"\b(?:not a single|not one|no) ([a-z]+(?: [a-z]+){0,4}?) (?:is|are|was|were) without\b",
+        r"every \1 is with",
+        text,
+    )
+    text = re.sub(
+        r"\b(?:there is |there are )?(?:no person|nobody|no one)((?: [a-z]+){0,3}?) "
+        r"(?:who|that) (?:does|do|did) not (have|hold|carry|wear)\b",
+        r"every person\1 \2s",
+        text,
+    )
     # "not the cat but the dog is asleep": the cat is there, just not asleep
     text = re.sub(
         r"\bnot ((?:the|his|her|their|its) (?:[a-z]+ ){0,2}?[a-z]+),? but\b", r"\1 but", text

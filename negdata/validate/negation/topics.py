@@ -51,6 +51,10 @@ CROWD_VERB = re.compile(
 )
 PRONOUN = re.compile(r"\b(?:he|she)\b", re.IGNORECASE)
 OWNER = re.compile(r"\b(?:his|her|him)\b", re.IGNORECASE)
+# An animal's owner is a person: "he's never without his dog".
+PET_OWNER = re.compile(
+    r"\b(?:his|her) (?:dogs?|puppy|puppies|cats?|kitten|horses?|pony|parrot)\b", re.IGNORECASE
+)
 # "us" is people, whatever else is about: "it's just us on the trail", "three of us" ("we"
 # is most often the photographer: "so we walked").
 FIRST_PERSON = re.compile(r"\bus\b", re.IGNORECASE)
