@@ -20,9 +20,12 @@ The checker is a small rule system over tokens, no parser:
    counts whole ("a two-person tent"), drop descriptors that name no one ("men's necktie", "its
    mother"), and drop the false friends that contain a cue word but negate no object ("not
    only", "no doubt", "nothing but", "no longer", "not far from", "not enough", "no bigger
-   than", ...). Hedges ("there could be", "maybe", "rule out", "not excluded", "expect", "want",
-   "room for", "unclear whether", "waiting for", a likeness: "shaped like a dog", "dressed as a
-   bear", the standard of a comparison: "than a teacup") become a ``HEDGE`` mark.
+   than", ...), and turn denials that leave the thing there into what they say of it ("not a
+   single chair that isn't taken", "not even one light works", "not the cat but the dog is
+   asleep", "never without his dog"). Hedges ("there could be", "maybe", "rule out", "not
+   excluded", "expect", "want", "room for", "unclear whether", "waiting for", a likeness:
+   "shaped like a dog", "dressed as a bear", the standard of a comparison: "than a teacup")
+   become a ``HEDGE`` mark.
 2. Split into clauses at sentence punctuation and at contrast and relative words ("but",
    "while", "only", "except", "which", ...; not "this" / "it" after a preposition: "in this
    photo").

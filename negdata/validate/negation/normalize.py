@@ -40,6 +40,36 @@ def initialisms(text: str) -> str:
     return _INITIALISM.sub(join, text)
 
 
+# Denials that leave the thing there: a double negation ("there is not a single chair in the
+# hall that is not taken", "not a day goes by without the cat", "nobody here who does not have
+# a phone"), a predicate denied ("not even one traffic light works"), a contrast ("not the cat
+# but the dog is asleep"), and one that does deny it, said the other way round ("not once does
+# a car appear").
+_THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\bnot an? (?:day|week|morning|evening|night|year|moment|minute|hour) "
+                r"(?:goes|passes|went|passed) by without\b"), "always with"),
+    (re.compile(r"\b(?:there (?:is|are|was|were) not|can not see|no|not) (?:a single |one |any )?"
+                r"([a-z]+(?: [a-z]+){0,6}?) (?:that|which|who) (?:is|are|was|were|does|do) not\b"),
+     r"every \1 that is"),
+    (re.compile(r"\b(?:not|no) (?:even )?(?:a single |one )?([a-z]+(?: [a-z]+)?) (?=(?:works?|"
+                r"(?:is|are) (?:working|lit|running|switched on)|functions?)\b)"), r"the \1 "),
+    (re.compile(r"\b(?:is|are|was|were) never without\b"), "is always with"),
+    (re.compile(r"\bnot once (?:does|did|do) (?:an?|any|the) "), "no "),
+    (re.compile(r"\b(?:not a single|not one|no) ([a-z]+(?: [a-z]+){0,4}?) (?:is|are|was|were) "
+                r"without\b"), r"every \1 is with"),
+    (re.compile(r"\b(?:there is |there are )?(?:no person|nobody|no one)((?: [a-z]+){0,3}?) "
+                r"(?:who|that) (?:does|do|did) not (have|hold|carry|wear)\b"),
+     r"every person\1 \2s"),
+    (re.compile(r"\bnot ((?:the|his|her|their|its) (?:[a-z]+ ){0,2}?[a-z]+),? but\b"), r"\1 but"),
+)  # fmt: skip
+
+
+def _there_after_all(text: str) -> str:
+    for pattern, replacement in _THERE_AFTER_ALL:
+        text = pattern.sub(replacement, text)
+    return text
+
+
 def _prepare(text: str) -> str:
     # Brand names: "an Apple keyboard", "Apple's store" name no fruit.
     products = "store|inc|watch|tv|logo|pencil|music|keyboard|mouse|laptop|computer|device|product"
@@ -100,47 +130,7 @@ def _prepare(text: str) -> str:
         r"\1 rolls",
         text,
     )
-    # "not a day goes by without the cat here": always with it
-    text = re.sub(
-        r"\bnot an? (?:day|week|morning|evening|night|year|moment|minute|hour) "
-        r"(?:goes|passes|went|passed) by without\b",
-        "always with",
-        text,
-    )
-    # "there is not a single chair in the hall that is not taken": every chair is there, taken
-    text = re.sub(
-        r"\b(?:there (?:is|are|was|were) not|can not see|no|not) (?:a single |one |any )?"
-        r"([a-z]+(?: [a-z]+){0,6}?) (?:that|which|who) (?:is|are|was|were|does|do) not\b",
-        r"every \1 that is",
-        text,
-    )
-    # "not even one traffic light works": the lights are there, out of order
-    text = re.sub(
-        r"\b(?:not|no) (?:even )?(?:a single |one )?([a-z]+(?: [a-z]+)?) (?=(?:works?|(?:is|are) "
-        r"(?:working|lit|running|switched on)|functions?)\b)",
-        r"the \1 ",
-        text,
-    )
-    # "he's never without his dog": always with it; "not once does a car appear": no car
-    text = re.sub(r"\b(?:is|are|was|were) never without\b", "is always with", text)
-    text = re.sub(r"\bnot once (?:does|did|do) (?:an?|any|the) ", "no ", text)
-    # "not a single chair is without someone on it", "nobody here who does not have a phone":
-    # every chair has someone, everyone has a phone
-    text = re.sub(
-        r"\b(?:not a single|not one|no) ([a-z]+(?: [a-z]+){0,4}?) (?:is|are|was|were) without\b",
-        r"every \1 is with",
-        text,
-    )
-    text = re.sub(
-        r"\b(?:there is |there are )?(?:no person|nobody|no one)((?: [a-z]+){0,3}?) "
-        r"(?:who|that) (?:does|do|did) not (have|hold|carry|wear)\b",
-        r"every person\1 \2s",
-        text,
-    )
-    # "not the cat but the dog is asleep": the cat is there, just not asleep
-    text = re.sub(
-        r"\bnot ((?:the|his|her|their|its) (?:[a-z]+ ){0,2}?[a-z]+),? but\b", r"\1 but", text
-    )
+    text = _there_after_all(text)
     # "nowhere on the table is a knife" -> "on the table there is no knife"
     text = re.sub(
         r"\bnowhere ((?:on|in|at|by|beside|behind|under|above|inside|around|along|among|within) "
