@@ -24,7 +24,7 @@ from negdata.detect.vocab import singular
 from negdata.records import Verdict
 from negdata.validate.negation import Polarity, mention_terms
 from negdata.validate.negation.mentions import Mention, build_index, find_mentions
-from negdata.validate.negation.words import NUMBER_WORDS, NUMERALS, PREPOSITIONS
+from negdata.validate.negation.words import COPULAS, NUMBER_WORDS, NUMERALS, PREPOSITIONS
 
 # People a sentence says there are no others of: "a woman reads; no other customers".
 _PEOPLE = ("people", "persons", "customers", "guests", "passengers", "diners", "visitors",
@@ -202,10 +202,13 @@ def _others_there(
     has a boat. A kind ("no other vehicles") may be any of its members, and stays denied, as
     does X where something of its kind is there for "other" to mean ("a lone motorcycle, no
     other bikes")."""
+    matches = list(_NO_OTHER.finditer(text))
+    if not matches:  # the gate asks this of every caption; most say no "no other"
+        return {}
     affirmed = {n for n, p in polarities.items() if p == "affirmed"}
     kinds = [lexicon.members(k) for k in lexicon.names() if len(lexicon.members(k)) > 1]
     found: dict[str, Polarity] = {}
-    for match in _NO_OTHER.finditer(text):
+    for match in matches:
         words = [w.lower() for w in match.groups() if w]
         names = [lexicon.name(" ".join(words)), lexicon.name(words[0])]
         name = next((n for n in names if n is not None), None)
@@ -384,7 +387,7 @@ def _count_predicate(tokens: list[str], mention: Mention) -> Found | None:
     the bed", "cake is the one and only thing" (one), else ``None``."""
     after = tokens[mention.end : mention.end + 6]
     last = tokens[mention.end - 1]
-    if len(after) < 4 or after[0] not in _COPULA or after[1] != "the" or after[2] not in _SOLE:
+    if len(after) < 4 or after[0] not in COPULAS or after[1] != "the" or after[2] not in _SOLE:
         return None
     at = 3
     while at < len(after) - 1 and after[at] not in _THING and after[at] in _SOLE | {"and"}:
@@ -468,10 +471,7 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
             fewest, most = 1, 2  # "a pair of skis": a box for the pair, or one for each ski
         if word == "dozen" and "half" in tokens[max(0, at - 2) : at]:
             fewest = most = 6  # "a half dozen ducks", "half a dozen"
-        if (
-            tuple(tokens[max(0, at - 3) : at]) in _AT_LEAST
-            or tuple(tokens[max(0, at - 2) : at]) in _AT_LEAST
-        ):
+        if any(tuple(tokens[max(0, at - len(p)) : at]) == p for p in _AT_LEAST):
             most = None  # "no fewer than five kites": five or more
         if word == "one" and _another(tokens[mention.end :]):
             fewest = most = 2  # "one dog chases a ball while another watches": two
@@ -599,7 +599,6 @@ META = re.compile(
     r"(?:images?|pictures?|photos?|photographs?)\b",
     re.IGNORECASE,
 )
-_COPULA = frozenset({"is", "are", "was", "were"})
 _BETWEEN = frozenset({"a", "an", "the", "actually", "really", "just", "also", "clearly"})
 _RELATIVE = frozenset({"which", "who", "that"})
 _SHOWN = frozenset({"shown", "pictured", "seen", "visible", "here", "there"})
@@ -631,11 +630,11 @@ def identity_claim(text: str, lexicon: Lexicon) -> bool:
         between = tokens[first.end : second.start]
         if first.name == second.name and _denied_itself(_past_place(between)):
             return True
-        if len(between) > 1 and between[0] in _SHOWN and between[1] in _COPULA:
+        if len(between) > 1 and between[0] in _SHOWN and between[1] in COPULAS:
             between = between[1:]  # "(every spoon) shown is also a (dog)"
         if between[:1] == [","] and between[1:2] and between[1] in _RELATIVE:
             between = between[2:]  # "(the remote), which is a (parrot)"
-        if not between or between[0] not in _COPULA:
+        if not between or between[0] not in COPULAS:
             continue
         if not all(t in _BETWEEN or t.endswith("ly") for t in between[1:]):
             continue  # "is secretly a", "is actually a"
@@ -647,7 +646,7 @@ def identity_claim(text: str, lexicon: Lexicon) -> bool:
 def _past_place(between: list[str]) -> list[str]:
     """The words between two mentions past a short place phrase that qualifies the first:
     "(the car) in this image is not a (car)" -> "is not a"."""
-    copula = next((i for i, t in enumerate(between) if t in _COPULA), None)
+    copula = next((i for i, t in enumerate(between) if t in COPULAS), None)
     place = between[:copula] if copula is not None else []
     if place and place[0] in PREPOSITIONS and len(place) <= 4 and all(t.isalpha() for t in place):
         return between[len(place) :]
@@ -659,7 +658,7 @@ def _denied_itself(between: list[str]) -> bool:
     not a (car)"."""
     return (
         len(between) >= 2
-        and between[0] in _COPULA
+        and between[0] in COPULAS
         and between[1] == "not"
         and set(between[2:]) <= _BETWEEN
     )

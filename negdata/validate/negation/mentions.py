@@ -152,8 +152,7 @@ def find_mentions(tokens: list[str], index: Mapping[tuple[str, ...], str]) -> li
             key = tuple(singles[i : i + n])
             name = index.get(key)
             name = index.get(tuple(tokens[i : i + n])) if name is None else name
-            plural_inside = any(tokens[k] != singles[k] for k in range(i, i + n - 1))
-            if name == "" and plural_inside:
+            if name == "" and any(tokens[k] != singles[k] for k in range(i, i + n - 1)):
                 continue  # "zebras crossing the river": no zebra crossing
             if name is not None:
                 candidates.append(Mention(name, i, i + n))

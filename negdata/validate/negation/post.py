@@ -7,7 +7,13 @@ from collections.abc import Mapping
 from negdata.validate.negation.cues import POST
 from negdata.validate.negation.mentions import Mention
 from negdata.validate.negation.scope import is_post_use
-from negdata.validate.negation.words import PREPOSITIONS, SOFT_PREPOSITIONS, STOP, VERBS
+from negdata.validate.negation.words import (
+    COPULAS,
+    PREPOSITIONS,
+    SOFT_PREPOSITIONS,
+    STOP,
+    VERBS,
+)
 
 
 def post_negated(tokens: list[str], mentions: list[Mention]) -> set[int]:
@@ -64,7 +70,6 @@ PARTS = frozenset(
 
 # Where a thing usually is, said between it and its predicate: "the clock usually on the wall".
 _HABITUAL = frozenset({"usually", "normally", "typically", "ordinarily", "always", "often"})
-_COPULAS = frozenset({"is", "are", "was", "were"})
 
 
 def _past_habit(tokens: list[str], k: int, ends: Mapping[int, int]) -> int | None:
@@ -75,7 +80,7 @@ def _past_habit(tokens: list[str], k: int, ends: Mapping[int, int]) -> int | Non
     for j in range(k + 2, min(k + 8, len(tokens))):
         if j in ends or tokens[j] in {STOP, ","}:
             return None
-        if tokens[j] in _COPULAS:
+        if tokens[j] in COPULAS:
             return j
     return None
 

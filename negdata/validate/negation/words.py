@@ -147,6 +147,7 @@ PARTITIVES = frozenset(
 )  # fmt: skip
 EXAMPLE_WORDS = frozenset({"such-as", "including", "like", "especially"})
 GENERIC_HEADS = frozenset({"items", "products", "things", "objects", "stuff", "goods", "articles"})
+COPULAS = frozenset({"is", "are", "was", "were"})
 SOFT_PREPOSITIONS = frozenset({"here", "today", "tonight", "yet", "again", "anywhere"})
 ADVERBS = frozenset({"even", "really", "exactly", "ever", "yet", "currently"})
 # Phrases that contain a term but name something else: no mention of anything.
