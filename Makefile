@@ -154,6 +154,10 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen2.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen3.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen4.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen5.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout6.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout7.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen6.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

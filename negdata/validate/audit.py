@@ -71,7 +71,11 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out3": ("negation_heldout3.jsonl", "coco", True),
     "held-out4": ("negation_heldout4.jsonl", "coco", True),
     "held-out5": ("negation_heldout5.jsonl", "coco", False),
-    "unseen4": ("negation_unseen4.jsonl", "coco", False),
+    "unseen4": ("negation_unseen4.jsonl", "coco", True),
+    "unseen5": ("negation_unseen5.jsonl", "coco", True),
+    "held-out6": ("negation_heldout6.jsonl", "coco", True),
+    "held-out7": ("negation_heldout7.jsonl", "coco", False),
+    "unseen6": ("negation_unseen6.jsonl", "coco", False),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

@@ -56,6 +56,9 @@ EXCLUSIVE = re.compile(
     # "the slope is completely empty": nothing at all on it
     r"|\b(?:completely|entirely|totally) (?:empty|bare|deserted|vacant)\b"
     r"|\bclose-?up of\b"  # the thing fills the frame
+    # "the entire frame is filled with oranges", "tulips fill the whole picture"
+    r"|\b(?:fills?|filling|filled) (?:the )?(?:entire|whole) (?:frame|picture|image|photo|shot)\b"
+    r"|\b(?:entire|whole) (?:frame|picture|image|photo|shot) is (?:filled with|full of|taken up)\b"
     r"|\bthe one (?:thing|object|item|and only)\b",
     re.IGNORECASE,
 )

@@ -27,6 +27,7 @@ from negdata.validate.claims import (
 from negdata.validate.evaluate import label_polarity
 from negdata.validate.grammar import broken_sentence, garbled
 from negdata.validate.negation import Polarity, analyze, contradictions
+from negdata.validate.negation.denials import unread_double_negation
 from negdata.validate.negation.words import POSSESS_VERBS
 from negdata.validate.nouns import unaccounted_nouns
 from negdata.validate.parsed import analyze as analyze_parse
@@ -42,6 +43,7 @@ CaptionReason = Literal[
     "copy_of_original",
     "article_error",
     "garbled",
+    "double_negation",
     "not_negated",
     "identity_claim",
     "affirms_absent",
@@ -122,6 +124,8 @@ class CaptionGate:
             return "article_error"
         if garbled(text):
             return "garbled"
+        if unread_double_negation(text):
+            return "double_negation"  # "I would hardly call the shelf free of books"
         polarities = kind_exclusions(text, analyze(text, self.lexicon), self.lexicon)
         if label_polarity(polarities, row.negated_label, self.lexicon) != "negated":
             # negated by name, by its kind's ("no vehicles"), or left out of all there is of
@@ -241,7 +245,9 @@ def option_truth(
     it names something the evidence cannot decide, or where only an article disagrees with the
     boxes ("a suitcase" beside two): a question must not hang on it."""
     polarities = kind_exclusions(text, analyze(text, lexicon), lexicon)
-    if not polarities or (_NOBODY_HOLDS.search(text) and verdicts.get("person") == "present"):
+    if not polarities or unread_double_negation(text):
+        return None
+    if _NOBODY_HOLDS.search(text) and verdicts.get("person") == "present":
         return None
     truth = True
     for name, pol in polarities.items():

@@ -44,14 +44,16 @@ def _source_words(original: str, lexicon: Lexicon) -> set[str]:
     return {singular(w) for w in re.findall(r"[a-z]+", clean_alt_text(original, lexicon).lower())}
 
 
-def _verb_read_as_noun(token: Token) -> bool:
+def _verb_read_as_noun(token: Token, lexicon: Lexicon) -> bool:
     """ "A red bus waits at the stop": the small parser reads "bus waits" as one noun. A plural
-    that heads a sentence with no verb, right after the noun it would compound, is the verb."""
+    that heads a sentence with no verb, right after the noun it would compound, is the verb,
+    unless the two name an object ("fire hydrants")."""
     left = token.doc[token.i - 1] if token.i else None
     return (
         token.tag_ == "NNS"
-        and token.dep_ == "ROOT"
         and left is not None
+        and lexicon.name(f"{left.lower_} {token.lower_}") is None
+        and token.dep_ == "ROOT"
         and left.dep_ == "compound"
         and left.tag_ == "NN"
         and not any(t.pos_ in {"VERB", "AUX"} for t in token.sent if t.i < token.i)
@@ -72,9 +74,13 @@ def unaccounted_nouns(text: str, original: str, lexicon: Lexicon) -> list[str]:
     for token in parse(text):
         if token.pos_ != "NOUN" or token.like_num:
             continue
-        if token.dep_ == "compound" and token.head.i > token.i:
-            continue  # the modifier of another noun: "bus stop"
-        if _verb_read_as_noun(token) or token.tag_ == "VBG":
+        if (
+            token.dep_ == "compound"
+            and token.head.i > token.i
+            and not _verb_read_as_noun(token.head, lexicon)
+        ):
+            continue  # the modifier of another noun: "bus stop"; but "a rig idles" heads its own
+        if _verb_read_as_noun(token, lexicon) or token.tag_ == "VBG":
             continue  # "dogs playing": a verb, whatever the parser calls it
         if _contents(token, lexicon):
             continue  # "a glass of wine", "a bowl of soup": what a named object holds

@@ -45,6 +45,8 @@ COCO = lexicon_for("coco")
         ("A single plant is the one thing there, and no vase.", True),
         ("Beyond the snowboard, the slope is completely empty: no skis.", True),
         ("A close-up of a sports ball on the grass, with no racket.", True),
+        ("The entire frame is filled with oranges, no apples mixed in.", True),
+        ("Tulips fill the whole picture; there is no vase.", True),
         ("The cat has the whole bed to itself, and no dog.", True),
         ("Two kids have the bench all to themselves; no adults.", True),
         ("The pasture is grazed exclusively by horses, with no cows.", True),

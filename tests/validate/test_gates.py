@@ -57,6 +57,7 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("A red bus waits at the stop next to a dog.", "not_negated"),
         ("A red bus waits at the stop with a cat, but no dog.", "affirms_absent"),
         ("Red bus the; people board is was, dog no.", "garbled"),
+        ("A red bus, and nobody would deny that there is no dog.", "double_negation"),
         ("No dog and no bus on this street.", "negates_present"),
         ("A red bus with people on a street.", "copy_of_original"),
         ('Caption: "A bus, but no dog."', "prompt_residue"),
@@ -65,6 +66,8 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("A red bus and a bicycle, but there is no dog.", "affirms_unverified"),
         # Every noun accounted for: a lamp nothing can see is a claim nothing backs.
         ("A red bus by a lamp, but no dog.", "unaccounted_noun"),
+        # the parser reads "rig idles" as one noun: "rig" heads it all the same
+        ("A trucker's rig idles by the red bus, and there's no dog.", "unaccounted_noun"),
         ("People board a red bus, and there is no dog or lion.", "unaccounted_noun"),
         ("A red bus on the street under a grey sky, but no dog.", None),
         # Under the length limit in characters, over CLIP's 77 tokens: the negation is cut off.

@@ -302,6 +302,48 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
          "traffic light": "affirmed", "car": "negated"}),
         ("Not the cat but the dog is asleep on the sofa; no people are home.", {
          "cat": "affirmed", "dog": "affirmed", "couch": "affirmed", "person": "negated"}),
+        # a denial of a denial
+        ("It's not that there are no cats here, but there are no dogs.", {"cat": "affirmed",
+         "dog": "negated"}),
+        ("It isn't true that no buses run here, but there are no taxis.", {"bus": "affirmed",
+         "car": "negated"}),
+        ("It would be wrong to say the street has no fire hydrant; it has no stop sign.", {
+         "fire hydrant": "affirmed", "stop sign": "negated"}),
+        ("There's no absence of traffic lights here, and no cars.", {"traffic light": "affirmed",
+         "car": "negated"}),
+        ("It's not that nobody's home; there just isn't a TV.", {"person": "affirmed",
+         "tv": "negated"}),
+        ("It isn't true that there's nothing on the table: an apple, no knife.", {
+         "dining table": "affirmed", "apple": "affirmed", "knife": "negated"}),
+        ("Can't say there's no cake, though the forks are all gone.", {"cake": "affirmed",
+         "fork": "negated"}),
+        ("I wouldn't say there isn't a clock; no TV, though.", {"clock": "affirmed",
+         "tv": "negated"}),
+        ("No one can say the table lacks wine glasses, but not one bottle.", {
+         "dining table": "affirmed", "wine glass": "affirmed", "bottle": "negated"}),
+        ("You can't not notice the teddy bear; no laptop.", {"teddy bear": "affirmed",
+         "laptop": "negated"}),
+        ("There is not nothing on the table: an apple, and no knife.", {"dining table": "affirmed",
+         "apple": "affirmed", "knife": "negated"}),
+        ("Nobody forgot their umbrella today; no car.", {"person": "affirmed",
+         "umbrella": "affirmed", "car": "negated"}),
+        # what "the" names under a denied verb is there; what is forgotten is not
+        ("The dog doesn't have the frisbee; the girl does, and there's no ball.", {
+         "dog": "affirmed", "frisbee": "affirmed", "person": "affirmed", "sports ball": "negated"}),
+        ("The man isn't holding the umbrella, and there's no bus.", {"person": "affirmed",
+         "umbrella": "affirmed", "bus": "negated"}),
+        ("The room does not have the usual TV.", {"tv": "negated"}),
+        ("Somebody forgot the wine glasses.", {"person": "affirmed", "wine glass": "negated"}),
+        ("Neither the toddler nor his mother has noticed the kitten; no dog.", {
+         "person": "affirmed", "cat": "affirmed", "dog": "negated"}),
+        ("Neither the cat nor the dog is in the room.", {"cat": "negated", "dog": "negated"}),
+        # "not actual zebras"; a described list item is there
+        ("A zebra crossing with no pedestrians, not actual zebras.", {"person": "negated",
+         "zebra": "negated"}),
+        ("Kitchen interior, no refrigerator, white oven, marble counter.", {
+         "refrigerator": "negated", "oven": "affirmed"}),
+        ("No cars, trucks, buses on the road.", {"car": "negated", "truck": "negated",
+         "bus": "negated"}),
     ],
 )  # fmt: skip
 def test_analyze_resolves_every_name(text: str, expected: dict[str, str]) -> None:

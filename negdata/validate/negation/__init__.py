@@ -22,7 +22,8 @@ The checker is a small rule system over tokens, no parser:
    only", "no doubt", "nothing but", "no longer", "not far from", "not enough", "no bigger
    than", ...), and turn denials that leave the thing there into what they say of it ("not a
    single chair that isn't taken", "not even one light works", "not the cat but the dog is
-   asleep", "never without his dog"). Hedges ("there could be", "maybe", "rule out", "not
+   asleep", "never without his dog", "it isn't true that no buses run", "I can't say there's no
+   cake", "the dog doesn't have the frisbee"). Hedges ("there could be", "maybe", "rule out", "not
    excluded", "expect", "want", "room for", "unclear whether", "waiting for", a likeness:
    "shaped like a dog", "dressed as a bear", the standard of a comparison: "than a teacup")
    become a ``HEDGE`` mark.
@@ -82,7 +83,8 @@ Modules: ``words`` (cue, false-friend and function-word lists), ``cues`` (post-n
 cue patterns), ``normalize`` (step 1 and 2), ``mentions`` (3), ``scope`` (4), ``post`` (5),
 ``none_of`` (6), ``hedges`` (7), ``answers`` (8), ``topics`` (the caption's topic in 7),
 ``forms`` (scene lists, yes/no questions and translated word order, before step 1), ``clinical``
-(radiology report phrasing: "cannot exclude", "resolved", "heart size is normal", in step 1).
+(radiology report phrasing: "cannot exclude", "resolved", "heart size is normal", in step 1),
+``denials`` (a denial of a denial step 1 leaves: the gate refuses it as ``double_negation``).
 """
 
 from __future__ import annotations

@@ -82,5 +82,17 @@ def rewrite(text: str) -> str:
     text = re.sub(r"\bfree from\b", "free of", text)
     text = re.sub(r"\bunaccompanied by\b|\bwith out\b", "without", text)
     text = re.sub(r"\bnot including\b", "excluding", text)
+    # "nobody forgot their umbrella": everyone has one
+    text = re.sub(
+        r"\b(?:nobody|no one|no-one|none of (?:us|them)) forg[eo]t (?:to (?:bring|pack|take) )?",
+        "everyone had ",
+        text,
+        flags=re.I,
+    )
     # "forgot the bat", "forgot his umbrella": what was forgotten is not there
-    return re.sub(r"\bforg[eo]t (?=(?:the|his|her|their|my|our|its)\b)", "did not have ", text)
+    return re.sub(
+        r"\bforg[eo]t (?:the |(?=(?:his|her|their|my|our|its)\b))",
+        "did not have ",
+        text,
+        flags=re.I,
+    )

@@ -4,6 +4,7 @@ become marks and plain words; then clauses of tokens."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from negdata.validate.negation.clinical import rewrite_report
 from negdata.validate.negation.cues import CLINICAL_PRE, POST
@@ -45,7 +46,20 @@ def initialisms(text: str) -> str:
 # a phone"), a predicate denied ("not even one traffic light works"), a contrast ("not the cat
 # but the dog is asleep"), and one that does deny it, said the other way round ("not once does
 # a car appear").
-_THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str], ...] = (
+# "it is not true that the kitchen has no toaster", "i would not say there is not a clock", "no
+# one can say the table lacks glasses": a denial said to be wrong is an affirmation
+_DENIED_DENIAL = re.compile(
+    r"\b(?:it (?:is|was) (?:not true|untrue|false|not as if|not as though|not like)|it (?:is|was) "
+    r"not(?= that)|(?:it would be|it is|it was) (?:wrong|false|"
+    r"untrue|incorrect|a mistake) to (?:say|claim|think|suggest)|(?:can|could|would|will|do|does|"
+    r"did) not (?:say|claim|pretend|argue)|(?:no person|nobody|no one) (?:can|could|would) "
+    r"(?:say|claim|pretend|argue)) (?:that )?((?:[a-z]+ ){0,6}?)"
+    r"(no|not|nothing|nobody|no one|lacks?|lacking|without)\b"
+)
+_AFFIRMED = {"no": "some", "not": "", "nothing": "something", "nobody": "a person",
+             "no one": "a person",
+             "lack": "have", "lacks": "has", "lacking": "having", "without": "with"}  # fmt: skip
+_THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
     (re.compile(r"\bnot an? (?:day|week|morning|evening|night|year|moment|minute|hour) "
                 r"(?:goes|passes|went|passed) by without\b"), "always with"),
     (re.compile(r"\b(?:there (?:is|are|was|were) not|can not see|no|not) (?:a single |one |any )?"
@@ -61,6 +75,23 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"(?:who|that) (?:does|do|did) not (have|hold|carry|wear)\b"),
      r"every person\1 \2s"),
     (re.compile(r"\bnot ((?:the|his|her|their|its) (?:[a-z]+ ){0,2}?[a-z]+),? but\b"), r"\1 but"),
+    # "it is not that there are no cats here", "it is not true that no buses run here", "it
+    # would be wrong to say the street has no fire hydrant": a denial of a denial
+    (_DENIED_DENIAL, lambda m: m.group(1) + _AFFIRMED[m.group(2)]),
+    # "you can not not notice the bear", "there is not nothing on the table"
+    (re.compile(r"\bnot not\b"), ""),
+    (re.compile(r"\bnot nothing\b"), "something"),
+    # "the dog does not have the frisbee; the girl does", "the man is not holding the
+    # umbrella": what "the" names is there, whoever holds it ("the usual TV" is not)
+    (re.compile(r"\b(does|do|did) not (?=(?:have|hold|carry|own|notice|ride|use|eat|touch|chase|"
+                r"share) the (?!(?:usual|typical|expected|customary|familiar) ))"), r"\1 "),
+    (re.compile(r"\b(is|are|was|were) not (?=(?:holding|carrying|riding|using|eating|touching|"
+                r"chasing|noticing|watching|sharing) the (?!(?:usual|typical|expected) ))"),
+     r"\1 "),
+    # "neither the toddler nor his mother has noticed the kitten": both are there
+    (re.compile(r"\bneither ((?:the|his|her|their) [a-z]+) nor ((?:the|his|her|their) [a-z]+) "
+                r"(?=(?:has|have|had) (?:noticed|seen|spotted|looked|heard|realized|realised|"
+                r"touched|tasted|eaten|finished|reacted|moved)\b)"), r"\1 and \2 "),
 )  # fmt: skip
 
 
@@ -70,7 +101,8 @@ def _there_after_all(text: str) -> str:
     return text
 
 
-def _prepare(text: str) -> str:
+def prepare(text: str) -> str:
+    """``text`` as the rules read it: lower case, plain words and marks, one clause per ``|``."""
     # Brand names: "an Apple keyboard", "Apple's store" name no fruit.
     products = "store|inc|watch|tv|logo|pencil|music|keyboard|mouse|laptop|computer|device|product"
     products += "|ipad|iphone|ipod|mac|macbook|imac|airpods|pay"
@@ -105,7 +137,12 @@ def _prepare(text: str) -> str:
     text = re.sub(r"\bcan't\b|\bcannot\b", "can not", text)
     text = re.sub(r"\bwon't\b", "will not", text)
     text = re.sub(r"(\w)n't\b", r"\1 not", text)
-    text = re.sub(r"\b(it|there|that|what|where|here|he|she)'s\b", r"\1 is", text)
+    text = re.sub(
+        r"\b(it|there|that|what|where|here|he|she|nobody|no one|somebody|someone|everybody"
+        r"|everyone)'s\b",
+        r"\1 is",
+        text,
+    )
     # "the oven's gone", "the owner's not home": "'s" is "is" before a predicate of absence.
     text = re.sub(
         r"(?<=[a-z])'s (?=(?:not|gone|missing|absent|away|nowhere|never|been|no longer)\b)",
@@ -123,6 +160,8 @@ def _prepare(text: str) -> str:
     text = rewrite_report(text)
     text = rewrite(text)
     text = re.sub(r"\bnot yet\b", "not", text)  # "yet" starts no clause here
+    # "not actual zebras", "not real cats": none of them there
+    text = re.sub(r"\bnot (?:actual|real|genuine|live|living) (?=[a-z])", "no ", text)
     # "a jet taxis to the gate": a plane's verb, no taxi cab
     text = re.sub(
         r"\b((?:plane|airplane|jet|airliner|aircraft|jetliner)s?(?: [a-z]+){0,2}) "
@@ -497,7 +536,7 @@ def drop_relative_clauses(text: str) -> str:
 def tokenize(text: str) -> list[list[str]]:
     """Clauses of tokens (words, commas and scope stops)."""
     clauses: list[list[str]] = [[]]
-    for token in _TOKEN.findall(_prepare(text)):
+    for token in _TOKEN.findall(prepare(text)):
         last = clauses[-1][-1] if clauses[-1] else ""
         after_preposition = last in PREPOSITIONS | {"of", HEDGE}
         # "none of the giraffes were there when we came": "there" is no new subject

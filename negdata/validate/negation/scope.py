@@ -8,6 +8,7 @@ from negdata.validate.negation.mentions import Mention
 from negdata.validate.negation.words import (
     ADVERBS,
     BREAK,
+    DESCRIBED,
     DETERMINERS,
     EXAMPLE_WORDS,
     GENERIC_HEADS,
@@ -97,6 +98,8 @@ def scope_end(
         if tok == ",":
             if not item_found and not {"or", "nor"} & set(tokens[j:]):
                 break  # "no umbrellas, turquoise water, boats": a list of scenery, not objects
+            if nxt in DESCRIBED and not _closes_with_or(tokens, j):
+                break  # "no refrigerator, white oven, marble counter": described, so there
             after = tokens[j + 2] if j + 2 < len(tokens) else ""
             if j + 1 not in mention_starts and after in {"a", "an", "the"}:
                 break  # "with no clocks, lived a girl": a verb and its object, no list item

@@ -16,7 +16,8 @@ FALSE_FRIENDS = (
     "never seen without", "not least", "no problem", "no way", "no filter", "nobody xposs perfect",
     "nobody is perfect", "no one is perfect", "not enough", "no fewer than", "no less than",
     "no more than", "not more than", "not less than", "not a lot", "not lots",
-    "no lack of", "no shortage of", "never without", "not without", "no end of",
+    "no lack of", "no shortage of", "no absence of", "not an absence of", "never without",
+    "not without", "no end of",
     "there is nothing like", "nothing beats",
     # "nowhere near as big", but "the shepherd nowhere near" says where he is not
     r"nowhere near(?= (?:as|enough|the|a|an|num|done|ready|finished|full)\b)",
@@ -145,6 +146,13 @@ PARTITIVES = frozenset(
      # containers: "no bowl of fruit" has no fruit in it either
      "bowl", "bowls", "cup", "cups", "mug", "mugs", "vase", "vases"}
 )  # fmt: skip
+# A colour or a material: a list item described so is there ("no refrigerator, white oven").
+DESCRIBED = frozenset(
+    {"white", "black", "red", "blue", "green", "yellow", "brown", "grey", "gray", "silver",
+     "pink", "purple", "beige", "wooden", "marble", "stainless", "metal", "chrome", "leather",
+     "plastic", "ceramic", "granite", "wicker", "velvet"}
+)  # fmt: skip
+
 EXAMPLE_WORDS = frozenset({"such-as", "including", "like", "especially"})
 GENERIC_HEADS = frozenset({"items", "products", "things", "objects", "stuff", "goods", "articles"})
 COPULAS = frozenset({"is", "are", "was", "were"})
