@@ -61,6 +61,7 @@ SCORED = {
     "held-out6": ("negation_heldout6", True),
     "held-out7": ("negation_heldout7", False),
     "unseen6": ("negation_unseen6", False),
+    "held-out8": ("negation_heldout8", False),
     "held-out": ("negation_heldout", True),
     "unseen": ("negation_unseen", True),
     "claims": ("negation_claims", False),

@@ -76,6 +76,7 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out6": ("negation_heldout6.jsonl", "coco", True),
     "held-out7": ("negation_heldout7.jsonl", "coco", False),
     "unseen6": ("negation_unseen6.jsonl", "coco", False),
+    "held-out8": ("negation_heldout8.jsonl", "coco", False),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {
