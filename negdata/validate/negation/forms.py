@@ -87,12 +87,10 @@ def rewrite(text: str) -> str:
         r"\b(?:nobody|no one|no-one|none of (?:us|them)) forg[eo]t (?:to (?:bring|pack|take) )?",
         "everyone had ",
         text,
-        flags=re.I,
     )
     # "forgot the bat", "forgot his umbrella": what was forgotten is not there
     return re.sub(
         r"\bforg[eo]t (?:the |(?=(?:his|her|their|my|our|its)\b))",
         "did not have ",
         text,
-        flags=re.I,
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
 from negdata.validate.negation.clinical import rewrite_report
 from negdata.validate.negation.cues import CLINICAL_PRE, POST
@@ -41,24 +42,34 @@ def initialisms(text: str) -> str:
     return _INITIALISM.sub(join, text)
 
 
+# "it is not true that the kitchen has no toaster", "i would not say there is not a clock", "no
+# one can say the table lacks glasses": a denial said to be wrong is an affirmation
+_DENIED_DENIAL = re.compile(
+    r"\b(?:it (?:is|was) (?:not true|untrue|false|not as if|not as though|not like)"
+    r"|it (?:is|was) not(?= that)"
+    r"|(?:it would be|it is|it was) (?:wrong|false|untrue|incorrect|a mistake) to "
+    r"(?:say|claim|think|suggest)"
+    r"|(?:can|could|would|will|do|does|did) not (?:say|claim|pretend|argue)"
+    r"|(?:no person|nobody|no one) (?:can|could|would) (?:say|claim|pretend|argue))"
+    r" (?:that )?((?:[a-z]+ ){0,6}?)(no|not|nothing|nobody|no one|lacks?|lacking|without)\b"
+)
+_AFFIRMED = {
+    "no": "some",
+    "not": "",
+    "nothing": "something",
+    "nobody": "a person",
+    "no one": "a person",
+    "lack": "have",
+    "lacks": "has",
+    "lacking": "having",
+    "without": "with",
+}
+
 # Denials that leave the thing there: a double negation ("there is not a single chair in the
 # hall that is not taken", "not a day goes by without the cat", "nobody here who does not have
 # a phone"), a predicate denied ("not even one traffic light works"), a contrast ("not the cat
 # but the dog is asleep"), and one that does deny it, said the other way round ("not once does
 # a car appear").
-# "it is not true that the kitchen has no toaster", "i would not say there is not a clock", "no
-# one can say the table lacks glasses": a denial said to be wrong is an affirmation
-_DENIED_DENIAL = re.compile(
-    r"\b(?:it (?:is|was) (?:not true|untrue|false|not as if|not as though|not like)|it (?:is|was) "
-    r"not(?= that)|(?:it would be|it is|it was) (?:wrong|false|"
-    r"untrue|incorrect|a mistake) to (?:say|claim|think|suggest)|(?:can|could|would|will|do|does|"
-    r"did) not (?:say|claim|pretend|argue)|(?:no person|nobody|no one) (?:can|could|would) "
-    r"(?:say|claim|pretend|argue)) (?:that )?((?:[a-z]+ ){0,6}?)"
-    r"(no|not|nothing|nobody|no one|lacks?|lacking|without)\b"
-)
-_AFFIRMED = {"no": "some", "not": "", "nothing": "something", "nobody": "a person",
-             "no one": "a person",
-             "lack": "have", "lacks": "has", "lacking": "having", "without": "with"}  # fmt: skip
 _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
     (re.compile(r"\bnot an? (?:day|week|morning|evening|night|year|moment|minute|hour) "
                 r"(?:goes|passes|went|passed) by without\b"), "always with"),
@@ -99,8 +110,10 @@ def _there_after_all(text: str) -> str:
     return text
 
 
+@lru_cache(maxsize=4096)
 def prepare(text: str) -> str:
-    """``text`` as the rules read it: lower case, plain words and marks, one clause per ``|``."""
+    """``text`` as the rules read it: lower case, plain words and marks, one clause per ``|``
+    (kept for the caption's next reader: the gate reads each caption more than once)."""
     # Brand names: "an Apple keyboard", "Apple's store" name no fruit.
     products = "store|inc|watch|tv|logo|pencil|music|keyboard|mouse|laptop|computer|device|product"
     products += "|ipad|iphone|ipod|mac|macbook|imac|airpods|pay"
