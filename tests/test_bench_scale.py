@@ -1,4 +1,4 @@
-"""`make bench-scale`'s machinery end to end at 100 URLs (a shard of 80 and one of 20): the
+"""`make bench-scale`'s machinery end to end at 50 URLs (a shard of 40 and one of 10): the
 corpus served on loopback, every stage of both shards through the CLI, measured, the run's end
 and `negdata verify`, the report and the projection; and the LLM stand-in's answers to the
 real prompts, valid in their schemas and the same bytes for the same request."""
@@ -29,7 +29,7 @@ from negdata.shards import shard_name
 from negdata.stages import STAGES
 from negdata.validate.judge import JudgeOutput
 
-PLAN = Plan(shards=1, per_shard=80, small=20, seed=3, bank=8, llm_tokens_per_s=0,
+PLAN = Plan(shards=1, per_shard=40, small=10, seed=3, bank=8, llm_tokens_per_s=0,
             verify_workers=1)  # fmt: skip
 
 
