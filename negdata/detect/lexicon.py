@@ -55,7 +55,9 @@ HYPERNYMS: dict[str, tuple[str, ...]] = {
     "cutlery": ("fork", "knife", "spoon"),
     "silverware": ("fork", "knife", "spoon"),
     "dish": ("bowl", "cup", "wine glass"),
-    "glass": ("wine glass",),  # "no plates or glasses"; an affirmed "glass" affirms no label
+    # "no plates or glasses": COCO's cups take in tumblers and beer glasses, so a glass is either;
+    # an affirmed "glass" affirms no label
+    "glass": ("wine glass", "cup"),
     "tableware": ("bowl", "cup", "wine glass", "fork", "knife", "spoon"),
     "luggage": ("backpack", "handbag", "suitcase"),
     "baggage": ("backpack", "handbag", "suitcase"),
@@ -73,7 +75,7 @@ HYPERNYMS: dict[str, tuple[str, ...]] = {
     "pastry": ("donut", "cake"),
     "baked goods": ("donut", "cake"),
     "produce": ("banana", "apple", "orange", "broccoli", "carrot"),
-    "glassware": ("wine glass",),
+    "glassware": ("wine glass", "cup"),
     "crockery": ("bowl", "cup"),
     "gadget": ("tv", "laptop", "mouse", "remote", "keyboard", "cell phone"),
     "sports gear": ("frisbee", "skis", "snowboard", "sports ball", "kite", "baseball bat",

@@ -74,9 +74,11 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen4": ("negation_unseen4.jsonl", "coco", True),
     "unseen5": ("negation_unseen5.jsonl", "coco", True),
     "held-out6": ("negation_heldout6.jsonl", "coco", True),
-    "held-out7": ("negation_heldout7.jsonl", "coco", False),
-    "unseen6": ("negation_unseen6.jsonl", "coco", False),
+    "held-out7": ("negation_heldout7.jsonl", "coco", True),
+    "unseen6": ("negation_unseen6.jsonl", "coco", True),
     "held-out8": ("negation_heldout8.jsonl", "coco", False),
+    "held-out9": ("negation_heldout9.jsonl", "coco", False),
+    "unseen7": ("negation_unseen7.jsonl", "coco", False),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

@@ -428,6 +428,37 @@ def _alone(tokens: list[str], mentions: list[Mention]) -> list[Count]:
     return found
 
 
+# What is set apart from a denial of its kind: "apart from the pilot, there are no people".
+_EXCEPTIONS = (("apart", "from"), ("aside", "from"), ("besides",), ("except",), ("for",),
+               ("other", "than"), ("save",), ("but",))  # fmt: skip
+
+
+def _one_of_its_kind(
+    tokens: list[str], mentions: list[Mention], bare: list[Mention]
+) -> list[Count]:
+    """One of what a sentence names with no count and denies any other of: "the dog (...)
+    with no other dogs", "no other dog besides the beagle", "apart from the pilot, there are no
+    people" (or nobody). ``bare``: the mentions no count word counts."""
+    denied: dict[str, list[Mention]] = {}
+    for m in mentions:
+        if "no" in tokens[max(0, m.start - 3) : m.start]:
+            denied.setdefault(m.name, []).append(m)
+    nobody = "nobody" in tokens or "no one" in " ".join(tokens)
+    found = []
+    for m in bare:
+        last = tokens[m.end - 1]
+        kin = [d for d in denied.get(m.name, []) if d is not m]
+        if m in denied.get(m.name, []) or singular(last) != last or m.start < 1:
+            continue
+        others = [d for d in kin if "other" in tokens[max(0, d.start - 2) : d.start]]
+        named = [n for n in mentions if n.name == m.name and n not in kin]
+        before = tokens[: m.start - 1] if tokens[m.start - 1] in {"the", "his", "her"} else []
+        set_apart = any(tuple(before[-len(p) :]) == p for p in _EXCEPTIONS)
+        if (others and named == [m]) or (set_apart and (kin or (m.name == "person" and nobody))):
+            found.append(Count(m.name, "alone", 1, 1, m.start - 1, m.end))
+    return found
+
+
 def _tokens(text: str) -> list[str]:
     """The words, numbers and stops of ``text`` where a number may be a count."""
     return _TOKEN.findall(_NO_COUNT.sub(" ", text.lower()))
@@ -479,7 +510,8 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
         if word == "one" and _another(tokens[mention.end :]):
             fewest = most = 2  # "one dog chases a ball while another watches": two
         found.append(Count(mention.name, word, fewest, most, at, mention.end))
-    return found + _alone(tokens, mentions), uncounted
+    bare = [m for m in mentions if not any(c.end == m.end for c in found)]
+    return found + _alone(tokens, mentions) + _one_of_its_kind(tokens, mentions, bare), uncounted
 
 
 _AT_LEAST = frozenset(

@@ -27,6 +27,7 @@ from negdata.validate.claims import (
 from negdata.validate.evaluate import label_polarity
 from negdata.validate.grammar import broken_sentence, garbled
 from negdata.validate.negation import Polarity, analyze, contradictions
+from negdata.validate.negation.anaphora import unresolved_anaphor
 from negdata.validate.negation.denials import unread_double_negation
 from negdata.validate.negation.words import POSSESS_VERBS
 from negdata.validate.nouns import unaccounted_nouns
@@ -44,6 +45,7 @@ CaptionReason = Literal[
     "article_error",
     "garbled",
     "double_negation",
+    "unresolved_anaphor",
     "not_negated",
     "identity_claim",
     "affirms_absent",
@@ -127,6 +129,8 @@ class CaptionGate:
         if unread_double_negation(text):
             return "double_negation"  # "I would hardly call the shelf free of books"
         polarities = kind_exclusions(text, analyze(text, self.lexicon), self.lexicon)
+        if unresolved_anaphor(text, polarities, self.lexicon):
+            return "unresolved_anaphor"  # "no dog on the sofa - it's curled up on the floor"
         if label_polarity(polarities, row.negated_label, self.lexicon) != "negated":
             # negated by name, by its kind's ("no vehicles"), or left out of all there is of
             # its kind ("the only vehicle is a motorcycle")
@@ -245,7 +249,11 @@ def option_truth(
     it names something the evidence cannot decide, or where only an article disagrees with the
     boxes ("a suitcase" beside two): a question must not hang on it."""
     polarities = kind_exclusions(text, analyze(text, lexicon), lexicon)
-    if not polarities or unread_double_negation(text):
+    if (
+        not polarities
+        or unread_double_negation(text)
+        or unresolved_anaphor(text, polarities, lexicon)
+    ):
         return None
     if _NOBODY_HOLDS.search(text) and verdicts.get("person") == "present":
         return None

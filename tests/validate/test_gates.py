@@ -58,6 +58,12 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("A red bus waits at the stop with a cat, but no dog.", "affirms_absent"),
         ("Red bus the; people board is was, dog no.", "garbled"),
         ("A red bus, and nobody would deny that there is no dog.", "double_negation"),
+        # a pronoun or a count for what a denial names: the rules bind neither to its noun
+        ("A red bus, and no dog on the seat; it's curled up on the floor.", "unresolved_anaphor"),
+        ("No dogs on the left of the red bus, but several sit on the right.", "unresolved_anaphor"),
+        ("A red bus, and no dog on the seat, but there's one on the floor.", "unresolved_anaphor"),
+        ("A red bus on the street, but no dog; it's a grey day.", None),
+        ("People board a red bus, and there is no dog on it.", None),
         ("No dog and no bus on this street.", "negates_present"),
         ("A red bus with people on a street.", "copy_of_original"),
         ('Caption: "A bus, but no dog."', "prompt_residue"),

@@ -337,6 +337,23 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         ("Neither the toddler nor his mother has noticed the kitten; no dog.", {
          "person": "affirmed", "cat": "affirmed", "dog": "negated"}),
         ("Neither the cat nor the dog is in the room.", {"cat": "negated", "dog": "negated"}),
+        # eleventh round: a denied absence, "not even the", "'s" before a verb, an excepted
+        # count that names its own object
+        ("Not a single slice of the pizza is missing, and there are no forks.", {
+         "pizza": "affirmed", "fork": "negated"}),
+        ("None of the four horses is without a rider, and there's no dog.", {
+         "horse": "affirmed", "person": "affirmed", "dog": "negated"}),
+        ("Not even the dog has noticed the cake, and there's no knife near it.", {
+         "dog": "affirmed", "cake": "affirmed", "knife": "negated"}),
+        ("Wow, a giraffe's poking its head over the jeep, no elephants though.", {
+         "giraffe": "affirmed", "car": "affirmed", "elephant": "negated"}),
+        ("The giraffe's feeding trough is empty; no elephants.", {"elephant": "negated"}),
+        ("No cars, trucks, or buses, except one taxi parked by the curb.", {"car": "affirmed",
+         "truck": "negated", "bus": "negated"}),
+        ("All the chairs are gone except one by the door; no table.", {"chair": "affirmed",
+         "dining table": "negated"}),
+        ("The multistory car park stands deserted late at night.", {"person": "negated",
+         "car": "negated", "truck": "negated", "bus": "negated", "motorcycle": "negated"}),
         # "not actual zebras"; a described list item is there
         ("A zebra crossing with no pedestrians, not actual zebras.", {"person": "negated",
          "zebra": "negated"}),

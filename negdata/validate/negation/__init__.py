@@ -84,7 +84,8 @@ cue patterns), ``normalize`` (step 1 and 2), ``mentions`` (3), ``scope`` (4), ``
 ``none_of`` (6), ``hedges`` (7), ``answers`` (8), ``topics`` (the caption's topic in 7),
 ``forms`` (scene lists, yes/no questions and translated word order, before step 1), ``clinical``
 (radiology report phrasing: "cannot exclude", "resolved", "heart size is normal", in step 1),
-``denials`` (a denial of a denial step 1 leaves: the gate refuses it as ``double_negation``).
+``denials`` (a denial of a denial step 1 leaves: the gate refuses it as ``double_negation``),
+``anaphora`` (a pronoun or a bare count for what a denial names: ``unresolved_anaphor``).
 """
 
 from __future__ import annotations
@@ -202,7 +203,7 @@ def _clauses(text: str, index: Mapping[tuple[str, ...], str]) -> list[Clause]:
             _, earlier, polarities = clauses[-1]  # "Wasn't expecting a toaster, but there's one"
             if polarities[earlier[0].start] == "unmentioned":
                 polarities[earlier[0].start] = "affirmed"
-        elif clauses and other_one(tokens):
+        elif clauses and other_one(tokens, {m.start for m in mentions}):
             _, earlier, polarities = clauses[-1]  # "No white cars, only a black one"
             denied = [m.start for m in earlier if polarities[m.start] == "negated"]
             if denied:

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from negdata.validate.negation.cues import POST
 from negdata.validate.negation.mentions import Mention
-from negdata.validate.negation.words import ANSWER_FILLERS, Polarity
+from negdata.validate.negation.words import ANSWER_FILLERS, PREPOSITIONS, Polarity
 
 _NO_ANSWER = re.compile(
     r"^(?:(?:no|nope|nah|none|zero|nil|absent|missing|gone|all gone|sold out|negative)"
@@ -51,10 +51,15 @@ def answer_end(tokens: list[str]) -> int | None:
     return k + len(match.group(0).split()) if match else None
 
 
-def other_one(tokens: list[str]) -> bool:
-    """ "(only) a black one", "the dirty ones": another of the kind just denied is there."""
+def other_one(tokens: list[str], starts: set[int]) -> bool:
+    """ "(only) a black one", "the dirty ones": another of the kind just denied is there.
+    ``starts``: where the clause's mentions start ("except one taxi" names its own)."""
     if len(tokens) > 1 and tokens[0] == "except" and tokens[1] in {"one", "num", "two", "some"}:
-        return True  # "All chairs are gone except one"
+        named = next((s for s in sorted(starts) if s > 1), len(tokens))
+        # "All chairs are gone except one", "... except one by the door", not "except one taxi"
+        return bool(set(tokens[2:named]) & (PREPOSITIONS | {",", "that", "which", "who"})) or (
+            named == len(tokens)
+        )
     for i, token in enumerate(tokens):
         if token in {"one", "ones"} and i >= 2 and tokens[i - 2] in {"a", "an", "the"}:
             return not {"no", "not", "never", "without", "none"} & set(tokens[:i])

@@ -53,6 +53,19 @@ _DENIED_DENIAL = re.compile(
     r"|(?:no person|nobody|no one) (?:can|could|would) (?:say|claim|pretend|argue))"
     r" (?:that )?((?:[a-z]+ ){0,6}?)(no|not|nothing|nobody|no one|lacks?|lacking|without)\b"
 )
+_ING_NOUNS = (
+    "building|ceiling|clothing|bedding|painting|wedding|drawing|wing|string|ring|king|thing|"
+    "evening|morning|pudding|frosting|icing|filling|stuffing|topping|seating|railing|siding|"
+    "lighting|earring|sibling|offspring|swing|spring|sling|living|dining|feeding|training|"
+    "landing|parking|crossing|opening|ending|setting|offering|awning|carving|lining|wiring|"
+    "flooring|duckling|gosling|yearling|darling|sapling|seedling|reading|recording|being"
+)
+_IS_DOING = re.compile(
+    rf"(?<=[a-z])'s (?=(?!(?:{_ING_NOUNS})\b)[a-z]{{2,}}ing (?:the|an?|its|his|her|their|my|our|"
+    r"on|in|at|by|under|over|into|onto|through|across|around|near|next|beside|behind|with|up|"
+    r"down|out|off|away|right|just|alone|happily|quietly)\b|(?!(?:{_ING_NOUNS})\b)[a-z]{{2,}}ing"
+    r"(?: ?[,.;!]|$))"
+)
 _AFFIRMED = {
     "no": "some",
     "not": "",
@@ -80,8 +93,13 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
                 r"(?:is|are) (?:working|lit|running|switched on)|functions?)\b)"), r"the \1 "),
     (re.compile(r"\b(?:is|are|was|were) never without\b"), "is always with"),
     (re.compile(r"\bnot once (?:does|did|do) (?:an?|any|the) "), "no "),
-    (re.compile(r"\b(?:not a single|not one|no) ([a-z]+(?: [a-z]+){0,4}?) (?:is|are|was|were) "
-                r"without\b"), r"every \1 is with"),
+    (re.compile(r"\b(?:not a single|not one|no|none of the) ([a-z]+(?: [a-z]+){0,4}?) "
+                r"(?:is|are|was|were) without\b"), r"every \1 is with"),
+    # "not a single slice of the pizza is missing": all of it is there
+    (re.compile(r"\b(?:not a single|not one|no|none of the) ([a-z]+(?: [a-z]+){0,4}?) "
+                r"(?:is|are|was|were) (?:missing|gone|absent)\b"), r"every \1 is here"),
+    # "not even the dog has noticed the cake": "the" names one that is there
+    (re.compile(r"\bnot even (?=(?:the|his|her|their|its|my|our) )"), ""),
     (re.compile(r"\b(?:there is |there are )?(?:no person|nobody|no one)((?: [a-z]+){0,3}?) "
                 r"(?:who|that) (?:does|do|did) not (have|hold|carry|wear)\b"),
      r"every person\1 \2s"),
@@ -119,6 +137,7 @@ def prepare(text: str) -> str:
     products += "|ipad|iphone|ipod|mac|macbook|imac|airpods|pay"
     text = re.sub(rf"\b(?:Apple|APPLE)(?=['\u2019]s\b| (?i:{products})\b)", "brand", text)
     text = text.lower().replace("\u2019", "'").replace("\u2018", "'")
+    text = re.sub(r"(?<=[a-z]) & (?=[a-z])", " and ", text)  # "bride & groom"
     # A file-name slug is words: "sunset-beach-no-people-1920x1080.jpg".
     text = re.sub(
         r"\b[a-z0-9]+(?:[-_][a-z0-9]+){2,}\b", lambda m: re.sub("[-_]", " ", m.group(0)), text
@@ -160,6 +179,9 @@ def prepare(text: str) -> str:
         " is ",
         text,
     )
+    # "a giraffe's poking its head over the jeep": "'s" is "is" before a verb's -ing form, told
+    # from a noun's ("the dog's bedding", "the giraffe's grazing area") by what follows it.
+    text = _IS_DOING.sub(" is ", text)
     # A possessive is marked: "Mum's handbag" names a handbag, not Mum (see ``_is_modifier``).
     text = re.sub(r"(?<=[a-z])(?:'s|(?<=s)')(?= [a-z])", f" {POSSESSIVE}", text)
     text = re.sub(r"'s\b|'re\b|'ll\b|'ve\b|'d\b|'m\b", "", text)
@@ -457,7 +479,7 @@ EMPTY_PLACES = (
 # "an empty road", "the parking lot is deserted": no car, truck, bus or motorcycle is there
 # either; "the tracks are clear": no train.
 _EMPTY = r"(?:empty|vacant|deserted)"
-_IS = r"(?:is|are|was|were|remains?|remained|lies|lay|looks?|looked)"
+_IS = r"(?:is|are|was|were|remains?|remained|lies|lay|looks?|looked|stands?|stood|sits?|sat)"
 _QUITE = r"(?:now |still |completely |entirely |totally |almost |all )?"
 # "the road stretches ahead, empty", "the tracks run on, clear"
 _STRETCH = r"(?:stretch(?:es|ed)?|runs?|ran|winds?|wound|extends?|extended|lies|lay)"

@@ -1,0 +1,62 @@
+"""A pronoun for what a denial names: refused, not guessed at.
+
+"There's no dog on the sofa - it's curled up on the floor" puts the dog in the picture, and
+"no cars on the left, but several line the right" puts cars there, with a count; the rules bind
+no pronoun to its noun, and read both as "no dog", "no cars". A clause that opens with "it" or
+"they" and says where the thing is, after a clause that names something the caption's reading
+denies, or a count with no noun of its own ("there is one on the corner", "several line the
+right"), makes the gate refuse the caption as ``unresolved_anaphor``. Where the rules already
+read the thing as there ("the dog isn't on the bed; it's curled up underneath") nothing is
+refused.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from negdata.detect.lexicon import Lexicon
+from negdata.detect.vocab import singular
+from negdata.validate.negation.mentions import build_index, find_mentions
+from negdata.validate.negation.normalize import prepare
+from negdata.validate.negation.words import NUMBER_WORDS, Polarity
+
+_OPENS = r"(?:^|[|,;] ?)\s*(?:and |but |yet |so |though |while )?"
+# "it is propped against the wall", "they are parked by the curb", "it sits on the floor"
+_WHERE = (
+    r"(?:propped|curled|sitting|lying|leaning|parked|perched|hiding|tucked|asleep|sleeping|"
+    r"resting|standing|waiting|on|in|under|behind|beside|by|next|outside|inside|over|across|"
+    r"down|up|at|near|below|above)"
+)
+_THING_PRONOUN = re.compile(
+    rf"{_OPENS}(?:it|they) (?:is|are|was|were|sits|sit|lies|lie|sleeps|sleep|stands|stand|"
+    rf"has been|have been) (?:now |still |just |actually |instead )?{_WHERE}\b"
+)
+_QUANTITY = rf"(?:one|{'|'.join(NUMBER_WORDS)}|several|some|many|a few|plenty|lots)"
+# "there is one on the corner", "but there are two, parked"
+_THERE_ARE = re.compile(
+    rf"\bthere (?:is|are|was|were) {_QUANTITY}(?= (?:on|in|at|by|near|under|behind|beside|next|"
+    r"outside|inside|over|across|left|parked|sitting|lying|standing|though|too|as well)\b|"
+    r" ?[|,.;]|\s*$)"
+)
+# "..., but several line the right": the count's next word names no object, its verb follows
+_COUNT_SUBJECT = re.compile(rf"{_OPENS}{_QUANTITY} ([a-z]+) (?:the|an?|on|in|at|by|along|near)\b")
+
+
+def unresolved_anaphor(text: str, polarities: Mapping[str, Polarity], lexicon: Lexicon) -> bool:
+    """Whether ``text`` says where a pronoun's thing is right after a clause that names something
+    ``polarities`` (the caption's reading) denies, or, anywhere, how many there are of something
+    it does not name."""
+    prepared = prepare(text)
+    denied = {name for name, polarity in polarities.items() if polarity == "negated"}
+    index = build_index({name: lexicon.terms(name) for name in denied})
+    for match in _THING_PRONOUN.finditer(prepared):
+        before = re.split(r"[|,;]", prepared[: match.start()])[-1]
+        if any(m.name for m in find_mentions(before.split(), index)):
+            return True
+    if _THERE_ARE.search(prepared):  # what a rewritten denial said, too: "the street has some
+        return True  # traffic lights | there is one on the corner"
+    return any(
+        lexicon.name(singular(m.group(1))) is None and lexicon.name(m.group(1)) is None
+        for m in _COUNT_SUBJECT.finditer(prepared)
+    )
