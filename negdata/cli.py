@@ -166,6 +166,15 @@ def _verify(args: argparse.Namespace) -> None:
     print(found.summary())
 
 
+def _pairs(args: argparse.Namespace) -> None:
+    from negdata.pairs import run_pairs
+    from negdata.pairs.stage import FOLDER, PAIRS_FILE
+
+    cfg = load_config(args.config)
+    run_pairs(cfg)
+    print(cfg.run.output_dir / FOLDER / PAIRS_FILE)
+
+
 def _positive(text: str) -> int:
     """An argument that is a whole number of at least 1."""
     if not text.isdigit() or int(text) < 1:
@@ -350,6 +359,18 @@ def parser() -> argparse.ArgumentParser:
         help="processes checking shards at once (default: one per core)",
     )
     verify.set_defaults(func=_verify)
+    pairs = sub.add_parser(
+        "pairs",
+        help="mine NegPairs: look-alike images that differ by one verified object",
+        description="Read every shard's detect evidence in the config's output folder and write "
+        "pairs/pairs.parquet (image A, image B, the object verified present in A and absent in "
+        "B, the overlap of their other objects) and pairs/stats.json, its done marker: a rerun "
+        "with the same pairs settings and evidence does nothing. With no encoder configured, "
+        "look-alike means the same verified objects but one (pairs.min_overlap). Prints the "
+        "Parquet file.",
+    )
+    pairs.add_argument("--config", default="configs/sample.yaml")
+    pairs.set_defaults(func=_pairs)
     qualify = sub.add_parser(
         "qualify",
         help="compare models before a long run: the shipped images through plan, compose and "

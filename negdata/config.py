@@ -866,6 +866,26 @@ class PublishConfig(Section):
     )
 
 
+class PairsConfig(Section):
+    """NegPairs (``negdata pairs``): pairs of images that look alike and differ by one verified
+    object X, present in one (``detect.t_affirm``) and absent in the other (below
+    ``detect.t_absent``, every label X covers included). With no encoder configured, which is
+    all there is yet, look-alike means the same verified objects but X."""
+
+    min_overlap: Annotated[float, Field(gt=0, le=1)] = Field(
+        default=1.0,
+        description="Least Jaccard overlap of the other objects: those verified present in A "
+        "but X against those verified present in B. 1 (the default): B shows exactly A's other "
+        "objects, found by a hash join; below 1, every image sharing one of A's other objects "
+        "is compared.",
+    )
+    max_per_image: Annotated[int, Field(ge=1)] = Field(
+        default=2,
+        description="Most pairs an image is in; the pairs of highest overlap are kept first "
+        "(then by key and object), so the same evidence always gives the same pairs.",
+    )
+
+
 class Config(Section):
     """One YAML file, parsed into pydantic models (``negdata/config.py``); an unknown key or a
     bad value stops the run with one error naming the key. ``configs/sample.yaml`` is the
@@ -884,6 +904,9 @@ class Config(Section):
     report: ReportConfig = Field(default=ReportConfig(), description="The run's report.html.")
     publish: PublishConfig = Field(
         default=PublishConfig(), description="The splits of the datasets."
+    )
+    pairs: PairsConfig = Field(
+        default=PairsConfig(), description="NegPairs: look-alike images, one object apart."
     )
 
     @model_validator(mode="after")

@@ -187,6 +187,22 @@ class NegCapSample(Record):
     captions: list[SampleCaption]
 
 
+class PairRecord(Record):
+    """A NegPairs row: images A and B look alike (their other verified objects overlap by
+    ``overlap``, a Jaccard index) and differ by ``object``, verified present in A and verified
+    absent in B. ``pair_id`` follows from the two keys and the object alone."""
+
+    pair_id: str
+    key_a: str
+    key_b: str
+    object: str
+    overlap: float
+    shard_a: int
+    shard_b: int
+    present_a: list[str]
+    present_b: list[str]
+
+
 class Reject(Record):
     """A dropped item: which stage dropped it, and why (``reason`` is a counted code)."""
 

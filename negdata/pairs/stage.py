@@ -1,0 +1,105 @@
+"""``negdata pairs``: mine a run's NegPairs from its evidence, once per config and evidence.
+
+Writes ``pairs/pairs.parquet`` (``PairRecord`` rows), then ``pairs/stats.json``, the done
+marker: it records a hash of the ``pairs`` settings, the detect stage's hash and the shards whose
+evidence was read, so a rerun over the same evidence skips and a changed setting redoes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+from collections import Counter
+from typing import Any
+
+from negdata.config import Config
+from negdata.pairs.labels import read_labels
+from negdata.pairs.mine import mine, overlap_histogram
+from negdata.records import PairRecord, write_parquet
+from negdata.shards import Location, is_done, write_json_atomic
+from negdata.stages import STAGES, stage_hash
+
+log = logging.getLogger(__name__)
+
+FOLDER = "pairs"
+PAIRS_FILE = "pairs.parquet"
+STATS_FILE = "stats.json"
+_MARKER = re.compile(r"^(\d{5})_stats\.json$")
+
+
+def evidence_shards(evidence_dir: Location) -> list[int]:
+    """The shards with a detect done marker in the folder, whatever config made it."""
+    if not evidence_dir.exists():
+        return []
+    return sorted(
+        int(found.group(1))
+        for path in evidence_dir.iterdir()
+        if (found := _MARKER.match(path.name)) is not None
+    )
+
+
+def pairs_hash(cfg: Config, detect_hash: str, shards: list[int]) -> str:
+    payload = {"pairs": cfg.section_hash("pairs"), "detect": detect_hash, "shards": shards}
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _previous(stats_file: Location) -> dict[str, Any] | None:
+    try:
+        found: dict[str, Any] = json.loads(stats_file.read_text())
+    except FileNotFoundError:
+        return None
+    return found
+
+
+def run_pairs(cfg: Config) -> dict[str, Any]:
+    """Mine the pairs of every shard whose evidence this config's detect stage finished; return
+    the stats (those of the earlier run, with ``skipped``, when nothing changed)."""
+    out = cfg.run.output_dir
+    detect = next(stage for stage in STAGES if stage.name == "detect")
+    evidence_dir = out / detect.directory
+    detect_hash = stage_hash(cfg, detect)
+    markers = evidence_shards(evidence_dir)
+    shards = [s for s in markers if is_done(evidence_dir, s, detect_hash)]
+    stale = sorted(set(markers) - set(shards))
+    if not shards:
+        raise ValueError(
+            f"{evidence_dir}: no shard's evidence was made with this config's detect settings "
+            f"({len(stale)} made with others): run the detect stage first "
+            "(negdata stage detect --shards ...)"
+        )
+    if stale:
+        log.warning("pairs: %d shards' evidence is from other detect settings", len(stale))
+    folder = out / FOLDER
+    config_hash = pairs_hash(cfg, detect_hash, shards)
+    previous = _previous(folder / STATS_FILE)
+    if previous is not None and previous.get("config_hash") == config_hash:
+        log.info("pairs: done already for these settings and evidence (%s)", folder)
+        return {**previous, "skipped": True}
+    images = list(read_labels(evidence_dir, shards, cfg.detect.vocabulary, cfg.detect))
+    kept, dropped = mine(images, cfg.pairs.min_overlap, cfg.pairs.max_per_image)
+    rows = write_parquet(folder / PAIRS_FILE, PairRecord, (pair.record() for pair in kept))
+    stats: dict[str, Any] = {
+        "shards": len(shards),
+        "shards_left_out": stale,
+        "images": len(images),
+        "images_with_two_objects": sum(1 for image in images if len(image.present) >= 2),
+        "pairs": rows,
+        "images_in_pairs": len({p.a.key for p in kept} | {p.b.key for p in kept}),
+        "objects": dict(sorted(Counter(pair.object for pair in kept).items())),
+        "dropped": dropped,
+        "overlap_histogram": overlap_histogram(kept),
+        "min_overlap": cfg.pairs.min_overlap,
+        "max_per_image": cfg.pairs.max_per_image,
+        "config_hash": config_hash,
+    }
+    write_json_atomic(folder / STATS_FILE, stats)  # last: the done marker
+    log.info(
+        "pairs: %d from %d images of %d shards (dropped: %s)",
+        rows,
+        len(images),
+        len(shards),
+        ", ".join(f"{reason} {n}" for reason, n in dropped.items()),
+    )
+    return stats
