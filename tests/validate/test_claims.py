@@ -342,22 +342,22 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
             "The dog sits with its ball, with no other dogs and no people.",
             {"dog": 2},
             "count_not_true",
-        ),  # fmt: skip
+        ),
         (
             "Apart from the pilot, there are no people near the plane, no truck.",
             {"person": 1, "airplane": 1},
             None,
-        ),  # fmt: skip
+        ),
         (
             "Apart from the pilot, there are no people near the plane, no truck.",
             {"person": 2, "airplane": 1},
             "count_not_true",
-        ),  # fmt: skip
+        ),
         (
             "Apart from the pilot, nobody is near the plane, no truck.",
             {"person": 2, "airplane": 1},
             "count_not_true",
-        ),  # fmt: skip
+        ),
         ("The dogs play, with no other animals and no cat.", {"dog": 3}, None),
         # "no one else" is one person, as "alone" is
         ("The man holds an umbrella; no one else is on the street, no cars.", {"person": 1}, None),
