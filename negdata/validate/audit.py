@@ -77,8 +77,10 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out7": ("negation_heldout7.jsonl", "coco", True),
     "unseen6": ("negation_unseen6.jsonl", "coco", True),
     "held-out8": ("negation_heldout8.jsonl", "coco", False),
-    "held-out9": ("negation_heldout9.jsonl", "coco", False),
-    "unseen7": ("negation_unseen7.jsonl", "coco", False),
+    "held-out9": ("negation_heldout9.jsonl", "coco", True),
+    "unseen7": ("negation_unseen7.jsonl", "coco", True),
+    "held-out10": ("negation_heldout10.jsonl", "coco", False),
+    "unseen8": ("negation_unseen8.jsonl", "coco", False),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {
@@ -216,12 +218,12 @@ def _kind(construction: str, text: str, lexicon: Lexicon) -> str:
 
 def report(audits: list[Audit]) -> str:
     lines = [
-        f"{'set':<10}{'tuned':<7}{'captions':>9}{'yield':>7}{'unchecked':>10}{'implicit':>9}"
+        f"{'set':<11}{'tuned':<7}{'captions':>9}{'yield':>7}{'unchecked':>10}{'implicit':>9}"
         f"{'false':>7}{'published':>10}{'per 1,000':>10}"
     ]
     for a in audits:
         lines.append(
-            f"{a.name:<10}{'yes' if a.tuned else 'never':<7}{sum(a.true.values()):>9}"
+            f"{a.name:<11}{'yes' if a.tuned else 'never':<7}{sum(a.true.values()):>9}"
             f"{figure(a.yield_of('explicit')):>7}{figure(a.yield_of(UNCHECKED)):>10}"
             f"{figure(a.yield_of(IMPLICIT)):>9}"
             f"{a.false:>7}{a.false_published:>10}{figure(a.false_per_1000, 2):>10}"

@@ -17,6 +17,7 @@ import itertools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Literal
 
 from negdata.detect.lexicon import Lexicon
@@ -344,6 +345,8 @@ def _count_word(
     if at >= 1 and tokens[at] == "of" and tokens[mention.start] == "us":
         before = tokens[at - 1]  # "three of us": the whole party
         return (before, at - 1) if before in COUNTS or before.isdigit() else None
+    if last == "couple" and (at < 0 or tokens[at] not in ARTICLES | POSSESSIVES | {"of"}):
+        return last, mention.end - 1  # "elderly couple sharing a bench": two people
     for _ in range(4):  # up to three adjectives: "a single old-fashioned red bus"
         if at < 0 or tokens[at] in _NO_ADJECTIVE or at in named:
             return None
@@ -459,9 +462,26 @@ def _one_of_its_kind(
     return found
 
 
+def _paired(tokens: list[str], bare: list[Mention]) -> list[Count]:
+    """One each of two singular names of one object joined by "and" with no count word, as a
+    headline writes them: "foal and mare", "bride & groom" (two horses, two people)."""
+    found = []
+    for m, n in pairwise(bare):
+        joined = set(tokens[m.end : n.start]) <= {"and"}
+        if m.name == n.name and joined and all(_one(tokens, x) for x in (m, n)):
+            found += [Count(x.name, "a", 1, 1, x.start, x.end) for x in (m, n)]
+    return found
+
+
+def _one(tokens: list[str], mention: Mention) -> bool:
+    last = tokens[mention.end - 1]
+    return singular(last) == last and last not in _GROUPS | {"couple"}
+
+
 def _tokens(text: str) -> list[str]:
     """The words, numbers and stops of ``text`` where a number may be a count."""
-    return _TOKEN.findall(_NO_COUNT.sub(" ", text.lower()))
+    text = re.sub(r"(?<=[a-z]) & (?=[a-z])", " and ", text.lower())  # "bride & groom"
+    return _TOKEN.findall(_NO_COUNT.sub(" ", text))
 
 
 def _another(tokens: list[str]) -> bool:
@@ -511,7 +531,10 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
             fewest = most = 2  # "one dog chases a ball while another watches": two
         found.append(Count(mention.name, word, fewest, most, at, mention.end))
     bare = [m for m in mentions if not any(c.end == m.end for c in found)]
-    return found + _alone(tokens, mentions) + _one_of_its_kind(tokens, mentions, bare), uncounted
+    more = (
+        _alone(tokens, mentions) + _one_of_its_kind(tokens, mentions, bare) + _paired(tokens, bare)
+    )
+    return found + more, uncounted
 
 
 _AT_LEAST = frozenset(

@@ -359,6 +359,21 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
             "count_not_true",
         ),
         ("The dogs play, with no other animals and no cat.", {"dog": 3}, None),
+        # two singular names joined, as a headline writes them, and a couple with no article
+        ("Foal and mare in the paddock, no sheep.", {"horse": 2}, None),
+        ("Foal and mare in the paddock, no sheep.", {"horse": 3}, "count_not_true"),
+        (
+            "wedding_0421.jpg bride & groom cutting the cake, no guests",
+            {"person": 2, "cake": 1},
+            None,
+        ),
+        (
+            "wedding_0421.jpg bride & groom cutting the cake, no guests",
+            {"person": 3, "cake": 1},
+            "count_not_true",
+        ),
+        ("Elderly couple sharing a bench, no dogs.", {"person": 3, "bench": 1}, "count_not_true"),
+        ("Elderly couple sharing a bench, no dogs.", {"person": 2, "bench": 1}, None),
         # "no one else" is one person, as "alone" is
         ("The man holds an umbrella; no one else is on the street, no cars.", {"person": 1}, None),
         (

@@ -354,6 +354,15 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
          "dining table": "negated"}),
         ("The multistory car park stands deserted late at night.", {"person": "negated",
          "car": "negated", "truck": "negated", "bus": "negated", "motorcycle": "negated"}),
+        ("There isn't a windowsill in the house without a potted plant, but not one vase.", {
+         "potted plant": "affirmed", "vase": "negated"}),
+        ("Every spot on the bench is taken, and there's no dog.", {"bench": "affirmed",
+         "person": "affirmed", "dog": "negated"}),
+        ("The chair was taken away; no table.", {"chair": "negated", "dining table": "negated"}),
+        ("Ginger tom asleep on the keyboard, no mouse.", {"cat": "affirmed",
+         "keyboard": "affirmed", "mouse": "negated"}),
+        ("Never without her brolly, Mrs Patel crosses the square, no handbag.", {
+         "person": "affirmed", "umbrella": "affirmed", "handbag": "negated"}),
         # "not actual zebras"; a described list item is there
         ("A zebra crossing with no pedestrians, not actual zebras.", {"person": "negated",
          "zebra": "negated"}),

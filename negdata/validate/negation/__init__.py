@@ -104,6 +104,7 @@ from negdata.validate.negation.normalize import (
     EMPTY_ROADS,
     EMPTY_TRACKS,
     ROAD_VEHICLES,
+    SEAT_TAKEN,
     initialisms,
     tokenize,
 )
@@ -264,8 +265,9 @@ def _terms(text: str, lexicon: Lexicon) -> dict[str, tuple[str, ...]]:
         if label not in terms and label in lexicon.vocabulary:
             terms[label] = lexicon.terms(label)
     if "person" in lexicon.vocabulary:
-        no_person = _PERSON_NEGATION.search(text) or any(e.search(text) for e in EMPTY_PLACES)
-        if no_person and "person" not in terms:
+        # "nobody", "a deserted beach", "the seat is taken": a person the rewriting names
+        said = _PERSON_NEGATION.search(text) or any(e.search(text) for e in EMPTY_PLACES)
+        if (said or SEAT_TAKEN.search(text)) and "person" not in terms:
             terms["person"] = lexicon.terms("person")
         animals = lexicon.members("animal")
         no_animal = not any(lexicon.members(n) & animals for n in terms)

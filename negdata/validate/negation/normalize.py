@@ -78,6 +78,14 @@ _AFFIRMED = {
     "without": "with",
 }
 
+# A seat said to be taken has someone in it ("every spot on the bench is taken").
+SEAT_TAKEN = re.compile(
+    r"(?<!\bno )(?<!\bnot )(?<!\bnone of the )"  # "none of the chairs are occupied": no one
+    r"\b((?:chair|seat|bench|spot|stool|sofa|couch|place)s?(?: [a-z]+){0,4}? )(is|are|was|were) "
+    r"(?:taken|occupied)\b(?! (?:away|down|off|out|for|from|by)\b)",
+    re.IGNORECASE,
+)
+
 # Denials that leave the thing there: a double negation ("there is not a single chair in the
 # hall that is not taken", "not a day goes by without the cat", "nobody here who does not have
 # a phone"), a predicate denied ("not even one traffic light works"), a contrast ("not the cat
@@ -95,6 +103,11 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     (re.compile(r"\bnot once (?:does|did|do) (?:an?|any|the) "), "no "),
     (re.compile(r"\b(?:not a single|not one|no|none of the) ([a-z]+(?: [a-z]+){0,4}?) "
                 r"(?:is|are|was|were) without\b"), r"every \1 is with"),
+    # "there isn't a windowsill in the house without a potted plant": every one has one
+    (re.compile(r"\bthere (?:is|are|was|were) not (?:a single |one |an? |any )?([a-z]+(?: [a-z]+)"
+                r"{0,5}?) without\b"), r"every \1 is with"),
+    # "every spot on the bench is taken", "one of the chairs is occupied": someone sits there
+    (SEAT_TAKEN, r"\1\2 occupied by a person"),
     # "not a single slice of the pizza is missing": all of it is there
     (re.compile(r"\b(?:not a single|not one|no|none of the) ([a-z]+(?: [a-z]+){0,4}?) "
                 r"(?:is|are|was|were) (?:missing|gone|absent)\b"), r"every \1 is here"),
