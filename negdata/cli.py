@@ -366,8 +366,10 @@ def parser() -> argparse.ArgumentParser:
         "pairs/pairs.parquet (image A, image B, the object verified present in A and absent in "
         "B, the overlap of their other objects) and pairs/stats.json, its done marker: a rerun "
         "with the same pairs settings and evidence does nothing. With no encoder configured, "
-        "look-alike means the same verified objects but one (pairs.min_overlap). Prints the "
-        "Parquet file.",
+        "look-alike means the same verified objects but one (pairs.min_overlap). With "
+        "pairs.captions, one LLM call per pair writes its two captions, gated like NegCap's: "
+        "the pairs whose captions both pass go to pairs/negpairs.parquet, the others to "
+        "pairs/rejects.parquet with a reason. Prints the Parquet file of mined pairs.",
     )
     pairs.add_argument("--config", default="configs/sample.yaml")
     pairs.set_defaults(func=_pairs)

@@ -884,6 +884,13 @@ class PairsConfig(Section):
         description="Most pairs an image is in; the pairs of highest overlap are kept first "
         "(then by key and object), so the same evidence always gives the same pairs.",
     )
+    captions: bool = Field(
+        default=False,
+        description="Also write each pair's two captions: one LLM call per pair (prompts/"
+        "pair.yaml, through the run's llm settings and response cache), each caption gated "
+        "like NegCap's; the pairs whose captions both pass go to pairs/negpairs.parquet. Off: "
+        "mining only, no LLM.",
+    )
 
 
 class Config(Section):

@@ -203,6 +203,19 @@ class PairRecord(Record):
     present_b: list[str]
 
 
+class NegPairRecord(PairRecord):
+    """A published NegPair (``pairs/negpairs.parquet``): a mined pair with the LLM's two
+    captions, each passed by the pair gates (``negdata.pairs.gate``): ``caption_a`` is true of A
+    and affirms ``object``, ``caption_b`` is true of B and negates it. ``prompt`` and ``model``
+    name what wrote them, as a NegCap caption's do."""
+
+    caption_a: str
+    caption_b: str
+    prompt: str
+    model: str | None
+    config_hash: str
+
+
 class Reject(Record):
     """A dropped item: which stage dropped it, and why (``reason`` is a counted code)."""
 

@@ -111,7 +111,7 @@ def stage_hash(cfg: Config, stage: Stage) -> str:
     payload = {
         "sections": cfg.section_hash(*stage.sections),
         "prompts": prompts,
-        "llm": _llm_outputs(cfg) if uses_llm else None,
+        "llm": llm_outputs(cfg) if uses_llm else None,
         "seed": cfg.run.seed,
         "negdata": __version__,
     }
@@ -120,7 +120,7 @@ def stage_hash(cfg: Config, stage: Stage) -> str:
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def _llm_outputs(cfg: Config) -> dict[str, Any]:
+def llm_outputs(cfg: Config) -> dict[str, Any]:
     """The LLM settings that change what it answers (not where it is or how hard it is pushed)."""
     return cfg.llm.model_dump(
         mode="json", include={"model", "server_kind", "temperature", "max_tokens", "seed"}

@@ -37,3 +37,12 @@ class ComposeOutput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     captions: Annotated[list[ComposedCaption], Field(min_length=1, max_length=8)]
+
+
+class PairCaptionsOutput(BaseModel):
+    """A NegPair's two captions: image A shows the object, image B does not."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    with_object: Annotated[str, StringConstraints(min_length=1, max_length=300)]
+    without_object: Annotated[str, StringConstraints(min_length=1, max_length=300)]

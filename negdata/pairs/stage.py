@@ -1,8 +1,12 @@
 """``negdata pairs``: mine a run's NegPairs from its evidence, once per config and evidence.
 
-Writes ``pairs/pairs.parquet`` (``PairRecord`` rows), then ``pairs/stats.json``, the done
-marker: it records a hash of the ``pairs`` settings, the detect stage's hash and the shards whose
-evidence was read, so a rerun over the same evidence skips and a changed setting redoes.
+Writes ``pairs/pairs.parquet`` (``PairRecord`` rows: every mined pair), with ``pairs.captions``
+``pairs/negpairs.parquet`` (``NegPairRecord`` rows: the pairs whose two LLM captions passed the
+gates) and ``pairs/rejects.parquet`` (the others, each with its reason), then
+``pairs/stats.json``, the done marker: it records a hash of the ``pairs`` settings, the detect
+stage's hash and the shards whose evidence was read (and, with captions, the prompt, the LLM
+settings that change its answers and the gates' settings), so a rerun over the same evidence
+skips and a changed setting redoes.
 """
 
 from __future__ import annotations
@@ -14,18 +18,23 @@ import re
 from collections import Counter
 from typing import Any
 
+from negdata import __version__
 from negdata.config import Config
+from negdata.pairs.captions import caption_pairs, caption_stats, pair_prompt
 from negdata.pairs.labels import read_labels
 from negdata.pairs.mine import mine, overlap_histogram
-from negdata.records import PairRecord, write_parquet
+from negdata.records import NegPairRecord, PairRecord, Reject, write_parquet
 from negdata.shards import Location, is_done, write_json_atomic
-from negdata.stages import STAGES, stage_hash
+from negdata.stages import STAGES, llm_outputs, stage_hash
+from negdata.validate.parser import parser_info
 
 log = logging.getLogger(__name__)
 
 FOLDER = "pairs"
 PAIRS_FILE = "pairs.parquet"
 STATS_FILE = "stats.json"
+NEGPAIRS_FILE = "negpairs.parquet"
+REJECTS_FILE = "rejects.parquet"
 _MARKER = re.compile(r"^(\d{5})_stats\.json$")
 
 
@@ -41,7 +50,22 @@ def evidence_shards(evidence_dir: Location) -> list[int]:
 
 
 def pairs_hash(cfg: Config, detect_hash: str, shards: list[int]) -> str:
-    payload = {"pairs": cfg.section_hash("pairs"), "detect": detect_hash, "shards": shards}
+    payload: dict[str, Any] = {
+        "pairs": cfg.section_hash("pairs"),
+        "detect": detect_hash,
+        "shards": shards,
+    }
+    if cfg.pairs.captions:  # what else the captions depend on
+        payload["captions"] = {
+            "prompt": pair_prompt(cfg).ref,
+            "llm": llm_outputs(cfg),
+            "gates": cfg.compose.model_dump(
+                mode="json", include={"max_caption_chars", "max_unaccounted_nouns"}
+            ),
+            "seed": cfg.run.seed,
+            "negdata": __version__,
+            "parser": parser_info().digest,  # the noun gate reads through the parser
+        }
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -80,6 +104,22 @@ def run_pairs(cfg: Config) -> dict[str, Any]:
     images = list(read_labels(evidence_dir, shards, cfg.detect.vocabulary, cfg.detect))
     kept, dropped = mine(images, cfg.pairs.min_overlap, cfg.pairs.max_per_image)
     rows = write_parquet(folder / PAIRS_FILE, PairRecord, (pair.record() for pair in kept))
+    captions: dict[str, Any] | None = None
+    if cfg.pairs.captions:
+        captioned = caption_pairs(cfg, kept, config_hash)
+        write_parquet(folder / NEGPAIRS_FILE, NegPairRecord, captioned.published)
+        write_parquet(folder / REJECTS_FILE, Reject, captioned.rejects)
+        captions = caption_stats(captioned, pair_prompt(cfg).ref)
+        log.info(
+            "pairs: %d of %d published with both captions (dropped: %s)",
+            captions["published"],
+            rows,
+            ", ".join(f"{reason} {n}" for reason, n in captions["dropped"].items()) or "none",
+        )
+    else:  # no captions asked for: an earlier run's must not pass for these pairs'
+        for name in (NEGPAIRS_FILE, REJECTS_FILE):
+            if (folder / name).exists():
+                (folder / name).unlink()
     stats: dict[str, Any] = {
         "shards": len(shards),
         "shards_left_out": stale,
@@ -94,6 +134,8 @@ def run_pairs(cfg: Config) -> dict[str, Any]:
         "max_per_image": cfg.pairs.max_per_image,
         "config_hash": config_hash,
     }
+    if captions is not None:
+        stats["captions"] = captions
     write_json_atomic(folder / STATS_FILE, stats)  # last: the done marker
     log.info(
         "pairs: %d from %d images of %d shards (dropped: %s)",

@@ -112,20 +112,9 @@ class CaptionGate:
     def check(self, row: CaptionRecord, evidence: Evidence) -> CaptionReason | None:
         """``None`` when the caption passes, else the reason code of the first failed gate."""
         text = row.caption
-        if prompt_residue(text):
-            return "prompt_residue"
-        if meta_text(text):
-            return "meta_text"
-        if not 10 <= len(text) <= self.cfg.compose.max_caption_chars:
-            return "length"
-        if not fits_clip(text):
-            return "too_long_for_clip"
-        if _norm(text) == _norm(row.original_caption):
-            return "copy_of_original"
-        if article_errors(text):
-            return "article_error"
-        if garbled(text):
-            return "garbled"
+        problem = text_problem(text, row.original_caption, self.cfg.compose.max_caption_chars)
+        if problem is not None:
+            return problem
         if unread_double_negation(text):
             return "double_negation"  # "I would hardly call the shelf free of books"
         polarities = kind_exclusions(text, analyze(text, self.lexicon), self.lexicon)
@@ -235,6 +224,27 @@ _NOBODY_HOLDS = re.compile(
     rf"(?:{POSSESS_VERBS})\b",
     re.IGNORECASE,
 )
+
+
+def text_problem(text: str, original: str, max_chars: int) -> CaptionReason | None:
+    """The first of the gates that read a caption's text alone that ``text`` fails (chat
+    residue, meta text, length, CLIP's token limit, a copy of the ``original`` caption, article
+    errors, word salad), else None: every published caption passes them, a NegPair's too."""
+    if prompt_residue(text):
+        return "prompt_residue"
+    if meta_text(text):
+        return "meta_text"
+    if not 10 <= len(text) <= max_chars:
+        return "length"
+    if not fits_clip(text):
+        return "too_long_for_clip"
+    if _norm(text) == _norm(original):
+        return "copy_of_original"
+    if article_errors(text):
+        return "article_error"
+    if garbled(text):
+        return "garbled"
+    return None
 
 
 def option_truth(

@@ -1,5 +1,5 @@
 """``negdata pairs`` on the session's run of the bundled sample: every pair's difference is real
-by the sample's hand-checked labels."""
+by the sample's hand-checked labels, and so is every published pair's two captions."""
 
 from __future__ import annotations
 
@@ -11,7 +11,11 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import yaml
 
+from negdata.config import load_config
+from negdata.detect.lexicon import lexicon_for
 from negdata.records import IngestRow, read_parquet
+from negdata.validate.evaluate import label_polarity
+from negdata.validate.negation import analyze
 from tests.conftest import SampleRun, copy_sample_run
 
 CLI = [sys.executable, "-c", "from negdata.cli import main; main()"]
@@ -46,3 +50,58 @@ def test_every_sample_pair_differs_by_a_real_object(sample_run: SampleRun, tmp_p
         assert row["overlap"] == 1.0
     again = subprocess.run([*CLI, "pairs", "--config", str(config)], capture_output=True, text=True)
     assert again.returncode == 0 and "done already" in again.stderr
+
+
+def test_sample_pair_captions_are_true_of_their_images_and_every_pair_is_counted(
+    sample_run: SampleRun, tmp_path: Path
+) -> None:
+    """With ``pairs.captions``, one call per pair to the session's real LLM: each published
+    pair's caption of A names X as there and is true of A, its caption of B negates X and is
+    true of B, by the sample's hand-checked labels; every other mined pair is a counted reject;
+    and a rerun after a crash before the done marker asks the LLM nothing (the response cache
+    answers)."""
+    config, out = copy_sample_run(sample_run, tmp_path)
+    raw = yaml.safe_load(config.read_text())
+    raw["pairs"] = {**raw.get("pairs", {}), "captions": True}
+    config.write_text(yaml.safe_dump(raw))
+    done = subprocess.run([*CLI, "pairs", "--config", str(config)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    folder = out / "pairs"
+    mined = pq.read_table(folder / "pairs.parquet").to_pylist()
+    published = pq.read_table(folder / "negpairs.parquet").to_pylist()
+    rejects = pq.read_table(folder / "rejects.parquet").to_pylist()
+    stats = json.loads((folder / "stats.json").read_text())
+    captions = stats["captions"]
+    assert mined, "the sample gives no pair"
+    assert len(published) + len(rejects) == len(mined) == stats["pairs"]
+    assert {r["pair_id"] for r in published} | {r["key"] for r in rejects} == {
+        m["pair_id"] for m in mined
+    }
+    assert captions["published"] == len(published)
+    assert sum(captions["dropped"].values()) == len(rejects)
+    assert all(r["reason"].startswith("pair_") for r in rejects), rejects
+    assert captions["llm_cache_hits"] == 0 and captions["llm_requests"] >= len(mined)
+    labels = _sample_labels(config, out)
+    lexicon = lexicon_for(load_config(config).detect.vocabulary)
+    for row in published:
+        a, b, x = labels[row["key_a"]], labels[row["key_b"]], row["object"]
+        assert x in a and x not in b, row
+        read_a, read_b = analyze(row["caption_a"], lexicon), analyze(row["caption_b"], lexicon)
+        assert label_polarity(read_a, x, lexicon) == "affirmed", row
+        assert label_polarity(read_b, x, lexicon) == "negated", row
+        for read, truth in ((read_a, a), (read_b, b)):
+            for name, polarity in read.items():
+                there = bool(lexicon.members(name) & truth)
+                assert there == (polarity == "affirmed"), (row, name, polarity)
+        assert row["prompt"].startswith("pair@") and row["model"], row
+    again = subprocess.run([*CLI, "pairs", "--config", str(config)], capture_output=True, text=True)
+    assert again.returncode == 0 and "done already" in again.stderr
+    # A crash after the LLM answered, before the done marker: the rerun asks nothing again.
+    written = (folder / "negpairs.parquet").read_bytes()
+    (folder / "stats.json").unlink()
+    redo = subprocess.run([*CLI, "pairs", "--config", str(config)], capture_output=True, text=True)
+    assert redo.returncode == 0, redo.stderr
+    rerun = json.loads((folder / "stats.json").read_text())["captions"]
+    assert rerun["llm_requests"] == 0, rerun
+    assert rerun["llm_cache_hits"] == len(mined) - captions["dropped"].get("pair_llm_failed", 0)
+    assert (folder / "negpairs.parquet").read_bytes() == written

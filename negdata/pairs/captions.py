@@ -1,0 +1,187 @@
+"""A NegPair's two captions: one LLM call per pair (``prompts/pair.yaml``), both gated.
+
+The request names the object X, the objects both images show and each image's original caption
+(cleaned of what describes no picture, as compose cleans it). It goes through the run's LLM
+client, batching and response cache (``llm_cache/pairs/``, keyed by the pair id), so a rerun
+after a crash asks nothing again. A pair is published only when both captions pass
+``negdata.pairs.gate``; every other pair is a counted ``Reject``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from negdata.clip_text import shorten
+from negdata.compose.alt_text import clean_alt_text
+from negdata.compose.captions import ALT_TEXT_TOKENS
+from negdata.compose.plan import captions_by_key
+from negdata.compose.schemas import PairCaptionsOutput
+from negdata.config import Config
+from negdata.detect.lexicon import Lexicon, run_lexicon
+from negdata.english import counted, natural, with_article
+from negdata.llm import run_structured
+from negdata.llm.cache import shard_cache
+from negdata.llm.prompts import Prompt, few_shot_shift, load_prompt
+from negdata.pairs.gate import Image, pair_problem
+from negdata.pairs.mine import Pair, pair_id
+from negdata.records import Evidence, NegPairRecord, Reject, flat, iter_parquet
+from negdata.shards import shard_name
+from negdata.verify import box_counts, evidence_verdicts
+
+PROMPT = "pair"
+CACHE = "pairs"  # the response cache's folder under llm_cache/
+STAGE = "pairs"
+
+
+@dataclass(frozen=True)
+class Captioned:
+    """What captioning made of the mined pairs: the published ones, in mining order, the
+    dropped ones with their reasons, and the LLM counters (``llm_requests``, ``llm_cache_hits``
+    ...)."""
+
+    published: list[NegPairRecord]
+    rejects: list[Reject]
+    llm: dict[str, int]
+
+
+def pair_prompt(cfg: Config) -> Prompt:
+    return load_prompt(cfg.compose.prompts_dir, PROMPT)
+
+
+def read_evidence(cfg: Config, pairs: Sequence[Pair]) -> dict[str, Evidence]:
+    """The evidence of every image in ``pairs``, read shard by shard."""
+    wanted: dict[int, set[str]] = {}
+    for pair in pairs:
+        for image in (pair.a, pair.b):
+            wanted.setdefault(image.shard, set()).add(image.key)
+    found: dict[str, Evidence] = {}
+    for shard, keys in sorted(wanted.items()):
+        path = cfg.run.output_dir / "evidence" / f"{shard_name(shard)}.parquet"
+        found.update((ev.key, ev) for ev in flat(iter_parquet(path, Evidence)) if ev.key in keys)
+    return found
+
+
+def original_captions(cfg: Config, shards: Iterable[int]) -> dict[str, str]:
+    """Each ingested image's original caption, by key; none for a shard whose ingest table is
+    gone (a run folder of evidence alone)."""
+    found: dict[str, str] = {}
+    for shard in sorted(set(shards)):
+        try:
+            found.update(captions_by_key(cfg.run.output_dir, shard))
+        except FileNotFoundError:
+            continue
+    return found
+
+
+def shared_objects(pair: Pair, evidence: dict[str, Evidence], cfg: Config) -> list[str]:
+    """The objects both images show, but X, as a caption names them: counted ("people") where
+    both images' boxes agree on the count, else the plain name."""
+    boxes_a = box_counts(evidence[pair.a.key], cfg.detect)
+    boxes_b = box_counts(evidence[pair.b.key], cfg.detect)
+    shared = sorted((pair.a.present - {pair.object}) & pair.b.present)
+    return [
+        counted(label, boxes_a.get(label))
+        if boxes_a.get(label) == boxes_b.get(label)
+        else natural(label)
+        for label in shared
+    ]
+
+
+def caption_pairs(cfg: Config, pairs: Sequence[Pair], config_hash: str) -> Captioned:
+    """One LLM call per pair, then the gates; see the module's docstring."""
+    prompt = pair_prompt(cfg)
+    evidence = read_evidence(cfg, pairs)
+    lexicon = run_lexicon(cfg.detect.vocabulary, evidence.values())
+    originals = original_captions(cfg, (i.shard for p in pairs for i in (p.a, p.b)))
+
+    def original(key: str) -> str:
+        cleaned = clean_alt_text(originals.get(key, ""), lexicon)
+        return shorten(cleaned, context_length=ALT_TEXT_TOKENS) if cleaned else ""
+
+    def messages(pair: Pair) -> list[dict[str, str]]:
+        return prompt.messages(
+            few_shot_shift(cfg, pair_key(pair)),
+            object=natural(pair.object),
+            a_object=with_article(pair.object),
+            shared=", ".join(shared_objects(pair, evidence, cfg)) or "(nothing else)",
+            caption_a=original(pair.a.key) or "(none)",
+            caption_b=original(pair.b.key) or "(none)",
+        )
+
+    with shard_cache(cfg, CACHE) as cache:
+        results, llm = run_structured(
+            cfg.llm,
+            pairs,
+            messages,
+            PairCaptionsOutput,
+            desc="pair captions",
+            cache=cache,
+            key=pair_key,
+        )
+    published: list[NegPairRecord] = []
+    rejects: list[Reject] = []
+    for pair, result in zip(pairs, results, strict=True):
+        record = pair.record()
+        if result.value is None:
+            detail = f"{result.reason}: {result.detail or ''}"
+            rejects.append(
+                Reject(stage=STAGE, key=record.pair_id, reason="pair_llm_failed", detail=detail)
+            )
+            continue
+        caption_a = result.value.with_object.strip()
+        caption_b = result.value.without_object.strip()
+        images = (
+            image(pair.a.key, evidence, originals, cfg, lexicon),
+            image(pair.b.key, evidence, originals, cfg, lexicon),
+        )
+        problem = pair_problem(caption_a, caption_b, pair.object, images, cfg, lexicon)
+        if problem is not None:
+            reason, text = problem
+            rejects.append(Reject(stage=STAGE, key=record.pair_id, reason=reason, detail=text))
+            continue
+        published.append(
+            NegPairRecord(
+                **record.model_dump(),
+                caption_a=caption_a,
+                caption_b=caption_b,
+                prompt=prompt.ref,
+                model=result.model,
+                config_hash=config_hash,
+            )
+        )
+    return Captioned(published, rejects, llm)
+
+
+def pair_key(pair: Pair) -> str:
+    """The response cache's item: the pair's id."""
+    return pair_id(pair.a.key, pair.b.key, pair.object)
+
+
+def image(
+    key: str,
+    evidence: dict[str, Evidence],
+    originals: dict[str, str],
+    cfg: Config,
+    lexicon: Lexicon,
+) -> Image:
+    ev = evidence[key]
+    return Image(
+        verdicts=evidence_verdicts(ev, lexicon, cfg.detect),
+        boxes=box_counts(ev, cfg.detect),
+        original=originals.get(key, ""),
+    )
+
+
+def caption_stats(captioned: Captioned, prompt_ref: str) -> dict[str, Any]:
+    """The ``captions`` entry of ``pairs/stats.json``."""
+    dropped: dict[str, int] = {}
+    for reject in captioned.rejects:
+        dropped[reject.reason] = dropped.get(reject.reason, 0) + 1
+    return {
+        "published": len(captioned.published),
+        "dropped": dict(sorted(dropped.items())),
+        "prompt": prompt_ref,
+        **dict(sorted(captioned.llm.items())),
+    }
