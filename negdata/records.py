@@ -204,14 +204,15 @@ class PairRecord(Record):
 
 
 class NegPairRecord(PairRecord):
-    """A published NegPair (``pairs/negpairs.parquet``): a mined pair with the LLM's two
-    captions, each passed by the pair gates (``negdata.pairs.gate``): ``caption_a`` is true of A
-    and affirms ``object``, ``caption_b`` is true of B and negates it. ``prompt`` and ``model``
-    name what wrote them, as a NegCap caption's do."""
+    """A published NegPair (``pairs/negpairs.parquet``): a mined pair with two captions, each
+    passed by the pair gates (``negdata.pairs.gate``): ``caption_a`` is true of A and affirms
+    ``object``, ``caption_b`` is true of B and negates it. ``generator``, ``prompt`` and
+    ``model`` name what wrote them, as a NegCap caption's do (a template: no prompt, no model)."""
 
     caption_a: str
     caption_b: str
-    prompt: str
+    generator: Literal["llm", "template"]
+    prompt: str | None
     model: str | None
     config_hash: str
 

@@ -95,6 +95,30 @@ def template_caption(
     return fitted or _pick(NOTHING, variant).format(**slots)
 
 
+# A NegPair's two captions from one frame, so that they differ in the object alone (and in a
+# count where the two images' boxes differ): {all}, what the first image shows, the object
+# included; {objects}, what the second shows; {x}: the object; {be}: its verb.
+PAIR_FRAMES = (
+    ("A photo with {all}.", "A photo with {objects}, but no {x}."),
+    ("This image shows {all}.", "This image shows {objects}, with no {x}."),
+    ("{all} can be seen.", "{objects} can be seen, but there {be} no {x}."),
+)
+
+
+def pair_captions(
+    label: str, shared_a: list[str], shared_b: list[str], variant: int = 0
+) -> tuple[str, str]:
+    """Stand-in captions of a NegPair (``generator: template``): what both images show, as each
+    image's own boxes count it (``shared_a``, ``shared_b``: "people" beside two, "a person"
+    beside one), and ``label``, there in the first and missing from the second. ``variant``
+    picks the frame."""
+    x = natural(label)
+    with_x, without_x = PAIR_FRAMES[variant % len(PAIR_FRAMES)]
+    a = with_x.format(all=join_objects([*shared_a[:3], x]))
+    b = without_x.format(objects=join_objects(shared_b[:3]), x=x, be=be(x))
+    return _sentence(a), _sentence(b)
+
+
 def mcq_options(
     template: McqTemplate, positives: list[str], negative: str
 ) -> tuple[str, list[str]]:

@@ -4,20 +4,25 @@ The request names the object X, the objects both images show and each image's or
 (cleaned of what describes no picture, as compose cleans it). It goes through the run's LLM
 client, batching and response cache (``llm_cache/pairs/``, keyed by the pair id), so a rerun
 after a crash asks nothing again. A pair is published only when both captions pass
-``negdata.pairs.gate``; every other pair is a counted ``Reject``.
+``negdata.pairs.gate``; with ``compose.template_fallback`` a template's pair of captions, gated
+the same way, stands in for the LLM's where those fail; every other pair is a counted
+``Reject``.
 """
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from negdata.clip_text import shorten
 from negdata.compose.alt_text import clean_alt_text
 from negdata.compose.captions import ALT_TEXT_TOKENS
 from negdata.compose.plan import captions_by_key
 from negdata.compose.schemas import PairCaptionsOutput
+from negdata.compose.templates import pair_captions
 from negdata.config import Config
 from negdata.detect.lexicon import Lexicon, run_lexicon
 from negdata.english import counted, natural, with_article
@@ -38,12 +43,14 @@ STAGE = "pairs"
 @dataclass(frozen=True)
 class Captioned:
     """What captioning made of the mined pairs: the published ones, in mining order, the
-    dropped ones with their reasons, and the LLM counters (``llm_requests``, ``llm_cache_hits``
-    ...)."""
+    dropped ones with their reasons, the LLM counters (``llm_requests``, ``llm_cache_hits``
+    ...), and, with ``compose.template_fallback``, the pairs whose captions a template wrote
+    where the LLM's failed (``compose.templates.pair_captions``, gated the same way)."""
 
     published: list[NegPairRecord]
     rejects: list[Reject]
     llm: dict[str, int]
+    templates: dict[str, int]  # pairs a template wrote, by why the LLM's captions failed
 
 
 def pair_prompt(cfg: Config) -> Prompt:
@@ -89,6 +96,16 @@ def shared_objects(pair: Pair, evidence: dict[str, Evidence], cfg: Config) -> li
     ]
 
 
+def each_counted(
+    pair: Pair, evidence: dict[str, Evidence], cfg: Config
+) -> tuple[list[str], list[str]]:
+    """The objects both images show, but X, as each image's own boxes count them."""
+    shared = sorted((pair.a.present - {pair.object}) & pair.b.present)
+    boxes = [box_counts(evidence[image.key], cfg.detect) for image in (pair.a, pair.b)]
+    named = [[counted(label, counts.get(label)) for label in shared] for counts in boxes]
+    return named[0], named[1]
+
+
 def caption_pairs(cfg: Config, pairs: Sequence[Pair], config_hash: str) -> Captioned:
     """One LLM call per pair, then the gates; see the module's docstring."""
     prompt = pair_prompt(cfg)
@@ -122,21 +139,31 @@ def caption_pairs(cfg: Config, pairs: Sequence[Pair], config_hash: str) -> Capti
         )
     published: list[NegPairRecord] = []
     rejects: list[Reject] = []
+    stood_in: Counter[str] = Counter()  # the LLM's reason, where a template stood in
     for pair, result in zip(pairs, results, strict=True):
         record = pair.record()
-        if result.value is None:
-            detail = f"{result.reason}: {result.detail or ''}"
-            rejects.append(
-                Reject(stage=STAGE, key=record.pair_id, reason="pair_llm_failed", detail=detail)
-            )
-            continue
-        caption_a = result.value.with_object.strip()
-        caption_b = result.value.without_object.strip()
         images = (
             image(pair.a.key, evidence, originals, cfg, lexicon),
             image(pair.b.key, evidence, originals, cfg, lexicon),
         )
-        problem = pair_problem(caption_a, caption_b, pair.object, images, cfg, lexicon)
+        if result.value is None:
+            problem: tuple[str, str] | None = (
+                "pair_llm_failed",
+                f"{result.reason}: {result.detail or ''}",
+            )
+        else:
+            caption_a = result.value.with_object.strip()
+            caption_b = result.value.without_object.strip()
+            problem = pair_problem(caption_a, caption_b, pair.object, images, cfg, lexicon)
+        generator: Literal["llm", "template"] = "llm"
+        if problem is not None and cfg.compose.template_fallback:
+            variant = random.Random(f"{cfg.run.seed}:{record.pair_id}:frame").randrange(1 << 16)
+            caption_a, caption_b = pair_captions(
+                pair.object, *each_counted(pair, evidence, cfg), variant
+            )
+            if pair_problem(caption_a, caption_b, pair.object, images, cfg, lexicon) is None:
+                stood_in[problem[0]] += 1
+                problem, generator = None, "template"
         if problem is not None:
             reason, text = problem
             rejects.append(Reject(stage=STAGE, key=record.pair_id, reason=reason, detail=text))
@@ -146,12 +173,13 @@ def caption_pairs(cfg: Config, pairs: Sequence[Pair], config_hash: str) -> Capti
                 **record.model_dump(),
                 caption_a=caption_a,
                 caption_b=caption_b,
-                prompt=prompt.ref,
-                model=result.model,
+                generator=generator,
+                prompt=prompt.ref if generator == "llm" else None,
+                model=result.model if generator == "llm" else None,
                 config_hash=config_hash,
             )
         )
-    return Captioned(published, rejects, llm)
+    return Captioned(published, rejects, llm, dict(sorted(stood_in.items())))
 
 
 def pair_key(pair: Pair) -> str:
@@ -182,6 +210,7 @@ def caption_stats(captioned: Captioned, prompt_ref: str) -> dict[str, Any]:
     return {
         "published": len(captioned.published),
         "dropped": dict(sorted(dropped.items())),
+        "template": captioned.templates,
         "prompt": prompt_ref,
         **dict(sorted(captioned.llm.items())),
     }

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from negdata.compose.templates import pair_captions
 from negdata.config import Config, load_config
 from negdata.detect.lexicon import Lexicon, run_lexicon
 from negdata.pairs.gate import Image, pair_problem
@@ -74,3 +75,13 @@ def test_a_false_caption_drops_the_pair_with_its_reason(
     images, lexicon = _images(cfg)
     found = pair_problem(caption_a, caption_b, "tie", images, cfg, lexicon)
     assert found is not None and found[0] == reason, found
+
+
+@pytest.mark.parametrize("variant", range(3))
+def test_every_template_frame_writes_a_pair_the_gates_publish(cfg: Config, variant: int) -> None:
+    """The stand-in captions (``compose.template_fallback``) are held to the same gates, and
+    each frame passes them where its words are true."""
+    images, lexicon = _images(cfg)
+    with_tie, without_tie = pair_captions("tie", ["person"], ["person"], variant)
+    assert pair_problem(with_tie, without_tie, "tie", images, cfg, lexicon) is None
+    assert pair_problem(without_tie, with_tie, "tie", images, cfg, lexicon) is not None
