@@ -126,6 +126,13 @@ def _eval_clip(args: argparse.Namespace) -> None:
     from negdata.evaluation.clip_eval import evaluate, load_clip, read_split, report
 
     run = UPath(args.run)
+    if args.task == "pairs":
+        from negdata.evaluation.pairs_eval import evaluate_pairs, read_pairs, report_pairs
+
+        pairs = read_pairs(run)
+        clip = load_clip(args.model, args.pretrained, args.device, args.image_size)
+        print(report_pairs(clip, evaluate_pairs(clip, pairs, args.batch_size), run))
+        return
     data = read_split(run, args.split)
     clip = load_clip(args.model, args.pretrained, args.device, args.image_size)
     print(report(clip, evaluate(clip, data, args.split, args.batch_size), run))
@@ -318,6 +325,13 @@ def parser() -> argparse.ArgumentParser:
         metavar="CHECKPOINT",
         help="a local checkpoint file (open_clip's or its trainer's); without it the model is "
         "randomly initialised",
+    )
+    clip.add_argument(
+        "--task",
+        choices=("negbench", "pairs"),
+        default="negbench",
+        help="negbench: NegMCQ and negated retrieval on --split; pairs: the run's NegPairs "
+        "(pairs/negpairs.parquet), each caption matched to its own image or the other",
     )
     clip.add_argument("--split", default="test", help="train, validation or test")
     clip.add_argument("--device", default="cpu", help="torch device (cpu, cuda, cuda:1, ...)")

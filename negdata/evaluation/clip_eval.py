@@ -111,7 +111,7 @@ def load_clip(
     return Clip(name, model, preprocess, open_clip.get_tokenizer(name), device, pretrained)
 
 
-def _image_features(clip: Clip, jpegs: Sequence[bytes], batch_size: int) -> Any:
+def image_features(clip: Clip, jpegs: Sequence[bytes], batch_size: int) -> Any:
     import torch
     from PIL import Image
 
@@ -127,7 +127,7 @@ def _image_features(clip: Clip, jpegs: Sequence[bytes], batch_size: int) -> Any:
     return torch.cat(out)
 
 
-def _text_features(clip: Clip, texts: Sequence[str], batch_size: int) -> Any:
+def text_features(clip: Clip, texts: Sequence[str], batch_size: int) -> Any:
     import torch
 
     out = []
@@ -144,12 +144,12 @@ def evaluate(clip: Clip, data: SplitData, split: str, batch_size: int = 64) -> C
 
     keys = sorted(data.images)
     row = {key: i for i, key in enumerate(keys)}
-    images = _image_features(clip, [data.images[k] for k in keys], batch_size)
+    images = image_features(clip, [data.images[k] for k in keys], batch_size)
     log.info("eval-clip: %d images encoded", len(keys))
     accuracy, by_template = None, {}
     if data.questions:
         options = [getattr(q, f"caption_{i}") for q in data.questions for i in range(4)]
-        texts = _text_features(clip, options, batch_size).view(len(data.questions), 4, -1)
+        texts = text_features(clip, options, batch_size).view(len(data.questions), 4, -1)
         mine = images[[row[q.image_key] for q in data.questions]]
         scores = (texts @ mine.unsqueeze(2)).squeeze(2)
         overall, per = mcq_tallies(
@@ -163,7 +163,7 @@ def evaluate(clip: Clip, data: SplitData, split: str, batch_size: int = 64) -> C
     gallery = sorted({c.image_key for c in data.captions})
     if data.captions:
         column = {key: i for i, key in enumerate(gallery)}
-        texts = _text_features(clip, [c.caption for c in data.captions], batch_size)
+        texts = text_features(clip, [c.caption for c in data.captions], batch_size)
         scores = texts @ images[[row[k] for k in gallery]].T
         recall = recall_at_k(scores, [column[c.image_key] for c in data.captions], RECALL_AT)
     return ClipScores(
