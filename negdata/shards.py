@@ -23,6 +23,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import shutil
 import tempfile
 import threading
@@ -104,6 +105,17 @@ def shard_name(shard: int) -> str:
 
 def stats_path(stage_dir: Location, shard: int) -> Location:
     return stage_dir / f"{shard_name(shard)}_stats.json"
+
+
+_STATS_NAME = re.compile(r"^(\d{5})_stats\.json$")
+
+
+def shards_with_stats(stage_dir: Location) -> list[int]:
+    """The shards with a done marker in ``stage_dir``, whatever config made it."""
+    if not stage_dir.is_dir():
+        return []
+    matches = (_STATS_NAME.match(p.name) for p in stage_dir.iterdir())
+    return sorted(int(m.group(1)) for m in matches if m)
 
 
 def read_stats(stage_dir: Location, shard: int) -> dict[str, Any] | None:

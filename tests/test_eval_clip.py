@@ -5,8 +5,6 @@ hand-made similarities, and on a model built to know every answer."""
 
 from __future__ import annotations
 
-import hashlib
-import io
 import os
 import re
 import subprocess
@@ -17,13 +15,13 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 import torch
-from PIL import Image
 
 from bench.synthetic_run import build_run
 from negdata.cli import main
 from negdata.evaluation.clip_eval import Clip, ClipScores, evaluate, read_split, report
 from negdata.evaluation.scores import Tally, mcq_tallies, recall_at_k
 from negdata.pipeline import summarize
+from tests.clip_oracle import oracle_clip
 
 TINY = "tests/data/tiny-clip.json"
 # 40 images in shards of 20: 32 train, 4 validation, 4 test (bench/synthetic_run.py's split).
@@ -89,31 +87,10 @@ def test_a_model_that_knows_every_answer_scores_one(run: Path) -> None:
     """Each image and each text is encoded as the one-hot of the image it belongs to (a
     question's right option as its image, the wrong ones as nothing): all right, all found."""
     data = read_split(run, "test")
-    keys = sorted(data.images)
-    index = {key: i for i, key in enumerate(keys)}
-    by_pixels = {
-        hashlib.sha256(Image.open(io.BytesIO(data.images[k])).convert("RGB").tobytes()).digest(): k
-        for k in keys
-    }
-    assert len(by_pixels) == len(keys), "the test split's images must differ"
     owner = {c.caption: c.image_key for c in data.captions}
     for q in data.questions:
         owner[getattr(q, f"caption_{q.correct_answer}")] = q.image_key
-
-    class Oracle(torch.nn.Module):
-        def encode_image(self, batch: torch.Tensor) -> torch.Tensor:
-            return torch.nn.functional.one_hot(batch, len(keys) + 1).float()
-
-        def encode_text(self, batch: torch.Tensor) -> torch.Tensor:
-            return torch.nn.functional.one_hot(batch, len(keys) + 1).float()
-
-    def preprocess(image: Image.Image) -> torch.Tensor:
-        return torch.tensor(index[by_pixels[hashlib.sha256(image.tobytes()).digest()]])
-
-    def tokenize(texts: list[str]) -> torch.Tensor:
-        return torch.tensor([index[owner[t]] if t in owner else len(keys) for t in texts])
-
-    oracle = Clip("oracle", Oracle(), preprocess, tokenize, "cpu", None)
+    oracle = oracle_clip(data.images, owner)
     scores = evaluate(oracle, data, "test", batch_size=3)
     assert scores.questions == len(data.questions) > 0
     assert scores.mcq_accuracy == 1.0

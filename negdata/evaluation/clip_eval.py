@@ -73,6 +73,12 @@ def read_split(run: Location, split: str) -> SplitData:
     shards = sorted({path.stem for path in [*mcq_files, *caption_files]})
     negcap: list[Location] = sorted((run / layout.NEGCAP / split).glob("*.tar"), key=str)
     tars = [*negcap, *(run / "shards" / f"{name}.tar" for name in shards)]
+    return SplitData(questions, captions, read_images(tars, wanted, f"{run}, split {split!r}"))
+
+
+def read_images(tars: Sequence[Location], wanted: set[str], where: str) -> dict[str, bytes]:
+    """The JPEG of every ``wanted`` key, from the first of ``tars`` that holds it (a tar that
+    is not there is passed over); an error naming ``where`` when a key is in none."""
     images: dict[str, bytes] = {}
     for tar in tars:
         if wanted <= images.keys():
@@ -83,9 +89,8 @@ def read_split(run: Location, split: str) -> SplitData:
                     images.setdefault(sample["__key__"], sample["jpg"])
     missing = wanted - images.keys()
     if missing:
-        raise ValueError(f"{run}: no image for {len(missing)} keys of split {split!r}, e.g. "
-                         f"{min(missing)}")  # fmt: skip
-    return SplitData(questions, captions, images)
+        raise ValueError(f"{where}: no image for {len(missing)} keys, e.g. {min(missing)}")
+    return images
 
 
 def load_clip(
@@ -177,7 +182,8 @@ def evaluate(clip: Clip, data: SplitData, split: str, batch_size: int = 64) -> C
     )
 
 
-def _number(value: float | None) -> str:
+def number(value: float | None) -> str:
+    """A score as eval-clip prints it; ``-`` where there is none."""
     return "-" if value is None else f"{value:.3f}"
 
 
@@ -186,15 +192,15 @@ def report(clip: Clip, scores: ClipScores, run: Location) -> str:
     weights = clip.weights or "random init (no --pretrained)"
     lines = [
         f"{clip.name}, weights: {weights}; {run}, split {scores.split}",
-        f"NegMCQ: {scores.questions} questions, accuracy {_number(scores.mcq_accuracy)} "
+        f"NegMCQ: {scores.questions} questions, accuracy {number(scores.mcq_accuracy)} "
         "(chance 0.250)",
         f"  {'template':<13}{'NegBench':<10}{'questions':>10}{'accuracy':>10}",
     ]
     for ours, theirs in NEGBENCH_TEMPLATES.items():
         right, total = scores.by_template.get(ours, (0, 0))
         value = right / total if total else None
-        lines.append(f"  {ours:<13}{theirs:<10}{total:>10}{_number(value):>10}")
-    recall = ", ".join(f"recall@{k} {_number(scores.recall.get(k))}" for k in RECALL_AT)
+        lines.append(f"  {ours:<13}{theirs:<10}{total:>10}{number(value):>10}")
+    recall = ", ".join(f"recall@{k} {number(scores.recall.get(k))}" for k in RECALL_AT)
     lines.append(
         f"Negated retrieval (text to image): {scores.captions} captions, "
         f"{scores.images} images: {recall}"

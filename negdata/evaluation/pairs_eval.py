@@ -10,11 +10,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from negdata.evaluation.clip_eval import Clip, image_features, text_features
+from negdata.evaluation.clip_eval import Clip, image_features, number, read_images, text_features
 from negdata.pairs.stage import FOLDER, NEGPAIRS_FILE
 from negdata.records import NegPairRecord, read_parquet
 from negdata.shards import Location, shard_name
-from negdata.wds import read_tar
 
 
 @dataclass(frozen=True)
@@ -38,19 +37,10 @@ def read_pairs(run: Location) -> PairsData:
     if not path.exists():
         raise ValueError(f"{run}: no {FOLDER}/{NEGPAIRS_FILE} (negdata pairs with pairs.captions)")
     pairs = list(read_parquet(path, NegPairRecord))
-    wanted: dict[int, set[str]] = {}
-    for pair in pairs:
-        wanted.setdefault(pair.shard_a, set()).add(pair.key_a)
-        wanted.setdefault(pair.shard_b, set()).add(pair.key_b)
-    images: dict[str, bytes] = {}
-    for shard, keys in sorted(wanted.items()):
-        for sample in read_tar(run / "shards" / f"{shard_name(shard)}.tar"):
-            if sample["__key__"] in keys and "jpg" in sample:
-                images[sample["__key__"]] = sample["jpg"]
-    missing = {k for keys in wanted.values() for k in keys} - images.keys()
-    if missing:
-        raise ValueError(f"{run}: no image for {len(missing)} paired keys, e.g. {min(missing)}")
-    return PairsData(pairs, images)
+    shards = sorted({p.shard_a for p in pairs} | {p.shard_b for p in pairs})
+    tars = [run / "shards" / f"{shard_name(shard)}.tar" for shard in shards]
+    wanted = {p.key_a for p in pairs} | {p.key_b for p in pairs}
+    return PairsData(pairs, read_images(tars, wanted, f"{run}, NegPairs"))
 
 
 def evaluate_pairs(clip: Clip, data: PairsData, batch_size: int = 64) -> PairScores:
@@ -82,19 +72,15 @@ def evaluate_pairs(clip: Clip, data: PairsData, batch_size: int = 64) -> PairSco
     )
 
 
-def _number(value: float | None) -> str:
-    return "-" if value is None else f"{value:.3f}"
-
-
 def report_pairs(clip: Clip, scores: PairScores, run: Location) -> str:
     """What ``negdata eval-clip --task pairs`` prints."""
     weights = clip.weights or "random init (no --pretrained)"
     lines = [
         f"{clip.name}, weights: {weights}; {run}, NegPairs",
-        f"NegPairs: {scores.pairs} pairs, individual accuracy {_number(scores.individual)} "
-        f"(chance 0.500), set accuracy {_number(scores.set)} (chance 0.250)",
+        f"NegPairs: {scores.pairs} pairs, individual accuracy {number(scores.individual)} "
+        f"(chance 0.500), set accuracy {number(scores.set)} (chance 0.250)",
         f"  {'object':<16}{'pairs':>6}{'set accuracy':>14}",
     ]
     for obj, (right, total) in scores.by_object.items():
-        lines.append(f"  {obj:<16}{total:>6}{_number(right / total):>14}")
+        lines.append(f"  {obj:<16}{total:>6}{number(right / total):>14}")
     return "\n".join(lines)

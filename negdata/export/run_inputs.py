@@ -3,30 +3,20 @@
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Iterator
 
 import pyarrow.parquet as pq
 
 from negdata.publish import layout
 from negdata.records import R
-from negdata.shards import Location, is_remote, shard_name
+from negdata.shards import Location, is_remote, shard_name, shards_with_stats
 from negdata.wds import read_tar
 
 log = logging.getLogger(__name__)
 
-_STATS = re.compile(r"^(\d{5})_stats\.json$")
-
 
 class RunError(ValueError):
     """A run folder that cannot be exported: missing, or with no shard published."""
-
-
-def _shards_with_stats(stage_dir: Location) -> list[int]:
-    if not stage_dir.is_dir():
-        return []
-    matches = (_STATS.match(p.name) for p in stage_dir.iterdir())
-    return sorted(int(m.group(1)) for m in matches if m)
 
 
 def published_shards(run: Location) -> list[int]:
@@ -34,13 +24,13 @@ def published_shards(run: Location) -> list[int]:
     there is no run or no such shard, a warning for ingested shards not published yet."""
     if not run.is_dir():
         raise RunError(f"{run}: no such run folder (give the run's output_dir)")
-    published = _shards_with_stats(run / layout.MARKERS)
+    published = shards_with_stats(run / layout.MARKERS)
     if not published:
         raise RunError(
             f"{run}: no shard has finished the publish stage "
             f"(no {layout.MARKERS}/NNNNN_stats.json): run the pipeline to the end first"
         )
-    pending = sorted(set(_shards_with_stats(run / "shards")) - set(published))
+    pending = sorted(set(shards_with_stats(run / "shards")) - set(published))
     if pending:
         log.warning(
             "%s: %d ingested shards are not published yet (first %s); exporting the %d published",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -24,15 +24,15 @@ from negdata.compose.plan import captions_by_key
 from negdata.compose.schemas import PairCaptionsOutput
 from negdata.compose.templates import pair_captions
 from negdata.config import Config
-from negdata.detect.lexicon import Lexicon, run_lexicon
+from negdata.detect.lexicon import run_lexicon
 from negdata.english import counted, natural, with_article
 from negdata.llm import run_structured
 from negdata.llm.cache import shard_cache
 from negdata.llm.prompts import Prompt, few_shot_shift, load_prompt
 from negdata.pairs.gate import Image, pair_problem
-from negdata.pairs.mine import Pair, pair_id
+from negdata.pairs.mine import Pair
 from negdata.records import Evidence, NegPairRecord, Reject, flat, iter_parquet
-from negdata.shards import shard_name
+from negdata.shards import Location, shard_name
 from negdata.verify import box_counts, evidence_verdicts
 
 PROMPT = "pair"
@@ -57,15 +57,15 @@ def pair_prompt(cfg: Config) -> Prompt:
     return load_prompt(cfg.compose.prompts_dir, PROMPT)
 
 
-def read_evidence(cfg: Config, pairs: Sequence[Pair]) -> dict[str, Evidence]:
+def read_evidence(evidence_dir: Location, pairs: Sequence[Pair]) -> dict[str, Evidence]:
     """The evidence of every image in ``pairs``, read shard by shard."""
     wanted: dict[int, set[str]] = {}
     for pair in pairs:
-        for image in (pair.a, pair.b):
-            wanted.setdefault(image.shard, set()).add(image.key)
+        for side in (pair.a, pair.b):
+            wanted.setdefault(side.shard, set()).add(side.key)
     found: dict[str, Evidence] = {}
     for shard, keys in sorted(wanted.items()):
-        path = cfg.run.output_dir / "evidence" / f"{shard_name(shard)}.parquet"
+        path = evidence_dir / f"{shard_name(shard)}.parquet"
         found.update((ev.key, ev) for ev in flat(iter_parquet(path, Evidence)) if ev.key in keys)
     return found
 
@@ -82,36 +82,40 @@ def original_captions(cfg: Config, shards: Iterable[int]) -> dict[str, str]:
     return found
 
 
-def shared_objects(pair: Pair, evidence: dict[str, Evidence], cfg: Config) -> list[str]:
-    """The objects both images show, but X, as a caption names them: counted ("people") where
-    both images' boxes agree on the count, else the plain name."""
-    boxes_a = box_counts(evidence[pair.a.key], cfg.detect)
-    boxes_b = box_counts(evidence[pair.b.key], cfg.detect)
-    shared = sorted((pair.a.present - {pair.object}) & pair.b.present)
-    return [
-        counted(label, boxes_a.get(label))
-        if boxes_a.get(label) == boxes_b.get(label)
-        else natural(label)
-        for label in shared
-    ]
+def _shared(pair: Pair) -> list[str]:
+    return sorted((pair.a.present - {pair.object}) & pair.b.present)
 
 
-def each_counted(
-    pair: Pair, evidence: dict[str, Evidence], cfg: Config
-) -> tuple[list[str], list[str]]:
+def each_counted(pair: Pair, images: Mapping[str, Image]) -> tuple[list[str], list[str]]:
     """The objects both images show, but X, as each image's own boxes count them."""
-    shared = sorted((pair.a.present - {pair.object}) & pair.b.present)
-    boxes = [box_counts(evidence[image.key], cfg.detect) for image in (pair.a, pair.b)]
-    named = [[counted(label, counts.get(label)) for label in shared] for counts in boxes]
-    return named[0], named[1]
+    a, b = (images[side.key].boxes for side in (pair.a, pair.b))
+    shared = _shared(pair)
+    return [counted(n, a.get(n)) for n in shared], [counted(n, b.get(n)) for n in shared]
 
 
-def caption_pairs(cfg: Config, pairs: Sequence[Pair], config_hash: str) -> Captioned:
+def shared_objects(pair: Pair, images: Mapping[str, Image]) -> list[str]:
+    """The objects both images show, but X, as a caption of either names them: counted
+    ("people") where both images' boxes agree on the count, else the plain name."""
+    named = zip(_shared(pair), *each_counted(pair, images), strict=True)
+    return [a if a == b else natural(label) for label, a, b in named]
+
+
+def caption_pairs(
+    cfg: Config, evidence_dir: Location, pairs: Sequence[Pair], config_hash: str
+) -> Captioned:
     """One LLM call per pair, then the gates; see the module's docstring."""
     prompt = pair_prompt(cfg)
-    evidence = read_evidence(cfg, pairs)
+    evidence = read_evidence(evidence_dir, pairs)
     lexicon = run_lexicon(cfg.detect.vocabulary, evidence.values())
     originals = original_captions(cfg, (i.shard for p in pairs for i in (p.a, p.b)))
+    images = {  # each image's verdicts and boxes, once however many pairs it is in
+        key: Image(
+            verdicts=evidence_verdicts(ev, lexicon, cfg.detect),
+            boxes=box_counts(ev, cfg.detect),
+            original=originals.get(key, ""),
+        )
+        for key, ev in evidence.items()
+    }
 
     def original(key: str) -> str:
         cleaned = clean_alt_text(originals.get(key, ""), lexicon)
@@ -119,10 +123,10 @@ def caption_pairs(cfg: Config, pairs: Sequence[Pair], config_hash: str) -> Capti
 
     def messages(pair: Pair) -> list[dict[str, str]]:
         return prompt.messages(
-            few_shot_shift(cfg, pair_key(pair)),
+            few_shot_shift(cfg, pair.id),
             object=natural(pair.object),
             a_object=with_article(pair.object),
-            shared=", ".join(shared_objects(pair, evidence, cfg)) or "(nothing else)",
+            shared=", ".join(shared_objects(pair, images)) or "(nothing else)",
             caption_a=original(pair.a.key) or "(none)",
             caption_b=original(pair.b.key) or "(none)",
         )
@@ -135,17 +139,14 @@ def caption_pairs(cfg: Config, pairs: Sequence[Pair], config_hash: str) -> Capti
             PairCaptionsOutput,
             desc="pair captions",
             cache=cache,
-            key=pair_key,
+            key=lambda pair: pair.id,
         )
     published: list[NegPairRecord] = []
     rejects: list[Reject] = []
     stood_in: Counter[str] = Counter()  # the LLM's reason, where a template stood in
     for pair, result in zip(pairs, results, strict=True):
         record = pair.record()
-        images = (
-            image(pair.a.key, evidence, originals, cfg, lexicon),
-            image(pair.b.key, evidence, originals, cfg, lexicon),
-        )
+        both = (images[pair.a.key], images[pair.b.key])
         if result.value is None:
             problem: tuple[str, str] | None = (
                 "pair_llm_failed",
@@ -154,14 +155,12 @@ def caption_pairs(cfg: Config, pairs: Sequence[Pair], config_hash: str) -> Capti
         else:
             caption_a = result.value.with_object.strip()
             caption_b = result.value.without_object.strip()
-            problem = pair_problem(caption_a, caption_b, pair.object, images, cfg, lexicon)
+            problem = pair_problem(caption_a, caption_b, pair.object, both, cfg, lexicon)
         generator: Literal["llm", "template"] = "llm"
         if problem is not None and cfg.compose.template_fallback:
             variant = random.Random(f"{cfg.run.seed}:{record.pair_id}:frame").randrange(1 << 16)
-            caption_a, caption_b = pair_captions(
-                pair.object, *each_counted(pair, evidence, cfg), variant
-            )
-            if pair_problem(caption_a, caption_b, pair.object, images, cfg, lexicon) is None:
+            caption_a, caption_b = pair_captions(pair.object, *each_counted(pair, images), variant)
+            if pair_problem(caption_a, caption_b, pair.object, both, cfg, lexicon) is None:
                 stood_in[problem[0]] += 1
                 problem, generator = None, "template"
         if problem is not None:
@@ -180,26 +179,6 @@ def caption_pairs(cfg: Config, pairs: Sequence[Pair], config_hash: str) -> Capti
             )
         )
     return Captioned(published, rejects, llm, dict(sorted(stood_in.items())))
-
-
-def pair_key(pair: Pair) -> str:
-    """The response cache's item: the pair's id."""
-    return pair_id(pair.a.key, pair.b.key, pair.object)
-
-
-def image(
-    key: str,
-    evidence: dict[str, Evidence],
-    originals: dict[str, str],
-    cfg: Config,
-    lexicon: Lexicon,
-) -> Image:
-    ev = evidence[key]
-    return Image(
-        verdicts=evidence_verdicts(ev, lexicon, cfg.detect),
-        boxes=box_counts(ev, cfg.detect),
-        original=originals.get(key, ""),
-    )
 
 
 def caption_stats(captioned: Captioned, prompt_ref: str) -> dict[str, Any]:

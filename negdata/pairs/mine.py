@@ -32,9 +32,14 @@ class Pair:
     def order(self) -> tuple[float, str, str, str]:
         return (-self.overlap, self.a.key, self.b.key, self.object)
 
+    @property
+    def id(self) -> str:
+        """``pair_id``: the response cache's item and the published row's id."""
+        return pair_id(self.a.key, self.b.key, self.object)
+
     def record(self) -> PairRecord:
         return PairRecord(
-            pair_id=pair_id(self.a.key, self.b.key, self.object),
+            pair_id=self.id,
             key_a=self.a.key,
             key_b=self.b.key,
             object=self.object,

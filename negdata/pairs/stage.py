@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import re
 from collections import Counter
 from typing import Any
 
@@ -24,7 +23,7 @@ from negdata.pairs.captions import caption_pairs, caption_stats, pair_prompt
 from negdata.pairs.labels import read_labels
 from negdata.pairs.mine import mine, overlap_histogram
 from negdata.records import NegPairRecord, PairRecord, Reject, write_parquet
-from negdata.shards import Location, is_done, write_json_atomic
+from negdata.shards import Location, is_done, shards_with_stats, write_json_atomic
 from negdata.stages import STAGES, llm_outputs, stage_hash
 from negdata.validate.parser import parser_info
 
@@ -35,18 +34,6 @@ PAIRS_FILE = "pairs.parquet"
 STATS_FILE = "stats.json"
 NEGPAIRS_FILE = "negpairs.parquet"
 REJECTS_FILE = "rejects.parquet"
-_MARKER = re.compile(r"^(\d{5})_stats\.json$")
-
-
-def evidence_shards(evidence_dir: Location) -> list[int]:
-    """The shards with a detect done marker in the folder, whatever config made it."""
-    if not evidence_dir.exists():
-        return []
-    return sorted(
-        int(found.group(1))
-        for path in evidence_dir.iterdir()
-        if (found := _MARKER.match(path.name)) is not None
-    )
 
 
 def pairs_hash(cfg: Config, detect_hash: str, shards: list[int]) -> str:
@@ -84,7 +71,7 @@ def run_pairs(cfg: Config) -> dict[str, Any]:
     detect = next(stage for stage in STAGES if stage.name == "detect")
     evidence_dir = out / detect.directory
     detect_hash = stage_hash(cfg, detect)
-    markers = evidence_shards(evidence_dir)
+    markers = shards_with_stats(evidence_dir)
     shards = [s for s in markers if is_done(evidence_dir, s, detect_hash)]
     stale = sorted(set(markers) - set(shards))
     if not shards:
@@ -106,7 +93,7 @@ def run_pairs(cfg: Config) -> dict[str, Any]:
     rows = write_parquet(folder / PAIRS_FILE, PairRecord, (pair.record() for pair in kept))
     captions: dict[str, Any] | None = None
     if cfg.pairs.captions:
-        captioned = caption_pairs(cfg, kept, config_hash)
+        captioned = caption_pairs(cfg, evidence_dir, kept, config_hash)
         write_parquet(folder / NEGPAIRS_FILE, NegPairRecord, captioned.published)
         write_parquet(folder / REJECTS_FILE, Reject, captioned.rejects)
         captions = caption_stats(captioned, pair_prompt(cfg).ref)

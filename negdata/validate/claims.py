@@ -17,7 +17,6 @@ import itertools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from itertools import pairwise
 from typing import Literal
 
 from negdata.detect.lexicon import Lexicon
@@ -25,7 +24,13 @@ from negdata.detect.vocab import singular
 from negdata.records import Verdict
 from negdata.validate.negation import Polarity, mention_terms
 from negdata.validate.negation.mentions import Mention, build_index, find_mentions
-from negdata.validate.negation.words import COPULAS, NUMBER_WORDS, NUMERALS, PREPOSITIONS
+from negdata.validate.negation.words import (
+    AND_SIGN,
+    COPULAS,
+    NUMBER_WORDS,
+    NUMERALS,
+    PREPOSITIONS,
+)
 
 # People a sentence says there are no others of: "a woman reads; no other customers".
 _PEOPLE = ("people", "persons", "customers", "guests", "passengers", "diners", "visitors",
@@ -466,7 +471,7 @@ def _paired(tokens: list[str], bare: list[Mention]) -> list[Count]:
     """One each of two singular names of one object joined by "and" with no count word, as a
     headline writes them: "foal and mare", "bride & groom" (two horses, two people)."""
     found = []
-    for m, n in pairwise(bare):
+    for m, n in itertools.pairwise(bare):
         joined = set(tokens[m.end : n.start]) <= {"and"}
         if m.name == n.name and joined and all(_one(tokens, x) for x in (m, n)):
             found += [Count(x.name, "a", 1, 1, x.start, x.end) for x in (m, n)]
@@ -480,7 +485,7 @@ def _one(tokens: list[str], mention: Mention) -> bool:
 
 def _tokens(text: str) -> list[str]:
     """The words, numbers and stops of ``text`` where a number may be a count."""
-    text = re.sub(r"(?<=[a-z]) & (?=[a-z])", " and ", text.lower())  # "bride & groom"
+    text = AND_SIGN.sub(" and ", text.lower())
     return _TOKEN.findall(_NO_COUNT.sub(" ", text))
 
 

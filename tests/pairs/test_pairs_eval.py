@@ -4,20 +4,17 @@ them the wrong way round scores 0, and a tiny random-weight open_clip runs throu
 
 from __future__ import annotations
 
-import hashlib
-import io
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-import torch
 import yaml
-from PIL import Image
 
 from negdata.evaluation.clip_eval import Clip
 from negdata.evaluation.pairs_eval import PairsData, evaluate_pairs, read_pairs
+from tests.clip_oracle import oracle_clip
 from tests.conftest import SampleRun, copy_sample_run
 
 CLI = [sys.executable, "-c", "from negdata.cli import main; main()"]
@@ -36,34 +33,12 @@ def paired(sample_run: SampleRun, tmp_path_factory: pytest.TempPathFactory) -> P
 
 
 def _oracle(data: PairsData, swapped: bool) -> Clip:
-    """Each image is the one-hot of its key; each caption the one-hot of its own image's key
-    (``swapped``: of the other image's)."""
-    keys = sorted(data.images)
-    index = {key: i for i, key in enumerate(keys)}
-    by_pixels = {
-        hashlib.sha256(Image.open(io.BytesIO(data.images[k])).convert("RGB").tobytes()).digest(): k
-        for k in keys
-    }
-    assert len(by_pixels) == len(keys), "the paired images must differ"
+    """Each caption encoded as its own image (``swapped``: as the other image of its pair)."""
     owner = {}
     for p in data.pairs:
         owner[p.caption_a] = p.key_b if swapped else p.key_a
         owner[p.caption_b] = p.key_a if swapped else p.key_b
-
-    class Oracle(torch.nn.Module):
-        def encode_image(self, batch: torch.Tensor) -> torch.Tensor:
-            return torch.nn.functional.one_hot(batch, len(keys)).float()
-
-        def encode_text(self, batch: torch.Tensor) -> torch.Tensor:
-            return torch.nn.functional.one_hot(batch, len(keys)).float()
-
-    def preprocess(image: Image.Image) -> torch.Tensor:
-        return torch.tensor(index[by_pixels[hashlib.sha256(image.tobytes()).digest()]])
-
-    def tokenize(texts: list[str]) -> torch.Tensor:
-        return torch.tensor([index[owner[t]] for t in texts])
-
-    return Clip("oracle", Oracle(), preprocess, tokenize, "cpu", None)
+    return oracle_clip(data.images, owner)
 
 
 def test_a_model_that_knows_each_caption_s_image_scores_one_and_the_reverse_zero(

@@ -12,6 +12,7 @@ from negdata.validate.negation.cues import CLINICAL_PRE, POST
 from negdata.validate.negation.forms import rewrite
 from negdata.validate.negation.hedges import HEDGE_AFTER, HEDGE_CLAUSE, HEDGES
 from negdata.validate.negation.words import (
+    AND_SIGN,
     BREAK,
     CLAUSE_WORDS,
     FALSE_FRIENDS,
@@ -150,7 +151,7 @@ def prepare(text: str) -> str:
     products += "|ipad|iphone|ipod|mac|macbook|imac|airpods|pay"
     text = re.sub(rf"\b(?:Apple|APPLE)(?=['\u2019]s\b| (?i:{products})\b)", "brand", text)
     text = text.lower().replace("\u2019", "'").replace("\u2018", "'")
-    text = re.sub(r"(?<=[a-z]) & (?=[a-z])", " and ", text)  # "bride & groom"
+    text = AND_SIGN.sub(" and ", text)
     # A file-name slug is words: "sunset-beach-no-people-1920x1080.jpg".
     text = re.sub(
         r"\b[a-z0-9]+(?:[-_][a-z0-9]+){2,}\b", lambda m: re.sub("[-_]", " ", m.group(0)), text

@@ -3,6 +3,7 @@ the marks that normalised text carries."""
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 Polarity = Literal["affirmed", "negated", "unmentioned"]
@@ -213,6 +214,8 @@ POSSESS_VERBS = (
 )
 
 HEDGE = "hedge"  # an object only supposed, expected or asked about: neither affirmed nor negated
+# "bride & groom": the sign between two words is "and", for the rules and for the counts.
+AND_SIGN = re.compile(r"(?<=[a-z]) & (?=[a-z])", re.IGNORECASE)
 NUMBER_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
                 "twelve")  # fmt: skip
 NUMBERS = "|".join(("one", *NUMBER_WORDS[:9]))  # "one" to "ten", for patterns
