@@ -24,8 +24,9 @@ import tempfile
 from pathlib import Path
 
 from bench.open_clip_compat import webdataset_1_markers_dropped
+from negdata.clip_models import load_clip
 from negdata.config import load_config
-from negdata.evaluation.clip_eval import evaluate, load_clip, read_split, report
+from negdata.evaluation.clip_eval import evaluate, read_split, report
 from negdata.pipeline import summarize
 from negdata.shards import is_remote
 

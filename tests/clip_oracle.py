@@ -8,7 +8,7 @@ import io
 import torch
 from PIL import Image
 
-from negdata.evaluation.clip_eval import Clip
+from negdata.clip_models import Clip
 
 
 def oracle_clip(images: dict[str, bytes], owner: dict[str, str]) -> Clip:

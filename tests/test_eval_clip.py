@@ -18,7 +18,8 @@ import torch
 
 from bench.synthetic_run import build_run
 from negdata.cli import main
-from negdata.evaluation.clip_eval import Clip, ClipScores, evaluate, read_split, report
+from negdata.clip_models import Clip
+from negdata.evaluation.clip_eval import ClipScores, evaluate, read_split, report
 from negdata.evaluation.scores import Tally, mcq_tallies, recall_at_k
 from negdata.pipeline import summarize
 from tests.clip_oracle import oracle_clip

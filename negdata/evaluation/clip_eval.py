@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
+from negdata.clip_models import Clip
 from negdata.export.negbench_rows import NEGBENCH_TEMPLATES
 from negdata.publish import layout
 from negdata.records import SPLITS, PublishedCaption, PublishedMcq, read_parquet
@@ -32,19 +32,6 @@ class SplitData:
     questions: list[PublishedMcq]
     captions: list[PublishedCaption]
     images: dict[str, bytes]
-
-
-@dataclass(frozen=True)
-class Clip:
-    """An open_clip model ready to encode: its eval transform and tokenizer, where it runs, and
-    where its weights came from (None: random initialisation)."""
-
-    name: str
-    model: Any
-    preprocess: Callable[[Any], Any]
-    tokenizer: Callable[[list[str]], Any]
-    device: str
-    weights: str | None
 
 
 @dataclass(frozen=True)
@@ -91,29 +78,6 @@ def read_images(tars: Sequence[Location], wanted: set[str], where: str) -> dict[
     if missing:
         raise ValueError(f"{where}: no image for {len(missing)} keys, e.g. {min(missing)}")
     return images
-
-
-def load_clip(
-    name: str, pretrained: str | None, device: str = "cpu", image_size: int | None = None
-) -> Clip:
-    """``name``: an open_clip model name, or the path of a model config JSON (registered under
-    its file name). ``pretrained``: a local checkpoint file (open_clip's, or the trainer's);
-    None initialises randomly. Nothing is downloaded."""
-    import open_clip
-
-    if name.endswith(".json"):
-        open_clip.add_model_config(Path(name))
-        name = Path(name).stem
-    if pretrained is not None and not Path(pretrained).is_file():
-        raise ValueError(
-            f"--pretrained {pretrained}: no such checkpoint file (only local files are read; "
-            "a hub tag would need a download)"
-        )
-    model, _, preprocess = open_clip.create_model_and_transforms(
-        name, pretrained=pretrained, device=device, force_image_size=image_size
-    )
-    model.eval()
-    return Clip(name, model, preprocess, open_clip.get_tokenizer(name), device, pretrained)
 
 
 def image_features(clip: Clip, jpegs: Sequence[bytes], batch_size: int) -> Any:

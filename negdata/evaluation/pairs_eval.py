@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from negdata.evaluation.clip_eval import Clip, image_features, number, read_images, text_features
+from negdata.clip_models import Clip
+from negdata.evaluation.clip_eval import image_features, number, read_images, text_features
 from negdata.pairs.stage import FOLDER, NEGPAIRS_FILE
 from negdata.records import NegPairRecord, read_parquet
 from negdata.shards import Location, shard_name

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from negdata.evaluation.clip_eval import Clip
+from negdata.clip_models import Clip
 from negdata.evaluation.pairs_eval import PairsData, evaluate_pairs, read_pairs
 from tests.clip_oracle import oracle_clip
 from tests.conftest import SampleRun, copy_sample_run
