@@ -25,7 +25,7 @@ export PREFECT_LOGGING_LEVEL ?= WARNING
 
 .PHONY: install llm-env img2dataset-env browser sample generate server deploy prefect worker test lint \
 	format docs eval-negation eval-clinical eval-negation-readers audit-truth qualify bench bench-llm bench-llm-start bench-ingest bench-cluster bench-layout \
-	bench-report bench-verify bench-detect bench-workers bench-scale gpu-prepare finetune-smoke clean
+	bench-report bench-verify bench-detect bench-workers bench-pairs bench-scale gpu-prepare finetune-smoke clean
 
 install: $(VENV)/.installed
 
@@ -188,7 +188,7 @@ qualify: install
 	$(VENV)/bin/negdata qualify $(foreach c,$(CONFIG),--config $(c)) $(if $(QUALIFY_JSON),--json $(QUALIFY_JSON))
 
 # Benchmarks print ratios against a baseline measured in the same run (numbers: docs/benchmarks.md).
-bench: bench-llm bench-llm-start bench-ingest bench-cluster bench-layout bench-report bench-verify bench-detect bench-workers
+bench: bench-llm bench-llm-start bench-ingest bench-cluster bench-layout bench-report bench-verify bench-detect bench-workers bench-pairs
 
 # LLM stages vs a bare load generator replaying the same request bodies on the local vLLM server.
 BENCH_LLM_ARGS ?=
@@ -230,6 +230,12 @@ bench-report: install
 BENCH_VERIFY_ARGS ?= --images 10000
 bench-verify: install
 	$(PY) -m bench.verify $(BENCH_VERIFY_ARGS)
+
+# NegPairs mining (FAISS IVF-PQ neighbours, then mining) over synthetic embeddings at 100k and 1M,
+# against an exact index at 100k, with the growth and a 10M projection (bench/pairs.py).
+BENCH_PAIRS_ARGS ?=
+bench-pairs: install
+	$(PY) -m bench.pairs $(BENCH_PAIRS_ARGS)
 
 # Ingest through the process's shared decode pool vs a fresh pool per shard, and a pool's start
 # without the parent's main module vs multiprocessing's own spawn (bench/workers.py).

@@ -123,7 +123,8 @@ def _export_negbench(args: argparse.Namespace) -> None:
 def _eval_clip(args: argparse.Namespace) -> None:
     from upath import UPath
 
-    from negdata.evaluation.clip_eval import evaluate, load_clip, read_split, report
+    from negdata.clip_models import load_clip
+    from negdata.evaluation.clip_eval import evaluate, read_split, report
 
     run = UPath(args.run)
     if args.task == "pairs":
@@ -379,7 +380,8 @@ def parser() -> argparse.ArgumentParser:
         description="Read every shard's detect evidence in the config's output folder and write "
         "pairs/pairs.parquet (image A, image B, the object verified present in A and absent in "
         "B, the overlap of their other objects) and pairs/stats.json, its done marker: a rerun "
-        "with the same pairs settings and evidence does nothing. With no encoder configured, "
+        "with the same pairs settings and evidence does nothing. With detect.encoder, A and B "
+        "are near neighbours in its embeddings (pairs.min_similarity, a FAISS index); without, "
         "look-alike means the same verified objects but one (pairs.min_overlap). With "
         "pairs.captions, one LLM call per pair writes its two captions, gated like NegCap's: "
         "the pairs whose captions both pass go to pairs/negpairs.parquet, the others to "

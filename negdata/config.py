@@ -498,6 +498,45 @@ SourceConfig = Annotated[
 ]
 
 
+class OpenClipEncoder(Section):
+    """An open_clip image tower: NegPairs' look-alike measure (``pairs.min_similarity``)."""
+
+    kind: Literal["open_clip"] = Field(description="Selects this kind of encoder.")
+    model: Annotated[str, Field(min_length=1)] = Field(
+        description="An open_clip model name (`ViT-B-32`) or the path of a model config JSON."
+    )
+    checkpoint: Path | None = Field(
+        default=None,
+        description="A local checkpoint file (open_clip's, or a trainer's; BiomedCLIP's for "
+        "radiographs). Unset: random weights, plumbing only. Nothing is downloaded.",
+    )
+    batch: Annotated[int, Field(ge=1)] = Field(default=64, description="Images per forward pass.")
+    device: str = Field(
+        default="auto",
+        description="`auto` (the devices `detect.devices` gives), or a device such as `cpu` or "
+        "`cuda:1`, which is kept.",
+    )
+
+
+class PythonEncoder(Section):
+    """Any image encoder with negdata's small interface (``negdata.detect.encoders.ImageEncoder``:
+    ``name``, ``imgsz``, ``dim``, ``batch`` and ``embed_pixels``), built by a function of yours."""
+
+    kind: Literal["python"] = Field(description="Selects this kind of encoder.")
+    factory: Annotated[str, Field(pattern=r"^[\w.]+:\w+$")] = Field(
+        description="`package.module:function`, called with the device (`cpu`, `cuda:0`), "
+        "returning the encoder. Its module must be importable where detection runs."
+    )
+    device: str = Field(
+        default="auto",
+        description="`auto` (the devices `detect.devices` gives), or a device such as `cpu` or "
+        "`cuda:1`, which is kept.",
+    )
+
+
+EncoderConfig = Annotated[OpenClipEncoder | PythonEncoder, Field(discriminator="kind")]
+
+
 class DetectConfig(Section):
     """The evidence: which sources score which objects of the vocabulary, and the thresholds that
     turn scores into verdicts. An object's score is the max over sources, so any source that sees
@@ -527,6 +566,15 @@ class DetectConfig(Section):
         "positive) only when a source scores it this high and no source covering it scores it "
         "below `t_present`: one detector near `t_present` is wrong too often on web images to "
         "assert what nobody named. At least `t_present`.",
+    )
+    encoder: EncoderConfig | None = Field(
+        default=None,
+        description="An image encoder run beside the sources on the same decoded pixels (each "
+        "image letterboxed whole to the encoder's input size, as the detectors see it: an object "
+        "at the edge, which may be a pair's difference, is not cropped away); one unit-length "
+        "embedding per image goes to `evidence/{shard}_embeddings.parquet`. `negdata pairs` "
+        "then pairs only images the encoder finds alike (`pairs.min_similarity`). Unset: no "
+        "embeddings, and pairs are mined from the verified objects alone.",
     )
     decode_workers: Annotated[int, Field(ge=1)] | None = Field(
         default=None,
@@ -869,15 +917,38 @@ class PublishConfig(Section):
 class PairsConfig(Section):
     """NegPairs (``negdata pairs``): pairs of images that look alike and differ by one verified
     object X, present in one (``detect.t_affirm``) and absent in the other (below
-    ``detect.t_absent``, every label X covers included). With no encoder configured, which is
-    all there is yet, look-alike means the same verified objects but X."""
+    ``detect.t_absent``, every label X covers included). With ``detect.encoder``, look-alike
+    means near neighbours in its embedding (``min_similarity``) whose other verified objects
+    overlap (``min_overlap``); without one, the same verified objects but X."""
 
     min_overlap: Annotated[float, Field(gt=0, le=1)] = Field(
         default=1.0,
         description="Least Jaccard overlap of the other objects: those verified present in A "
         "but X against those verified present in B. 1 (the default): B shows exactly A's other "
         "objects, found by a hash join; below 1, every image sharing one of A's other objects "
-        "is compared.",
+        "is compared. With `detect.encoder`, B is among A's nearest images, and two images with "
+        "no other object agree (overlap 1): the embedding, not a shared object, makes them "
+        "alike.",
+    )
+    min_similarity: Annotated[float, Field(ge=-1, le=1)] = Field(
+        default=0.85,
+        description="With `detect.encoder`: least cosine similarity of A's and B's embeddings. "
+        "Pairs are kept most similar first.",
+    )
+    neighbours: Annotated[int, Field(ge=1)] = Field(
+        default=16,
+        description="With `detect.encoder`: the nearest images looked at for each image.",
+    )
+    exact_up_to: Annotated[int, Field(ge=1)] = Field(
+        default=200_000,
+        description="With `detect.encoder`: up to this many images the neighbours are exact (a "
+        "flat FAISS index); beyond, an IVF-PQ index finds them and the stored vectors rescore "
+        "them.",
+    )
+    nprobe: Annotated[int, Field(ge=1)] = Field(
+        default=32,
+        description="With an IVF-PQ index: the lists searched per image (more: slower, fewer "
+        "neighbours missed).",
     )
     max_per_image: Annotated[int, Field(ge=1)] = Field(
         default=2,
@@ -938,10 +1009,13 @@ class Config(Section):
     def section_hash(self, *sections: str) -> str:
         """Stable short hash of the named top-level sections (all when none are named).
         ``storage_options`` say how to reach the data, not what it is, and ``decode_workers``
-        and ``devices`` how fast detection runs, not what it finds, so they are left out."""
+        and ``devices`` how fast detection runs, not what it finds, so they are left out; so is
+        ``detect.encoder`` while unset, so that evidence made before it existed stays done."""
         names = sections or tuple(type(self).model_fields)
         how = {"storage_options", "decode_workers", "devices"}
         payload = {name: getattr(self, name).model_dump(mode="json", exclude=how) for name in names}
+        if "detect" in payload and payload["detect"]["encoder"] is None:
+            del payload["detect"]["encoder"]
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         return digest[:16]
 

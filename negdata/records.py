@@ -189,7 +189,8 @@ class NegCapSample(Record):
 
 class PairRecord(Record):
     """A NegPairs row: images A and B look alike (their other verified objects overlap by
-    ``overlap``, a Jaccard index) and differ by ``object``, verified present in A and verified
+    ``overlap``, a Jaccard index; with ``detect.encoder`` their embeddings' cosine is
+    ``similarity``, else None) and differ by ``object``, verified present in A and verified
     absent in B. ``pair_id`` follows from the two keys and the object alone."""
 
     pair_id: str
@@ -197,6 +198,7 @@ class PairRecord(Record):
     key_b: str
     object: str
     overlap: float
+    similarity: float | None
     shard_a: int
     shard_b: int
     present_a: list[str]
@@ -215,6 +217,7 @@ class NegPairRecord(PairRecord):
     prompt: str | None
     model: str | None
     config_hash: str
+    split: Split  # both images': by the smaller of their sha256
 
 
 class Reject(Record):

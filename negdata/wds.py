@@ -16,7 +16,7 @@ from negdata.shards import Location, atomic_path
 
 Sample = dict[str, Any]
 # WebDataset's grouping: the key is the path up to the first dot of the file name.
-_KEY_AND_EXTENSION = re.compile(r"^((?:.*/|)[^.]+)[.]([^/]*)$")
+KEY_AND_EXTENSION = re.compile(r"^((?:.*/|)[^.]+)[.]([^/]*)$")
 
 
 def write_tar(path: Location, samples: Iterable[Sample]) -> int:
@@ -90,7 +90,7 @@ def tar_samples(
     files: dict[str, bytes] = {}
     with tarfile.open(fileobj=fh, mode=mode) as tar:
         for member in tar:
-            match = _KEY_AND_EXTENSION.match(member.name) if member.isfile() else None
+            match = KEY_AND_EXTENSION.match(member.name) if member.isfile() else None
             if match is None:
                 continue
             if match.group(1) != key:

@@ -8,7 +8,10 @@ import threading
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from negdata.config import (
     ChexpertSource,
@@ -21,6 +24,7 @@ from negdata.config import (
 )
 from negdata.detect.base import Detector, ImageItem, PixelDetector, combine
 from negdata.detect.decode import DecodedBatch, RawSample, decoded_batches
+from negdata.detect.encoders import ImageEncoder, embed
 from negdata.detect.vocab import vocabulary
 from negdata.detect.yolo import YoloDetector
 from negdata.records import Evidence, Reject
@@ -75,9 +79,22 @@ def on_device(source: Any, device: str) -> Any:
     return source
 
 
+@dataclass
+class Detected:
+    """A batch's evidence and rejects, and with ``detect.encoder`` the embeddings of the images
+    the evidence is of (in its order)."""
+
+    evidence: list[Evidence]
+    rejects: list[Reject]
+    embeddings: np.ndarray | None = None
+
+
 def _evidence(
-    names: list[str], batch: DecodedBatch, per_source: list[list[Any]]
-) -> tuple[list[Evidence], list[Reject]]:
+    names: list[str],
+    batch: DecodedBatch,
+    per_source: list[list[Any]],
+    embeddings: np.ndarray | None,
+) -> Detected:
     """The batch's evidence (a pixel source's detections are built here, off the thread that
     feeds the model) and its rejects; an error if a source left an image out."""
     detections = [[d() if callable(d) else d for d in dets] for dets in per_source]
@@ -95,25 +112,31 @@ def _evidence(
         Reject(stage="detect", key=sample.key, reason=reason, detail=detail)
         for sample, reason, detail in batch.rejects
     ]
-    return evidence, rejects
+    return Detected(evidence, rejects, embeddings)
 
 
 def detect_batches(
-    detectors: Sequence[Detector], batches: Iterable[list[RawSample]], decode_workers: int
-) -> Iterator[tuple[list[Evidence], list[Reject]]]:
-    """Evidence and rejects per batch, in order. With a pixel source, the batches are decoded
-    in ``decode_workers`` processes ahead of the model, and each batch's evidence is built in a
-    thread while the model runs on the next: reading, decoding, inference and collecting
-    overlap, each a bounded number of batches ahead. Sources that need no pixels see the items
-    undecoded (``ImageItem.image`` decodes on first use)."""
+    detectors: Sequence[Detector],
+    batches: Iterable[list[RawSample]],
+    decode_workers: int,
+    encoder: ImageEncoder | None = None,
+) -> Iterator[Detected]:
+    """Evidence and rejects per batch, in order. With a pixel source or an encoder, the batches
+    are decoded in ``decode_workers`` processes ahead of the model, and each batch's evidence is
+    built in a thread while the model runs on the next: reading, decoding, inference and
+    collecting overlap, each a bounded number of batches ahead. Sources that need no pixels see
+    the items undecoded (``ImageItem.image`` decodes on first use). The encoder embeds the
+    pixels the batch was decoded to at its size, on the thread that feeds the models."""
     names = [det.name for det in detectors]
-    sizes = tuple(sorted({det.imgsz for det in detectors if isinstance(det, PixelDetector)}))
+    sizes = {det.imgsz for det in detectors if isinstance(det, PixelDetector)}
+    if encoder is not None:
+        sizes.add(encoder.imgsz)
     decoded: Iterable[DecodedBatch] = (
-        decoded_batches(batches, sizes, decode_workers)
+        decoded_batches(batches, tuple(sorted(sizes)), decode_workers)
         if sizes
         else (DecodedBatch(samples=batch) for batch in batches)
     )
-    pending: deque[Future[tuple[list[Evidence], list[Reject]]]] = deque()
+    pending: deque[Future[Detected]] = deque()
     with ThreadPoolExecutor(1, thread_name_prefix="detect-collect") as collector:
         for batch in decoded:
             items = [ImageItem(s.key, s.url, s.caption, jpg=s.jpg) for s in batch.samples]
@@ -123,7 +146,8 @@ def detect_batches(
                 else det.detect(items)
                 for det in detectors
             ]
-            pending.append(collector.submit(_evidence, names, batch, per_source))
+            embeddings = None if encoder is None else embed(encoder, batch.pixels[encoder.imgsz])
+            pending.append(collector.submit(_evidence, names, batch, per_source, embeddings))
             if len(pending) > 2:
                 yield pending.popleft().result()
         while pending:

@@ -26,8 +26,8 @@ from typing import Any
 
 from negdata.config import DetectConfig
 from negdata.detect.decode import RawSample
-from negdata.detect.detectors import batch_size, build_detectors, detect_batches
-from negdata.records import Evidence, Reject
+from negdata.detect.detectors import Detected, batch_size, build_detectors, detect_batches
+from negdata.detect.encoders import build_encoder
 from negdata.spawning import worker_spawn
 from negdata.stopping import STOPPING, ignore_interrupts
 from negdata.workers import exit_with_parent
@@ -74,15 +74,17 @@ def _serve(
     cfg = DetectConfig.model_validate_json(cfg_json)
     try:
         detectors = build_detectors(cfg, device)
+        encoder = build_encoder(cfg, device)
     except Exception as exc:  # the stage reports it in the parent, as one line
         outbox.put(("error", device, f"{type(exc).__name__}: {exc}"))
         return
-    outbox.put(("ready", device, ([d.name for d in detectors], batch_size(detectors))))
+    described = None if encoder is None else (encoder.name, encoder.dim)
+    outbox.put(("ready", device, ([d.name for d in detectors], batch_size(detectors), described)))
     while True:
         indices: list[int] = []
         try:
             job = _job(inbox, indices)
-            for n, result in enumerate(detect_batches(detectors, job, decode_workers)):
+            for n, result in enumerate(detect_batches(detectors, job, decode_workers, encoder)):
                 outbox.put(("done", device, (indices[n], result)))
         except Exception as exc:
             outbox.put(("error", device, f"{type(exc).__name__}: {exc}"))
@@ -130,6 +132,7 @@ class DeviceFleet:
             raise
         self.names: list[str] = ready[0][0]
         self.batch: int = ready[0][1]
+        self.encoder: tuple[str, int] | None = ready[0][2]  # its name and dim
         log.info("detecting on %d devices: %s", len(devices), ", ".join(devices))
 
     def stop(self) -> None:
@@ -157,10 +160,9 @@ class DeviceFleet:
             pass
         return message[1]
 
-    def detect(
-        self, batches: Iterable[list[RawSample]]
-    ) -> Iterator[tuple[list[Evidence], list[Reject]]]:
-        """Evidence and rejects per batch, in the batches' order, the devices taking turns."""
+    def detect(self, batches: Iterable[list[RawSample]]) -> Iterator[Detected]:
+        """Evidence, rejects and embeddings per batch, in the batches' order, the devices taking
+        turns."""
         with self._lock:
             sent: list[int] = []  # one entry per batch handed to a device
             finished = threading.Event()
@@ -180,7 +182,7 @@ class DeviceFleet:
 
             feeder = threading.Thread(target=feed, name="detect-feed", daemon=True)
             feeder.start()
-            waiting: dict[int, tuple[list[Evidence], list[Reject]]] = {}
+            waiting: dict[int, Detected] = {}
             done = 0
             while True:
                 if done in waiting:

@@ -15,15 +15,15 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from hashlib import sha256
 from typing import Any, Literal
 
 from negdata.clip_text import shorten
 from negdata.compose.alt_text import clean_alt_text
 from negdata.compose.captions import ALT_TEXT_TOKENS
-from negdata.compose.plan import captions_by_key
 from negdata.compose.schemas import PairCaptionsOutput
 from negdata.compose.templates import pair_captions
-from negdata.config import Config
+from negdata.config import Config, SplitFractions
 from negdata.detect.lexicon import run_lexicon
 from negdata.english import counted, natural, with_article
 from negdata.llm import run_structured
@@ -31,7 +31,17 @@ from negdata.llm.cache import shard_cache
 from negdata.llm.prompts import Prompt, few_shot_shift, load_prompt
 from negdata.pairs.gate import Image, pair_problem
 from negdata.pairs.mine import Pair
-from negdata.records import Evidence, NegPairRecord, Reject, flat, iter_parquet
+from negdata.publish.splits import split_of
+from negdata.records import (
+    Evidence,
+    IngestRow,
+    NegPairRecord,
+    Reject,
+    Split,
+    flat,
+    iter_parquet,
+    read_parquet,
+)
 from negdata.shards import Location, shard_name
 from negdata.verify import box_counts, evidence_verdicts
 
@@ -70,16 +80,29 @@ def read_evidence(evidence_dir: Location, pairs: Sequence[Pair]) -> dict[str, Ev
     return found
 
 
-def original_captions(cfg: Config, shards: Iterable[int]) -> dict[str, str]:
-    """Each ingested image's original caption, by key; none for a shard whose ingest table is
-    gone (a run folder of evidence alone)."""
-    found: dict[str, str] = {}
+def ingested(cfg: Config, shards: Iterable[int]) -> dict[str, IngestRow]:
+    """Each image's ingest row (its original caption, its sha256), by key; none for a shard
+    whose ingest table is gone (a run folder of evidence alone)."""
+    found: dict[str, IngestRow] = {}
     for shard in sorted(set(shards)):
+        path = cfg.run.output_dir / "shards" / f"{shard_name(shard)}.parquet"
         try:
-            found.update(captions_by_key(cfg.run.output_dir, shard))
+            found.update((row.key, row) for row in read_parquet(path, IngestRow))
         except FileNotFoundError:
             continue
     return found
+
+
+def pair_split(pair: Pair, rows: Mapping[str, IngestRow], fractions: SplitFractions) -> Split:
+    """Both images' split: that of the smaller of their two sha256 (``publish.splits``, as
+    publish splits images), so a pair is never cut in two. An image with no ingest row (a run
+    folder of evidence alone) stands in with the sha256 of its key."""
+
+    def digest(key: str) -> str:
+        row = rows.get(key)
+        return row.sha256 if row is not None and row.sha256 else sha256(key.encode()).hexdigest()
+
+    return split_of(min(digest(pair.a.key), digest(pair.b.key)), fractions)
 
 
 def _shared(pair: Pair) -> list[str]:
@@ -107,7 +130,8 @@ def caption_pairs(
     prompt = pair_prompt(cfg)
     evidence = read_evidence(evidence_dir, pairs)
     lexicon = run_lexicon(cfg.detect.vocabulary, evidence.values())
-    originals = original_captions(cfg, (i.shard for p in pairs for i in (p.a, p.b)))
+    rows = ingested(cfg, (i.shard for p in pairs for i in (p.a, p.b)))
+    originals = {key: row.caption for key, row in rows.items() if row.status == "success"}
     images = {  # each image's verdicts and boxes, once however many pairs it is in
         key: Image(
             verdicts=evidence_verdicts(ev, lexicon, cfg.detect),
@@ -176,6 +200,7 @@ def caption_pairs(
                 prompt=prompt.ref if generator == "llm" else None,
                 model=result.model if generator == "llm" else None,
                 config_hash=config_hash,
+                split=pair_split(pair, rows, cfg.publish.splits),
             )
         )
     return Captioned(published, rejects, llm, dict(sorted(stood_in.items())))

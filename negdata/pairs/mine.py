@@ -1,10 +1,13 @@
-"""Mining pairs from label sets alone: images with the same verified objects but one.
+"""Mining pairs: images that look alike and differ by one verified object.
 
 A pair (A, B, X) is kept when X is verified present in A and verified absent in B, and A's other
-present objects overlap B's present objects by at least ``min_overlap`` (Jaccard). Both images
-must show some other object: two images that share nothing but an empty frame are no look-alike.
-Each image is in at most ``max_per_image`` pairs, the highest overlap first, then by keys and
-object, so the same label sets always give the same pairs in the same order.
+present objects overlap B's present objects by at least ``min_overlap`` (Jaccard). From label
+sets alone (``candidates``), look-alike means that overlap, and both images must show some other
+object: two images that share nothing but an empty frame are no look-alike. With embeddings
+(``similar_candidates``), B must also be among A's nearest images, at least ``min_similarity``
+alike, and two images with no other object agree. Each image is in at most ``max_per_image``
+pairs, the most similar (then the highest overlap) first, then by keys and object, so the same
+inputs always give the same pairs in the same order.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from negdata.pairs.labels import ImageLabels
+from negdata.pairs.neighbours import Neighbours
 from negdata.records import PairRecord
 
 # Overlaps are rounded to this many digits, so that the sort, and the file, never depend on the
@@ -28,9 +32,10 @@ class Pair:
     b: ImageLabels
     object: str
     overlap: float
+    similarity: float | None = None  # the embeddings' cosine, where there are embeddings
 
-    def order(self) -> tuple[float, str, str, str]:
-        return (-self.overlap, self.a.key, self.b.key, self.object)
+    def order(self) -> tuple[float, float, str, str, str]:
+        return (-(self.similarity or 0.0), -self.overlap, self.a.key, self.b.key, self.object)
 
     @property
     def id(self) -> str:
@@ -44,6 +49,7 @@ class Pair:
             key_b=self.b.key,
             object=self.object,
             overlap=self.overlap,
+            similarity=self.similarity,
             shard_a=self.a.shard,
             shard_b=self.b.shard,
             present_a=sorted(self.a.present),
@@ -56,9 +62,10 @@ def pair_id(key_a: str, key_b: str, label: str) -> str:
     return hashlib.sha256(f"{key_a}\0{key_b}\0{label}".encode()).hexdigest()[:16]
 
 
-def jaccard(x: frozenset[str], y: frozenset[str]) -> float:
+def jaccard(x: frozenset[str], y: frozenset[str], empty: float = 0.0) -> float:
+    """Their Jaccard index; ``empty`` where both are empty."""
     union = len(x | y)
-    return round(len(x & y) / union, DIGITS) if union else 0.0
+    return round(len(x & y) / union, DIGITS) if union else empty
 
 
 def candidates(
@@ -111,13 +118,47 @@ def candidates(
     return found
 
 
+def similar_candidates(
+    images: Sequence[ImageLabels],
+    neighbours: Neighbours,
+    min_similarity: float,
+    min_overlap: float,
+    dropped: Counter[str],
+) -> list[Pair]:
+    """The pairs that pass all but the per-image cap among each image A's nearest images B.
+    ``dropped`` counts ``below_similarity`` (a neighbour too far), and per neighbour near enough
+    and object X of A's that B does not show, ``object_not_absent`` (X uncertain or
+    unverifiable in B) and ``below_overlap``."""
+    found: list[Pair] = []
+    for i, a in enumerate(images):
+        if not a.present:
+            continue
+        for j, similarity in zip(neighbours.ids[i], neighbours.similarity[i], strict=True):
+            if j < 0:
+                break
+            if similarity < min_similarity:
+                dropped["below_similarity"] += 1
+                continue
+            b = images[j]
+            for label in sorted(a.present - b.present):
+                if label not in b.absent:
+                    dropped["object_not_absent"] += 1
+                    continue
+                overlap = jaccard(a.present - {label}, b.present, empty=1.0)
+                if overlap < min_overlap:
+                    dropped["below_overlap"] += 1
+                    continue
+                found.append(Pair(a, b, label, overlap, round(float(similarity), DIGITS)))
+    return found
+
+
 def _start(key: str, size: int) -> int:
     return int(hashlib.sha256(key.encode()).hexdigest()[:8], 16) % size if size else 0
 
 
 def capped(pairs: Iterable[Pair], max_per_image: int, dropped: Counter[str]) -> list[Pair]:
-    """The pairs in order (highest overlap, then keys and object), each image in at most
-    ``max_per_image`` of them; the rest are counted as ``over_image_cap``."""
+    """The pairs in order (most similar, highest overlap, then keys and object), each image in
+    at most ``max_per_image`` of them; the rest are counted as ``over_image_cap``."""
     used: Counter[str] = Counter()
     kept = []
     for pair in sorted(pairs, key=Pair.order):
@@ -131,20 +172,30 @@ def capped(pairs: Iterable[Pair], max_per_image: int, dropped: Counter[str]) -> 
 
 
 def mine(
-    images: Sequence[ImageLabels], min_overlap: float, max_per_image: int
+    images: Sequence[ImageLabels],
+    min_overlap: float,
+    max_per_image: int,
+    similar: tuple[Neighbours, float] | None = None,
 ) -> tuple[list[Pair], dict[str, int]]:
     """The kept pairs in their published order, and the count of each reason a pair was
-    dropped."""
+    dropped. ``similar``: the images' nearest neighbours and ``min_similarity``, to mine among
+    them; None mines from the label sets alone."""
     dropped: Counter[str] = Counter(object_not_absent=0, below_overlap=0, over_image_cap=0)
-    # A few candidates per image and object leave the cap room to choose among.
-    found = candidates(images, min_overlap, dropped, per_object=4 * max_per_image)
+    if similar is None:
+        # A few candidates per image and object leave the cap room to choose among.
+        found = candidates(images, min_overlap, dropped, per_object=4 * max_per_image)
+    else:
+        dropped["below_similarity"] = 0
+        neighbours, min_similarity = similar
+        found = similar_candidates(images, neighbours, min_similarity, min_overlap, dropped)
     kept = capped(found, max_per_image, dropped)
     return kept, dict(sorted(dropped.items()))
 
 
-def overlap_histogram(pairs: Iterable[Pair], bins: int = 10) -> dict[str, int]:
-    """Pairs per overlap bin of width 1/bins, ``"0.9-1.0"`` the last (1.0 included)."""
+def histogram(values: Iterable[float], bins: int = 10) -> dict[str, int]:
+    """Values in [0, 1] per bin of width 1/bins, ``"0.9-1.0"`` the last (1.0 included; a
+    negative cosine counts in the first)."""
     counts = [0] * bins
-    for pair in pairs:
-        counts[min(int(pair.overlap * bins), bins - 1)] += 1
+    for value in values:
+        counts[max(min(int(value * bins), bins - 1), 0)] += 1
     return {f"{i / bins:.1f}-{(i + 1) / bins:.1f}": n for i, n in enumerate(counts)}

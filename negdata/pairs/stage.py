@@ -2,7 +2,8 @@
 
 Writes ``pairs/pairs.parquet`` (``PairRecord`` rows: every mined pair), with ``pairs.captions``
 ``pairs/negpairs.parquet`` (``NegPairRecord`` rows: the pairs whose two LLM captions passed the
-gates) and ``pairs/rejects.parquet`` (the others, each with its reason), then
+gates), the same pairs as split datasets (``negdata.pairs.publish``) and
+``pairs/rejects.parquet`` (the others, each with its reason), then
 ``pairs/stats.json``, the done marker: it records a hash of the ``pairs`` settings, the detect
 stage's hash and the shards whose evidence was read (and, with captions, the prompt, the LLM
 settings that change its answers and the gates' settings), so a rerun over the same evidence
@@ -20,8 +21,11 @@ from typing import Any
 from negdata import __version__
 from negdata.config import Config
 from negdata.pairs.captions import caption_pairs, caption_stats, pair_prompt
+from negdata.pairs.images import shard_images
 from negdata.pairs.labels import read_labels
-from negdata.pairs.mine import mine, overlap_histogram
+from negdata.pairs.mine import histogram, mine
+from negdata.pairs.neighbours import Neighbours, load_vectors, saved_nearest
+from negdata.pairs.publish import clear_published, publish_pairs
 from negdata.records import NegPairRecord, PairRecord, Reject, write_parquet
 from negdata.shards import Location, is_done, shards_with_stats, write_json_atomic
 from negdata.stages import STAGES, llm_outputs, stage_hash
@@ -50,6 +54,7 @@ def pairs_hash(cfg: Config, detect_hash: str, shards: list[int]) -> str:
                 mode="json", include={"max_caption_chars", "max_unaccounted_nouns"}
             ),
             "seed": cfg.run.seed,
+            "splits": cfg.publish.splits.model_dump(mode="json"),
             "negdata": __version__,
             "parser": parser_info().digest,  # the noun gate reads through the parser
         }
@@ -62,6 +67,26 @@ def _previous(stats_file: Location) -> dict[str, Any] | None:
     except FileNotFoundError:
         return None
     return found
+
+
+def _similarity_stats(
+    cfg: Config, neighbours: Neighbours | None, kept: list[float | None], reused: bool
+) -> dict[str, Any]:
+    """With an encoder: the index (and whether an earlier run's neighbours were reused), the
+    similarity cut, and the histograms of the kept pairs' similarity and of every image's
+    nearest neighbour's (what a lower cut would let in)."""
+    if neighbours is None:
+        return {"encoder": None}
+    first = neighbours.similarity[:, :1].reshape(-1)
+    return {
+        "encoder": cfg.detect.encoder.model_dump(mode="json") if cfg.detect.encoder else None,
+        "index": neighbours.index,
+        "neighbours_reused": reused,
+        "neighbours": cfg.pairs.neighbours,
+        "min_similarity": cfg.pairs.min_similarity,
+        "similarity_histogram": histogram(value for value in kept if value is not None),
+        "nearest_similarity_histogram": histogram(float(v) for v in first),
+    }
 
 
 def run_pairs(cfg: Config) -> dict[str, Any]:
@@ -89,14 +114,31 @@ def run_pairs(cfg: Config) -> dict[str, Any]:
         log.info("pairs: done already for these settings and evidence (%s)", folder)
         return {**previous, "skipped": True}
     images = list(read_labels(evidence_dir, shards, cfg.detect.vocabulary, cfg.detect))
-    kept, dropped = mine(images, cfg.pairs.min_overlap, cfg.pairs.max_per_image)
+    neighbours, reused = None, False
+    if cfg.detect.encoder is not None:
+        settings = cfg.pairs.model_dump(include={"neighbours", "exact_up_to", "nprobe"})
+        key = json.dumps({"detect": detect_hash, "shards": shards, **settings}, sort_keys=True)
+        neighbours, reused = saved_nearest(
+            folder,
+            hashlib.sha256(key.encode()).hexdigest()[:16],
+            lambda: load_vectors(evidence_dir, images),
+            cfg.pairs.neighbours,
+            cfg.pairs.exact_up_to,
+            cfg.pairs.nprobe,
+        )
+    similar = None if neighbours is None else (neighbours, cfg.pairs.min_similarity)
+    kept, dropped = mine(images, cfg.pairs.min_overlap, cfg.pairs.max_per_image, similar)
     rows = write_parquet(folder / PAIRS_FILE, PairRecord, (pair.record() for pair in kept))
     captions: dict[str, Any] | None = None
     if cfg.pairs.captions:
         captioned = caption_pairs(cfg, evidence_dir, kept, config_hash)
         write_parquet(folder / NEGPAIRS_FILE, NegPairRecord, captioned.published)
         write_parquet(folder / REJECTS_FILE, Reject, captioned.rejects)
-        captions = caption_stats(captioned, pair_prompt(cfg).ref)
+        sides = [(p.shard_a, p.key_a) for p in captioned.published]
+        sides += [(p.shard_b, p.key_b) for p in captioned.published]
+        with shard_images(out, sides) as jpegs:
+            splits = publish_pairs(folder, captioned.published, jpegs)
+        captions = {**caption_stats(captioned, pair_prompt(cfg).ref), "splits": splits}
         log.info(
             "pairs: %d of %d published with both captions (dropped: %s)",
             captions["published"],
@@ -107,6 +149,7 @@ def run_pairs(cfg: Config) -> dict[str, Any]:
         for name in (NEGPAIRS_FILE, REJECTS_FILE):
             if (folder / name).exists():
                 (folder / name).unlink()
+        clear_published(folder)
     stats: dict[str, Any] = {
         "shards": len(shards),
         "shards_left_out": stale,
@@ -116,9 +159,10 @@ def run_pairs(cfg: Config) -> dict[str, Any]:
         "images_in_pairs": len({p.a.key for p in kept} | {p.b.key for p in kept}),
         "objects": dict(sorted(Counter(pair.object for pair in kept).items())),
         "dropped": dropped,
-        "overlap_histogram": overlap_histogram(kept),
+        "overlap_histogram": histogram(pair.overlap for pair in kept),
         "min_overlap": cfg.pairs.min_overlap,
         "max_per_image": cfg.pairs.max_per_image,
+        **_similarity_stats(cfg, neighbours, [pair.similarity for pair in kept], reused),
         "config_hash": config_hash,
     }
     if captions is not None:

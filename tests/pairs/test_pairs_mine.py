@@ -54,6 +54,7 @@ def test_a_pair_records_its_keys_object_overlap_and_present_labels() -> None:
         "key_b": "b",
         "object": "dog",
         "overlap": 1.0,
+        "similarity": None,
         "shard_a": 0,
         "shard_b": 0,
         "present_a": ["dog", "person"],

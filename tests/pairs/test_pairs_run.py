@@ -80,9 +80,11 @@ def test_pairs_are_mined_across_shards_with_stats(config: Path) -> None:
     assert set(stats["dropped"]) == {"below_overlap", "object_not_absent", "over_image_cap"}
     table = pq.read_table(out / "pairs.parquet")
     assert table.column_names == [
-        "pair_id", "key_a", "key_b", "object", "overlap",
+        "pair_id", "key_a", "key_b", "object", "overlap", "similarity",
         "shard_a", "shard_b", "present_a", "present_b",
     ]  # fmt: skip
+    assert table.column("similarity").to_pylist() == [None, None]  # no encoder
+    assert stats["encoder"] is None and "similarity_histogram" not in stats
     assert table.column("shard_a").to_pylist() == [0, 0]
     assert table.column("shard_b").to_pylist() == [1, 1]
 

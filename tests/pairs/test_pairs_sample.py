@@ -13,9 +13,11 @@ import yaml
 
 from negdata.config import load_config
 from negdata.detect.lexicon import lexicon_for
+from negdata.publish.splits import split_of
 from negdata.records import IngestRow, read_parquet
 from negdata.validate.evaluate import label_polarity
 from negdata.validate.negation import analyze
+from negdata.wds import read_tar
 from tests.conftest import SampleRun, copy_sample_run
 
 CLI = [sys.executable, "-c", "from negdata.cli import main; main()"]
@@ -98,6 +100,23 @@ def test_sample_pair_captions_are_true_of_their_images_and_every_pair_is_counted
         else:  # the sample's config lets a template stand in (compose.template_fallback)
             assert row["prompt"] is None and row["model"] is None, row
     assert published, "neither the LLM nor the template captioned a sample pair"
+    # Each split's datasets hold its pairs, both images in the split of the smaller sha256.
+    sha = {
+        r.key: r.sha256
+        for p in (out / "shards").glob("*.parquet")
+        for r in read_parquet(p, IngestRow)
+    }
+    fractions = load_config(config).publish.splits
+    for row in published:
+        assert row["split"] == split_of(min(sha[row["key_a"]], sha[row["key_b"]]), fractions)
+    assert sum(n["pairs"] for n in captions["splits"].values()) == len(published)
+    for split, written in captions["splits"].items():
+        mine = [row["pair_id"] for row in published if row["split"] == split]
+        parquet = pq.read_table(folder / "negpairs" / split / "negpairs.parquet")
+        assert parquet.column("pair_id").to_pylist() == mine
+        samples = list(read_tar(folder / "negpairs_wds" / split / "00000.tar"))
+        assert [s["__key__"] for s in samples] == [f"{i}_{side}" for i in mine for side in "ab"]
+        assert written == {"pairs": len(mine), "tars": 1}
     templates = sum(row["generator"] == "template" for row in published)
     assert sum(captions["template"].values()) == templates
     again = subprocess.run([*CLI, "pairs", "--config", str(config)], capture_output=True, text=True)
