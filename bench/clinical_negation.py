@@ -22,7 +22,13 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from negdata.compose.clinical import AFFIRMING_FIRST, NEGATING_FIRST, NOTHING, clinical_caption
+from negdata.compose.clinical import (
+    AFFIRMING_FIRST,
+    NEGATING_FIRST,
+    NOTHING,
+    clinical_caption,
+    clinical_pair_captions,
+)
 from negdata.detect.lexicon import Lexicon, lexicon_for
 from negdata.english import plural
 from negdata.validate.evaluate import CLASSES, Outcome, label_polarity
@@ -74,7 +80,8 @@ def labelled_cases(path: Path) -> list[Case]:
 
 def template_cases(lexicon: Lexicon) -> list[Case]:
     """Every frame of the clinical templates, over pairs of findings: the negated one negated,
-    the affirmed ones affirmed."""
+    the affirmed ones affirmed; and the NegPair impressions, the finding affirmed in the first
+    and negated in the second."""
     labels = sorted(lexicon.vocabulary)
     cases: list[Case] = []
     for i, (neg, pos) in enumerate(itertools.permutations(labels, 2)):
@@ -87,6 +94,11 @@ def template_cases(lexicon: Lexicon) -> list[Case]:
             cases.append((f"t{i}-{style}", text, {neg: "negated", pos: "affirmed"}))
         alone = clinical_caption("affirmation_first", neg, [], "", i % len(NOTHING))
         cases.append((f"t{i}-alone", alone, {neg: "negated"}))
+        for shared in ([pos], []):  # a NegPair's two impressions: neg there, then not
+            with_x, without_x = clinical_pair_captions(neg, shared, i)
+            kept: dict[str, Polarity] = {label: "affirmed" for label in shared}
+            cases.append((f"t{i}-pair-a{len(shared)}", with_x, {**kept, neg: "affirmed"}))
+            cases.append((f"t{i}-pair-b{len(shared)}", without_x, {**kept, neg: "negated"}))
     return cases
 
 

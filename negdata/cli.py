@@ -276,7 +276,9 @@ def parser() -> argparse.ArgumentParser:
         help="CSVs and image files that NegBench's training and evaluation code reads",
         description="Write negcap.csv and mcq_train.csv (train split), mcq_eval.csv and "
         "negated_retrieval.csv (test split; without splits every record goes to both) and the "
-        "images they name, once each, under OUT/images. Rerunning writes the same bytes.",
+        "images they name, once each, under OUT/images; with published NegPairs, also "
+        "negpairs_train.csv (train split) and negpairs_mcq.csv (the evaluation splits). "
+        "Rerunning writes the same bytes.",
     )
     negbench.add_argument("run", help="the run folder (run.output_dir): a path or a URL")
     negbench.add_argument("out", help="the folder to write the CSVs and images/ to")

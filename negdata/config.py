@@ -952,15 +952,17 @@ class PairsConfig(Section):
     )
     max_per_image: Annotated[int, Field(ge=1)] = Field(
         default=2,
-        description="Most pairs an image is in; the pairs of highest overlap are kept first "
-        "(then by key and object), so the same evidence always gives the same pairs.",
+        description="Most pairs an image is in; the most similar pairs (with `detect.encoder`), "
+        "then those of highest overlap, are kept first (then by key and object), so the same "
+        "evidence always gives the same pairs.",
     )
     captions: bool = Field(
         default=False,
         description="Also write each pair's two captions: one LLM call per pair (prompts/"
-        "pair.yaml, through the run's llm settings and response cache), each caption gated "
-        "like NegCap's; the pairs whose captions both pass go to pairs/negpairs.parquet. Off: "
-        "mining only, no LLM.",
+        "pair.yaml, or pair_clinical.yaml for a clinical vocabulary, through the run's llm "
+        "settings and response cache), each caption gated like NegCap's; the pairs whose "
+        "captions both pass go to pairs/negpairs.parquet and, by split, to pairs/negpairs/ "
+        "(Parquet) and pairs/negpairs_wds/ (WebDataset). Off: mining only, no LLM.",
     )
 
 

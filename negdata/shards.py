@@ -235,10 +235,10 @@ def _atomic_local(final: Path) -> Iterator[Path]:
             tmp.unlink(missing_ok=True)
 
 
-def write_if_changed(path: Location, text: str) -> None:
-    """Publish ``text`` at ``path`` unless the file already holds it: a rerun that finds every
-    shard done changes no file."""
-    data = text.encode("utf-8")
+def write_if_changed(path: Location, content: str | bytes) -> None:
+    """Publish ``content`` (text as UTF-8) at ``path`` unless the file already holds it: a rerun
+    that finds every shard done, or exports the same images again, changes no file."""
+    data = content.encode("utf-8") if isinstance(content, str) else content
     with suppress(FileNotFoundError):
         if path.read_bytes() == data:
             return

@@ -4,10 +4,14 @@ negation checker: only findings labelled 0 are negated, only findings labelled 1
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pyarrow.parquet as pq
 import pytest
 import yaml
 from PIL import Image
@@ -25,6 +29,8 @@ from negdata.validate.negation import analyze
 from tests.conftest import PrefectServer, using_prefect
 
 CONFIG = Path("configs/medical-sample.yaml")
+CLI = [sys.executable, "-c", "from negdata.cli import main; main()"]
+TINY = Path("tests/data/tiny-clip.json").resolve()
 LEXICON = lexicon_for("chexpert")
 Findings = dict[str, int]
 
@@ -152,3 +158,49 @@ def test_mcq_answers_agree_with_the_labels(run: Any) -> None:
         truths = [_true_of(option, findings) for option in options]
         assert truths[mcq.correct_answer] is True, options
         assert truths.count(True) == 1 and None not in truths, (options, truths)
+
+
+def test_medical_pairs_differ_by_one_finding_and_read_like_a_report(
+    run: Any, tmp_path: Path
+) -> None:
+    """The run again with an image encoder (a random-weight open_clip here, for the plumbing;
+    BiomedCLIP or another local checkpoint in use): the studies mined as pairs differ by one
+    finding, labelled 1 in A and 0 in B, and each published impression is true of its study."""
+    cfg, labels, _ = run
+    out = tmp_path / "out"
+    shutil.copytree(cfg.run.output_dir, out)
+    raw = yaml.safe_load((Path(cfg.run.output_dir).parent / "config.yaml").read_text())
+    raw["run"]["output_dir"] = str(out)
+    raw["detect"]["encoder"] = {"kind": "open_clip", "model": str(TINY)}
+    raw["pairs"] = {"captions": True, "min_similarity": -1.0}
+    config = tmp_path / "config.yaml"
+    config.write_text(yaml.safe_dump(raw))
+    for command in (["stage", "detect", "--shards", "0-3"], ["pairs"]):
+        done = subprocess.run(
+            [*CLI, *command, "--config", str(config)], capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+    by_key = _labels_by_key(cfg, labels)
+    mined = pq.read_table(out / "pairs" / "pairs.parquet").to_pylist()
+    # The abdomen's effusion against the phantom, where no other finding is present in either.
+    assert {row["object"] for row in mined} == {"pleural effusion"}, mined
+    for row in mined:
+        a, b = by_key[row["key_a"]], by_key[row["key_b"]]
+        assert a[row["object"]] == 1 and b[row["object"]] == 0, row
+        present_a = {k for k, v in a.items() if v == 1} - {row["object"]}
+        assert present_a == {k for k, v in b.items() if v == 1}, row
+    published = pq.read_table(out / "pairs" / "negpairs.parquet").to_pylist()
+    assert published, "no medical pair was published"
+    for row in published:
+        a, b = by_key[row["key_a"]], by_key[row["key_b"]]
+        assert _true_of(row["caption_a"], a) is True, row
+        assert _true_of(row["caption_b"], b) is True, row
+        assert analyze(row["caption_a"], LEXICON).get(row["object"]) == "affirmed", row
+        assert analyze(row["caption_b"], LEXICON).get(row["object"]) == "negated", row
+        if row["generator"] == "llm":
+            assert row["prompt"].startswith("pair_clinical@"), row
+        else:  # the report-style template
+            assert (row["caption_a"], row["caption_b"]) in (
+                ("Pleural effusion.", "No pleural effusion."),
+                ("Pleural effusion is present.", "No evidence of pleural effusion."),
+            ), row

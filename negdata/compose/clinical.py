@@ -96,3 +96,22 @@ def clinical_mcq_options(
         f"The radiograph shows no {a}.",
     ]
     return correct, wrong
+
+
+# A NegPair's two impressions from one frame, so that they differ in the finding alone:
+# {shown}: the findings both studies show; {x} / {X}: the finding, in the first study only.
+PAIR_FRAMES = (
+    ("{Shown}. {X}.", "{Shown}. No {x}."),
+    ("{Shown} with {x}.", "{Shown} without {x}."),
+)
+PAIR_FRAMES_ALONE = (("{X}.", "No {x}."), ("{X} is present.", "No evidence of {x}."))
+
+
+def clinical_pair_captions(label: str, shared: list[str], variant: int = 0) -> tuple[str, str]:
+    """Stand-in impressions of a medical NegPair (``generator: template``): the findings both
+    studies show (at most three), and ``label``, there in the first and not in the second."""
+    x = natural(label)
+    frames = PAIR_FRAMES if shared else PAIR_FRAMES_ALONE
+    with_x, without_x = frames[variant % len(frames)]
+    slots = {"x": x, "X": _upper(x), "Shown": _upper(findings(shared[:3])) if shared else ""}
+    return with_x.format(**slots), without_x.format(**slots)

@@ -28,6 +28,9 @@ class ImageEncoder(Protocol):
     def embed_pixels(self, pixels: np.ndarray) -> np.ndarray: ...
 
 
+RANDOM_INIT_SEED = 0
+
+
 class OpenClipImageEncoder:
     """An open_clip model's image tower, normalised as the model's own eval transform does."""
 
@@ -37,7 +40,9 @@ class OpenClipImageEncoder:
         from negdata.clip_models import load_clip
 
         checkpoint = str(cfg.checkpoint) if cfg.checkpoint is not None else None
-        clip = load_clip(cfg.model, checkpoint, device)
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(RANDOM_INIT_SEED)  # random weights: the same in every process
+            clip = load_clip(cfg.model, checkpoint, device)
         visual = clip.model.visual
         size = visual.image_size
         self.imgsz = int(size if isinstance(size, int) else size[0])

@@ -9,6 +9,9 @@ carry no ``split`` go to both, with a warning. NegBench's retrieval evaluator ra
 recall@5, and stops with an index error on fewer than 5 images or captions: such an export says
 so in one line.
 
+A run with published NegPairs (``negdata pairs`` with ``pairs.captions``) also gets
+``negpairs_train.csv`` and ``negpairs_mcq.csv`` (``negdata.export.negpairs``).
+
 Images are written once each, as ``OUT/images/{shard}/{image key}.jpg``, and only those a CSV
 names; shards are read and their images written in parallel, one worker process per core.
 Everything is written atomically, in shard and record order, so a second export writes the same
@@ -40,11 +43,12 @@ from negdata.export.negbench_rows import (
     negcap_row,
     retrieval_row,
 )
+from negdata.export.negpairs import export_pairs
 from negdata.export.run_inputs import RunError, published_shards, shard_images, shard_records
 from negdata.progress import Progress
 from negdata.publish import layout
 from negdata.records import CaptionRecord, McqRecord
-from negdata.shards import Location, atomic_path, shard_name
+from negdata.shards import Location, atomic_path, shard_name, write_if_changed
 from negdata.workers import in_order
 
 log = logging.getLogger(__name__)
@@ -104,14 +108,6 @@ def _csv_writers(out: Path) -> Iterator[dict[str, Any]]:
         yield writers
 
 
-def _write_image(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` unless it already holds exactly that (a rerun rewrites none)."""
-    if path.is_file() and path.read_bytes() == data:
-        return
-    with atomic_path(path) as tmp:
-        tmp.write_bytes(data)
-
-
 @dataclass
 class _ShardExport:
     """One shard's rows per file, the image keys they name, and what was left out."""
@@ -165,7 +161,7 @@ def _export_images(run: Location, shard: int, keys: set[str], folder: Path) -> i
     """Write the shard's images named by ``keys`` into ``folder``; returns how many."""
     found = 0
     for key, data in shard_images(run, shard, keys):
-        _write_image(folder / f"{key}.jpg", data)
+        write_if_changed(folder / f"{key}.jpg", data)
         found += 1
     if found != len(keys):
         raise RunError(
@@ -255,6 +251,7 @@ def export_negbench(
         if not counts[file]:
             log.warning("%s has no rows", file)
     _warn_if_too_small_for_recall(counts, evaluated)
+    counts.update(export_pairs(run, out, root, TRAIN_SPLIT, evaluated))
     log.info("negbench export in %s: %s", out, ", ".join(f"{k} {v}" for k, v in counts.items()))
     return dict(counts)
 

@@ -3,17 +3,20 @@
 The request names the object X, the objects both images show and each image's original caption
 (cleaned of what describes no picture, as compose cleans it). It goes through the run's LLM
 client, batching and response cache (``llm_cache/pairs/``, keyed by the pair id), so a rerun
-after a crash asks nothing again. A pair is published only when both captions pass
-``negdata.pairs.gate``; with ``compose.template_fallback`` a template's pair of captions, gated
-the same way, stands in for the LLM's where those fail; every other pair is a counted
-``Reject``.
+after a crash asks nothing again. The paired images' evidence and ingest rows are copied once
+into a temporary store (``negdata.pairs.store``) and the pairs captioned ``BLOCK`` at a time,
+so memory stays flat however many pairs a run has. A pair is published only when both
+captions pass ``negdata.pairs.gate``; with ``compose.template_fallback`` a template's pair of
+captions, gated the same way, stands in for the LLM's where those fail (report impressions for
+a clinical vocabulary, whose prompt is ``prompts/pair_clinical.yaml``); every other pair is a
+counted ``Reject``.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from hashlib import sha256
 from typing import Any, Literal
@@ -21,31 +24,27 @@ from typing import Any, Literal
 from negdata.clip_text import shorten
 from negdata.compose.alt_text import clean_alt_text
 from negdata.compose.captions import ALT_TEXT_TOKENS
+from negdata.compose.clinical import clinical_pair_captions
 from negdata.compose.schemas import PairCaptionsOutput
 from negdata.compose.templates import pair_captions
 from negdata.config import Config, SplitFractions
-from negdata.detect.lexicon import run_lexicon
+from negdata.detect.lexicon import Lexicon, lexicon_for
+from negdata.detect.vocab import CLINICAL_VOCABULARIES, vocabulary
 from negdata.english import counted, natural, with_article
 from negdata.llm import run_structured
 from negdata.llm.cache import shard_cache
 from negdata.llm.prompts import Prompt, few_shot_shift, load_prompt
 from negdata.pairs.gate import Image, pair_problem
 from negdata.pairs.mine import Pair
+from negdata.pairs.store import Stored, paired_images
 from negdata.publish.splits import split_of
-from negdata.records import (
-    Evidence,
-    IngestRow,
-    NegPairRecord,
-    Reject,
-    Split,
-    flat,
-    iter_parquet,
-    read_parquet,
-)
-from negdata.shards import Location, shard_name
+from negdata.records import NegPairRecord, Reject, Split
+from negdata.shards import Location
 from negdata.verify import box_counts, evidence_verdicts
 
 PROMPT = "pair"
+CLINICAL_PROMPT = "pair_clinical"  # report impressions, for a clinical vocabulary
+BLOCK = 10_000  # pairs captioned at a time: what is held is one block's images
 CACHE = "pairs"  # the response cache's folder under llm_cache/
 STAGE = "pairs"
 
@@ -64,43 +63,17 @@ class Captioned:
 
 
 def pair_prompt(cfg: Config) -> Prompt:
-    return load_prompt(cfg.compose.prompts_dir, PROMPT)
+    clinical = cfg.detect.vocabulary in CLINICAL_VOCABULARIES
+    return load_prompt(cfg.compose.prompts_dir, CLINICAL_PROMPT if clinical else PROMPT)
 
 
-def read_evidence(evidence_dir: Location, pairs: Sequence[Pair]) -> dict[str, Evidence]:
-    """The evidence of every image in ``pairs``, read shard by shard."""
-    wanted: dict[int, set[str]] = {}
-    for pair in pairs:
-        for side in (pair.a, pair.b):
-            wanted.setdefault(side.shard, set()).add(side.key)
-    found: dict[str, Evidence] = {}
-    for shard, keys in sorted(wanted.items()):
-        path = evidence_dir / f"{shard_name(shard)}.parquet"
-        found.update((ev.key, ev) for ev in flat(iter_parquet(path, Evidence)) if ev.key in keys)
-    return found
-
-
-def ingested(cfg: Config, shards: Iterable[int]) -> dict[str, IngestRow]:
-    """Each image's ingest row (its original caption, its sha256), by key; none for a shard
-    whose ingest table is gone (a run folder of evidence alone)."""
-    found: dict[str, IngestRow] = {}
-    for shard in sorted(set(shards)):
-        path = cfg.run.output_dir / "shards" / f"{shard_name(shard)}.parquet"
-        try:
-            found.update((row.key, row) for row in read_parquet(path, IngestRow))
-        except FileNotFoundError:
-            continue
-    return found
-
-
-def pair_split(pair: Pair, rows: Mapping[str, IngestRow], fractions: SplitFractions) -> Split:
+def pair_split(pair: Pair, hashes: Mapping[str, str | None], fractions: SplitFractions) -> Split:
     """Both images' split: that of the smaller of their two sha256 (``publish.splits``, as
-    publish splits images), so a pair is never cut in two. An image with no ingest row (a run
+    publish splits images), so a pair is never cut in two. An image with no sha256 (a run
     folder of evidence alone) stands in with the sha256 of its key."""
 
     def digest(key: str) -> str:
-        row = rows.get(key)
-        return row.sha256 if row is not None and row.sha256 else sha256(key.encode()).hexdigest()
+        return hashes.get(key) or sha256(key.encode()).hexdigest()
 
     return split_of(min(digest(pair.a.key), digest(pair.b.key)), fractions)
 
@@ -126,23 +99,50 @@ def shared_objects(pair: Pair, images: Mapping[str, Image]) -> list[str]:
 def caption_pairs(
     cfg: Config, evidence_dir: Location, pairs: Sequence[Pair], config_hash: str
 ) -> Captioned:
-    """One LLM call per pair, then the gates; see the module's docstring."""
+    """One LLM call per pair, then the gates, ``BLOCK`` pairs at a time; see the module's
+    docstring."""
     prompt = pair_prompt(cfg)
-    evidence = read_evidence(evidence_dir, pairs)
-    lexicon = run_lexicon(cfg.detect.vocabulary, evidence.values())
-    rows = ingested(cfg, (i.shard for p in pairs for i in (p.a, p.b)))
-    originals = {key: row.caption for key, row in rows.items() if row.status == "success"}
+    sides = [(side.shard, side.key) for pair in pairs for side in (pair.a, pair.b)]
+    done = Captioned([], [], {}, {})
+    llm: Counter[str] = Counter()
+    stood_in: Counter[str] = Counter()  # the LLM's reason, where a template stood in
+    with (
+        paired_images(cfg.run.output_dir, evidence_dir, sides) as stored,
+        shard_cache(cfg, CACHE) as cache,
+    ):
+        base = frozenset(vocabulary(cfg.detect.vocabulary))
+        lexicon = lexicon_for(cfg.detect.vocabulary, stored.labels - base)  # the whole run's
+        for start in range(0, len(pairs), BLOCK):
+            block = pairs[start : start + BLOCK]
+            images = stored.read(key for pair in block for key in (pair.a.key, pair.b.key))
+            part = _caption_block(cfg, prompt, block, images, lexicon, cache, config_hash)
+            done.published.extend(part.published)
+            done.rejects.extend(part.rejects)
+            llm.update(part.llm)
+            stood_in.update(part.templates)
+    return Captioned(done.published, done.rejects, dict(llm), dict(sorted(stood_in.items())))
+
+
+def _caption_block(
+    cfg: Config,
+    prompt: Prompt,
+    pairs: Sequence[Pair],
+    stored: Mapping[str, Stored],
+    lexicon: Lexicon,
+    cache: Any,
+    config_hash: str,
+) -> Captioned:
     images = {  # each image's verdicts and boxes, once however many pairs it is in
         key: Image(
-            verdicts=evidence_verdicts(ev, lexicon, cfg.detect),
-            boxes=box_counts(ev, cfg.detect),
-            original=originals.get(key, ""),
+            verdicts=evidence_verdicts(image.evidence, lexicon, cfg.detect),
+            boxes=box_counts(image.evidence, cfg.detect),
+            original=image.caption,
         )
-        for key, ev in evidence.items()
+        for key, image in stored.items()
     }
 
     def original(key: str) -> str:
-        cleaned = clean_alt_text(originals.get(key, ""), lexicon)
+        cleaned = clean_alt_text(images[key].original, lexicon)
         return shorten(cleaned, context_length=ALT_TEXT_TOKENS) if cleaned else ""
 
     def messages(pair: Pair) -> list[dict[str, str]]:
@@ -155,19 +155,19 @@ def caption_pairs(
             caption_b=original(pair.b.key) or "(none)",
         )
 
-    with shard_cache(cfg, CACHE) as cache:
-        results, llm = run_structured(
-            cfg.llm,
-            pairs,
-            messages,
-            PairCaptionsOutput,
-            desc="pair captions",
-            cache=cache,
-            key=lambda pair: pair.id,
-        )
+    results, llm = run_structured(
+        cfg.llm,
+        pairs,
+        messages,
+        PairCaptionsOutput,
+        desc="pair captions",
+        cache=cache,
+        key=lambda pair: pair.id,
+    )
+    hashes = {key: image.sha256 for key, image in stored.items()}
     published: list[NegPairRecord] = []
     rejects: list[Reject] = []
-    stood_in: Counter[str] = Counter()  # the LLM's reason, where a template stood in
+    stood_in: Counter[str] = Counter()
     for pair, result in zip(pairs, results, strict=True):
         record = pair.record()
         both = (images[pair.a.key], images[pair.b.key])
@@ -183,7 +183,12 @@ def caption_pairs(
         generator: Literal["llm", "template"] = "llm"
         if problem is not None and cfg.compose.template_fallback:
             variant = random.Random(f"{cfg.run.seed}:{record.pair_id}:frame").randrange(1 << 16)
-            caption_a, caption_b = pair_captions(pair.object, *each_counted(pair, images), variant)
+            if cfg.detect.vocabulary in CLINICAL_VOCABULARIES:
+                caption_a, caption_b = clinical_pair_captions(pair.object, _shared(pair), variant)
+            else:
+                caption_a, caption_b = pair_captions(
+                    pair.object, *each_counted(pair, images), variant
+                )
             if pair_problem(caption_a, caption_b, pair.object, both, cfg, lexicon) is None:
                 stood_in[problem[0]] += 1
                 problem, generator = None, "template"
@@ -200,7 +205,7 @@ def caption_pairs(
                 prompt=prompt.ref if generator == "llm" else None,
                 model=result.model if generator == "llm" else None,
                 config_hash=config_hash,
-                split=pair_split(pair, rows, cfg.publish.splits),
+                split=pair_split(pair, hashes, cfg.publish.splits),
             )
         )
     return Captioned(published, rejects, llm, dict(sorted(stood_in.items())))

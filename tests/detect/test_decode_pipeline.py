@@ -255,11 +255,15 @@ def test_sources_that_need_no_pixels_decode_nothing(sample: Config, tmp_path: Pa
 def test_two_devices_give_the_evidence_of_one(sample: Config, tmp_path: Path) -> None:
     """Two CPU processes stand in for two GPUs (there is none here): detect.devices starts one
     detector process per device, batch i goes to device i mod 2, and the evidence, rejects
-    included, is that of one device, byte for byte."""
+    included, and the image encoder's embeddings are those of one device, byte for byte."""
     samples = _samples(sample)
     samples[5] = {**samples[5], "jpg": b"not a jpeg at all"}
     raw = sample.detect.model_dump(mode="json")
     raw["sources"][1].update(batch=3)  # 5 batches: each device gets some, the last is short
+    raw["encoder"] = {
+        "kind": "open_clip",
+        "model": str(Path("tests/data/tiny-clip.json").resolve()),
+    }
     one = DetectConfig.model_validate({**raw, "devices": ["cpu"], "decode_workers": 1})
     two = DetectConfig.model_validate({**raw, "devices": ["cpu", "cpu"], "decode_workers": 1})
     _with_shard(sample, tmp_path / "one", samples, one)
@@ -279,7 +283,8 @@ def test_two_devices_give_the_evidence_of_one(sample: Config, tmp_path: Path) ->
 
     assert detector_processes() == 2
     assert stats["count"] == 13 and stats["rejected"] == {UNDECODABLE: 1}
-    for name in ("00000.parquet", "00000_rejects.parquet"):
+    assert stats["encoder"] == {"name": "open_clip:tiny-clip:random", "dim": 32}
+    for name in ("00000.parquet", "00000_rejects.parquet", "00000_embeddings.parquet"):
         assert (tmp_path / "two/evidence" / name).read_bytes() == (
             tmp_path / "one/evidence" / name
         ).read_bytes()

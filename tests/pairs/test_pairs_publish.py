@@ -23,7 +23,7 @@ from negdata.pairs.loader import pairs_together
 from negdata.pairs.mine import Pair, pair_id
 from negdata.pairs.publish import PARQUET, WDS, publish_pairs
 from negdata.publish.splits import split_of
-from negdata.records import SPLITS, IngestRow, NegPairRecord
+from negdata.records import SPLITS, NegPairRecord
 from negdata.wds import read_tar, write_tar
 
 EMPTY = frozenset[str]()
@@ -73,10 +73,7 @@ def test_shard_images_reads_each_jpeg_by_offset(tmp_path: Path) -> None:
 
 def test_a_pair_s_split_is_its_smaller_image_hash_s() -> None:
     fractions = SplitFractions(train=0.5, validation=0.25, test=0.25)
-    rows = {
-        key: IngestRow(key=key, url="u", caption="", status="success", sha256=sha)
-        for key, sha in (("a", "0" * 64), ("b", "f" * 64), ("c", "8" * 64))
-    }
+    rows = {"a": "0" * 64, "b": "f" * 64, "c": "8" * 64}
     image = {k: ImageLabels(k, 0, EMPTY, EMPTY) for k in "abcd"}
     assert pair_split(Pair(image["b"], image["a"], "dog", 1.0), rows, fractions) == "train"
     assert pair_split(Pair(image["a"], image["b"], "dog", 1.0), rows, fractions) == "train"

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pyarrow.parquet as pq
 import yaml
 
@@ -34,6 +35,10 @@ def _sample_labels(config: Path, out: Path) -> dict[str, set[str]]:
         for row in read_parquet(path, IngestRow)
         if row.url in by_url
     }
+
+
+def _jpegs(tar: Path) -> dict[str, bytes]:
+    return {sample["__key__"]: sample["jpg"] for sample in read_tar(tar) if "jpg" in sample}
 
 
 def test_every_sample_pair_differs_by_a_real_object(sample_run: SampleRun, tmp_path: Path) -> None:
@@ -117,6 +122,33 @@ def test_sample_pair_captions_are_true_of_their_images_and_every_pair_is_counted
         samples = list(read_tar(folder / "negpairs_wds" / split / "00000.tar"))
         assert [s["__key__"] for s in samples] == [f"{i}_{side}" for i in mine for side in "ab"]
         assert written == {"pairs": len(mine), "tars": 1}
+    # export negbench adds the pairs: each image with its own caption for training, and the
+    # two-image question for evaluation, read as NegBench reads its CSVs.
+    export = tmp_path / "negbench"
+    exported = subprocess.run(
+        [*CLI, "export", "negbench", str(out), str(export), "--config", str(config),
+         "--eval-splits", "validation,test"],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert exported.returncode == 0, exported.stderr
+    train = pd.read_csv(export / "negpairs_train.csv", sep=",")
+    mcq = pd.read_csv(export / "negpairs_mcq.csv", sep=",")
+    by_id = {row["pair_id"]: row for row in published}
+    assert list(train["pair_id"]) == [
+        row["pair_id"] for row in published if row["split"] == "train" for _ in "ab"
+    ]
+    assert sorted(mcq["pair_id"]) == sorted(i for i, r in by_id.items() if r["split"] != "train")
+    jpegs = {k: v for p in sorted((out / "shards").glob("*.tar")) for k, v in _jpegs(p).items()}
+    for row in mcq.itertuples():
+        pair = by_id[row.pair_id]
+        assert (row.caption_0, row.caption_1) == (pair["caption_a"], pair["caption_b"])
+        assert Path(row.image_0).read_bytes() == jpegs[pair["key_a"]]
+        assert Path(row.image_1).read_bytes() == jpegs[pair["key_b"]]
+    for row in train.itertuples():
+        pair = by_id[row.pair_id]
+        key = pair["key_a"] if row.side == "a" else pair["key_b"]
+        assert row.caption == pair[f"caption_{row.side}"]
+        assert Path(row.filepath).read_bytes() == jpegs[key]
     templates = sum(row["generator"] == "template" for row in published)
     assert sum(captions["template"].values()) == templates
     again = subprocess.run([*CLI, "pairs", "--config", str(config)], capture_output=True, text=True)
