@@ -32,13 +32,7 @@ from negdata.console import (
     main_guard,
     setup_logging,
 )
-from negdata.llm import (
-    LocalServer,
-    check_server_kind,
-    ensure_model,
-    shared_pool,
-    wait_until_any_ready,
-)
+from negdata.llm import check_server_kind, llm_server, shared_pool
 from negdata.llm.metrics import read_all_counters
 from negdata.llm.pool import process_pool
 from negdata.pipeline import (
@@ -233,7 +227,7 @@ def work_on(cfg: Config, config: str, shard_ids: list[int], retry_failed: bool) 
     needs_llm = any(stage.uses_llm(cfg) for stage, _ in pending(cfg, shard_ids))
     with contextlib.ExitStack() as stack:
         if needs_llm:
-            check_server_kind(cfg.llm, stack.enter_context(llm_server(cfg)))
+            check_server_kind(cfg.llm, stack.enter_context(llm_server(cfg.llm)))
             if cfg.run.engine == "threads":
                 stack.enter_context(shared_pool(cfg.llm))
         before = read_all_counters(cfg.llm.base_urls, cfg.llm.api_key) if needs_llm else None
@@ -276,20 +270,6 @@ def retry_ingested(cfg: Config, config: str, shard_ids: list[int]) -> list[dict[
     with ThreadPoolTaskRunner[Any](cfg.shards_at_once) as runner:
         futures = [runner.submit(retry_task, {"config": config, "shard": s}) for s in ingested]
         return [future.result() for future in futures]
-
-
-@contextlib.contextmanager
-def llm_server(cfg: Config) -> Iterator[list[str]]:
-    """The local vLLM server for this run, or a wait until a remote one answers; gives the
-    addresses that answer."""
-    if not cfg.llm.local:
-        urls = cfg.llm.base_urls
-        log.info("LLM server: waiting for %s (up to %.0f s)", ", ".join(urls), cfg.llm.timeout_s)
-        yield wait_until_any_ready(urls, cfg.llm.timeout_s, api_key=cfg.llm.api_key)
-        return
-    ensure_model(cfg.llm.serve)
-    with LocalServer(cfg.llm):
-        yield cfg.llm.base_urls
 
 
 def mark_flow_run_crashed(flow_run_id: str | None, reason: str) -> None:

@@ -13,7 +13,7 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from types import FrameType, TracebackType
 from typing import IO
@@ -380,6 +380,20 @@ def _name(proc: psutil.Process) -> str:
     except psutil.Error:
         return "name unknown"
     return name
+
+
+@contextlib.contextmanager
+def llm_server(cfg: LLMConfig) -> Iterator[list[str]]:
+    """The local vLLM server for a run (``llm.local``), or a wait until a remote one answers;
+    gives the addresses that answer."""
+    if not cfg.local:
+        urls = cfg.base_urls
+        log.info("LLM server: waiting for %s (up to %.0f s)", ", ".join(urls), cfg.timeout_s)
+        yield wait_until_any_ready(urls, cfg.timeout_s, api_key=cfg.api_key)
+        return
+    ensure_model(cfg.serve)
+    with LocalServer(cfg):
+        yield cfg.base_urls
 
 
 class LocalServer:

@@ -20,6 +20,7 @@ from typing import Any
 
 from negdata import __version__
 from negdata.config import Config
+from negdata.llm import check_server_kind, llm_server
 from negdata.pairs.captions import caption_pairs, caption_stats, pair_prompt
 from negdata.pairs.images import shard_images
 from negdata.pairs.labels import read_labels
@@ -131,7 +132,9 @@ def run_pairs(cfg: Config) -> dict[str, Any]:
     rows = write_parquet(folder / PAIRS_FILE, PairRecord, (pair.record() for pair in kept))
     captions: dict[str, Any] | None = None
     if cfg.pairs.captions:
-        captioned = caption_pairs(cfg, evidence_dir, kept, config_hash)
+        with llm_server(cfg.llm) as answering:  # llm.local: started here, as the flow does
+            check_server_kind(cfg.llm, answering)
+            captioned = caption_pairs(cfg, evidence_dir, kept, config_hash)
         write_parquet(folder / NEGPAIRS_FILE, NegPairRecord, captioned.published)
         write_parquet(folder / REJECTS_FILE, Reject, captioned.rejects)
         sides = [(p.shard_a, p.key_a) for p in captioned.published]

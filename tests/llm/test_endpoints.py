@@ -21,7 +21,6 @@ from typing import Any, Literal
 import pytest
 from pydantic import BaseModel
 
-from flows.generate import llm_server
 from negdata.config import Config, ConfigError, LLMConfig, load_config
 from negdata.llm import (
     ClientStats,
@@ -29,6 +28,7 @@ from negdata.llm import (
     LLMResult,
     LLMServerError,
     check_server_kind,
+    llm_server,
     wait_until_any_ready,
 )
 from negdata.llm.metrics import read_all_counters
@@ -299,7 +299,7 @@ def test_the_flow_waits_for_any_server_and_checks_the_kind_of_those_that_answer(
         }
     )
 
-    with llm_server(cfg) as answering:
+    with llm_server(cfg.llm) as answering:
         assert answering == [up]
     check_server_kind(cfg.llm, answering)
     llamacpp = cfg.llm.model_copy(update={"server_kind": "llamacpp"})
