@@ -79,8 +79,10 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out8": ("negation_heldout8.jsonl", "coco", False),
     "held-out9": ("negation_heldout9.jsonl", "coco", True),
     "unseen7": ("negation_unseen7.jsonl", "coco", True),
-    "held-out10": ("negation_heldout10.jsonl", "coco", False),
-    "unseen8": ("negation_unseen8.jsonl", "coco", False),
+    "held-out10": ("negation_heldout10.jsonl", "coco", True),
+    "unseen8": ("negation_unseen8.jsonl", "coco", True),
+    "held-out11": ("negation_heldout11.jsonl", "coco", False),
+    "unseen9": ("negation_unseen9.jsonl", "coco", False),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

@@ -468,14 +468,32 @@ def _one_of_its_kind(
 
 
 def _paired(tokens: list[str], bare: list[Mention]) -> list[Count]:
-    """One each of two singular names of one object joined by "and" with no count word, as a
-    headline writes them: "foal and mare", "bride & groom" (two horses, two people)."""
+    """One each of two singular names of one object with no count word, joined by "and" as a
+    headline writes them ("foal and mare", "bride & groom": two horses, two people), or two
+    different names the second of which the first stands beside, in one clause ("foal standing
+    on wobbly legs beside the mare")."""
     found = []
     for m, n in itertools.pairwise(bare):
-        joined = set(tokens[m.end : n.start]) <= {"and"}
-        if m.name == n.name and joined and all(_one(tokens, x) for x in (m, n)):
+        if m.name != n.name or not all(_one(tokens, x) for x in (m, n)):
+            continue
+        between = tokens[m.end : n.start]
+        if set(between) <= {"and"}:  # a list: one each
             found += [Count(x.name, "a", 1, 1, x.start, x.end) for x in (m, n)]
+        elif tokens[m.end - 1] != tokens[n.end - 1] and _beside(between):  # two, as one claim
+            found.append(Count(m.name, "a", 2, 2, m.start, n.end))
     return found
+
+
+_BESIDE = frozenset({"beside", "alongside", "with", "near"})
+_THE = frozenset({"the", "a", "an", "her", "his", "its", "their"})
+
+
+def _beside(between: list[str]) -> bool:
+    """The words between two names end in "beside the", "next to her", "with a"... and hold no
+    stop: the second stands beside the first."""
+    rest = between[:-1] if between and between[-1] in _THE else between
+    near = bool(rest) and (rest[-1] in _BESIDE or rest[-2:] == ["next", "to"])
+    return near and not any(not word[0].isalnum() for word in between)
 
 
 def _one(tokens: list[str], mention: Mention) -> bool:

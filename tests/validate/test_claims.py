@@ -372,6 +372,14 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
             {"person": 3, "cake": 1},
             "count_not_true",
         ),
+        # two names of one object, the second beside the first: two, one each
+        ("Foal standing on wobbly legs beside the mare, no people.", {"horse": 2}, None),
+        (
+            "Foal standing on wobbly legs beside the mare, no people.",
+            {"horse": 1},
+            "count_not_true",
+        ),
+        ("A man next to a woman on a bench, no dogs.", {"person": 3, "bench": 1}, "count_not_true"),
         ("Elderly couple sharing a bench, no dogs.", {"person": 3, "bench": 1}, "count_not_true"),
         ("Elderly couple sharing a bench, no dogs.", {"person": 2, "bench": 1}, None),
         # "no one else" is one person, as "alone" is

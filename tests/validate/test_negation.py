@@ -3,6 +3,13 @@ import pytest
 from negdata.validate.negation import analyze, polarity
 
 CASES = [
+    # a denied emptiness is fullness; "none" with a participle is none of them so, all there
+    ("Hardly empty of people: the square is packed, no birds.", ["person"], "affirmed"),
+    ("Hardly empty of people: the square is packed, no birds.", ["bird"], "negated"),
+    ("The beach is far from free of umbrellas, but no dogs.", ["umbrella"], "affirmed"),
+    ("Three horses in the paddock, none saddled, and no people.", ["horse"], "affirmed"),
+    ("Three horses in the paddock, none saddled, and no people.", ["person"], "negated"),
+    ("Dogs? None spotted, just a cat.", ["dog"], "negated"),
     ("A bus on the street, but there is no dog.", ["dog"], "negated"),
     ("A bus on the street, but there is no dog.", ["bus"], "affirmed"),
     ("There is no dog in the park; a cat sleeps on the bench.", ["cat"], "affirmed"),

@@ -282,6 +282,14 @@ def prepare(text: str) -> str:
         "neither of them ",
         text,
     )
+    # "three horses in the paddock, none saddled": none of them is saddled; they are there
+    text = re.sub(
+        r"(?<=[,;] )none (?=(?!(?:seen|observed|found|detected|noted|identified|pictured|showed|"
+        r"spotted|included|featured|captured|depicted|parked|allowed|permitted|visualized|"
+        r"visualised|displayed|stocked|listed)\b)[a-z]+ed\b)",
+        "none of them ",
+        text,
+    )
     # "..., and none are there": a denial of its own
     text = re.sub(
         r"(?:,|\band)\s+(?:(?:indeed|yet|so|still)\s+)?(?=none\b(?! of)(?! [a-z]+ing\b))",
@@ -431,6 +439,13 @@ def prepare(text: str) -> str:
         r"(?:be|hang|stand|sit)|would (?:normally |usually )?(?:be|hang|stand|sit)|once (?:stood|"
         r"hung|sat|was|were)))",
         "where no ",
+        text,
+    )
+    # "hardly empty of people", "far from free of litter", "not devoid of charm": full of it.
+    text = re.sub(
+        r"\b(?:hardly|scarcely|far from|anything but|by no means|not|never) (?:(?:completely|"
+        r"entirely|totally) )?(?:empty|free|devoid|clear|bare|void) of\b",
+        "full of",
         text,
     )
     for phrase in (
