@@ -176,7 +176,7 @@ def _verify(args: argparse.Namespace) -> None:
 
 def _pairs(args: argparse.Namespace) -> None:
     from negdata.pairs import run_pairs
-    from negdata.pairs.stage import FOLDER, PAIRS_FILE
+    from negdata.pairs.layout import FOLDER, PAIRS_FILE
 
     cfg = load_config(args.config)
     run_pairs(cfg)

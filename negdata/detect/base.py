@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 from PIL import Image
@@ -61,6 +61,14 @@ class PixelDetector(Detector, Protocol):
     def detect_pixels(
         self, pixels: np.ndarray, shapes: Sequence[tuple[int, int]]
     ) -> list[Callable[[], Detection]]: ...
+
+
+def on_device(source: Any, device: str) -> Any:
+    """``source`` (a source's or the encoder's settings) with its ``device`` set to ``device``
+    where it was left to ``auto``."""
+    if getattr(source, "device", None) == "auto":
+        return source.model_copy(update={"device": device})
+    return source
 
 
 def combine(key: str, names: Sequence[str], detections: Sequence[Detection]) -> Evidence:

@@ -22,7 +22,7 @@ from negdata.config import (
     SourceConfig,
     TableSource,
 )
-from negdata.detect.base import Detector, ImageItem, PixelDetector, combine
+from negdata.detect.base import Detector, ImageItem, PixelDetector, combine, on_device
 from negdata.detect.decode import DecodedBatch, RawSample, decoded_batches
 from negdata.detect.encoders import ImageEncoder, embed
 from negdata.detect.vocab import vocabulary
@@ -70,13 +70,6 @@ def _load(source: SourceConfig, index: int, cfg: DetectConfig) -> Detector:
 
         return ChexpertDetector(source, cfg, index)
     return YoloDetector(source, index)
-
-
-def on_device(source: Any, device: str) -> Any:
-    """``source`` with its ``device`` set to ``device`` where it was left to ``auto``."""
-    if getattr(source, "device", None) == "auto":
-        return source.model_copy(update={"device": device})
-    return source
 
 
 @dataclass

@@ -12,6 +12,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from negdata.config import DetectConfig, EncoderConfig, OpenClipEncoder
+from negdata.detect.base import on_device
 
 
 @runtime_checkable
@@ -73,9 +74,7 @@ def build_encoder(cfg: DetectConfig, device: str = "auto") -> ImageEncoder | Non
     ``auto``, it runs on ``device``."""
     if cfg.encoder is None:
         return None
-    source: EncoderConfig = cfg.encoder
-    if source.device == "auto":
-        source = source.model_copy(update={"device": device})
+    source: EncoderConfig = on_device(cfg.encoder, device)
     key = source.model_dump_json()
     with _loading:
         if key not in _loaded:

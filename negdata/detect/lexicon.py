@@ -181,6 +181,9 @@ def lexicon_for(name: VocabularyName, extra: frozenset[str] = frozenset()) -> Le
 
 def run_lexicon(name: VocabularyName, evidence: Iterable[Evidence]) -> Lexicon:
     """The vocabulary's lexicon extended by every label the evidence sources cover."""
-    base = frozenset(vocabulary(name))
-    extra = frozenset(s.label for e in evidence for s in e.scores) - base
-    return lexicon_for(name, extra)
+    return labels_lexicon(name, (s.label for e in evidence for s in e.scores))
+
+
+def labels_lexicon(name: VocabularyName, labels: Iterable[str]) -> Lexicon:
+    """The vocabulary's lexicon extended by those of ``labels`` it lacks."""
+    return lexicon_for(name, frozenset(labels) - frozenset(vocabulary(name)))

@@ -11,10 +11,11 @@ from collections import Counter
 from dataclasses import dataclass
 
 from negdata.clip_models import Clip
-from negdata.evaluation.clip_eval import image_features, number, read_images, text_features
-from negdata.pairs.stage import FOLDER, NEGPAIRS_FILE
+from negdata.evaluation.clip_eval import image_features, number, text_features
+from negdata.pairs.images import indexed_jpegs
+from negdata.pairs.layout import FOLDER, NEGPAIRS_FILE
 from negdata.records import NegPairRecord, read_parquet
-from negdata.shards import Location, shard_name
+from negdata.shards import Location
 
 
 @dataclass(frozen=True)
@@ -38,10 +39,9 @@ def read_pairs(run: Location) -> PairsData:
     if not path.exists():
         raise ValueError(f"{run}: no {FOLDER}/{NEGPAIRS_FILE} (negdata pairs with pairs.captions)")
     pairs = list(read_parquet(path, NegPairRecord))
-    shards = sorted({p.shard_a for p in pairs} | {p.shard_b for p in pairs})
-    tars = [run / "shards" / f"{shard_name(shard)}.tar" for shard in shards]
-    wanted = {p.key_a for p in pairs} | {p.key_b for p in pairs}
-    return PairsData(pairs, read_images(tars, wanted, f"{run}, NegPairs"))
+    sides = {(p.shard_a, p.key_a) for p in pairs} | {(p.shard_b, p.key_b) for p in pairs}
+    with indexed_jpegs(run, sides) as jpegs:
+        return PairsData(pairs, {key: jpegs.read(key) for _, key in sorted(sides)})
 
 
 def evaluate_pairs(clip: Clip, data: PairsData, batch_size: int = 64) -> PairScores:

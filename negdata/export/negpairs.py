@@ -21,8 +21,8 @@ import csv
 from collections.abc import Sequence
 from pathlib import Path
 
-from negdata.pairs.images import shard_images
-from negdata.pairs.stage import FOLDER, NEGPAIRS_FILE
+from negdata.pairs.images import indexed_jpegs
+from negdata.pairs.layout import FOLDER, NEGPAIRS_FILE
 from negdata.records import NegPairRecord, read_parquet
 from negdata.shards import Location, atomic_path, shard_name, write_if_changed
 
@@ -79,7 +79,7 @@ def export_pairs(
     }
     sides = {(p.shard_a, p.key_a) for p in train + evaluated}
     sides |= {(p.shard_b, p.key_b) for p in train + evaluated}
-    with shard_images(run, sides) as images:
+    with indexed_jpegs(run, sides) as images:
         for shard, key in sorted(sides):
             write_if_changed(out / "images" / shard_name(shard) / f"{key}.jpg", images.read(key))
     counts["negpairs_images"] = len(sides)

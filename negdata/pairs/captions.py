@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from hashlib import sha256
 from typing import Any, Literal
 
@@ -28,10 +28,10 @@ from negdata.compose.clinical import clinical_pair_captions
 from negdata.compose.schemas import PairCaptionsOutput
 from negdata.compose.templates import pair_captions
 from negdata.config import Config, SplitFractions
-from negdata.detect.lexicon import Lexicon, lexicon_for
-from negdata.detect.vocab import CLINICAL_VOCABULARIES, vocabulary
+from negdata.detect.lexicon import Lexicon, labels_lexicon
+from negdata.detect.vocab import CLINICAL_VOCABULARIES
 from negdata.english import counted, natural, with_article
-from negdata.llm import run_structured
+from negdata.llm import merge_counters, run_structured
 from negdata.llm.cache import shard_cache
 from negdata.llm.prompts import Prompt, few_shot_shift, load_prompt
 from negdata.pairs.gate import Image, pair_problem
@@ -104,23 +104,20 @@ def caption_pairs(
     prompt = pair_prompt(cfg)
     sides = [(side.shard, side.key) for pair in pairs for side in (pair.a, pair.b)]
     done = Captioned([], [], {}, {})
-    llm: Counter[str] = Counter()
-    stood_in: Counter[str] = Counter()  # the LLM's reason, where a template stood in
     with (
         paired_images(cfg.run.output_dir, evidence_dir, sides) as stored,
         shard_cache(cfg, CACHE) as cache,
     ):
-        base = frozenset(vocabulary(cfg.detect.vocabulary))
-        lexicon = lexicon_for(cfg.detect.vocabulary, stored.labels - base)  # the whole run's
+        lexicon = labels_lexicon(cfg.detect.vocabulary, stored.labels)  # the whole run's
         for start in range(0, len(pairs), BLOCK):
             block = pairs[start : start + BLOCK]
             images = stored.read(key for pair in block for key in (pair.a.key, pair.b.key))
             part = _caption_block(cfg, prompt, block, images, lexicon, cache, config_hash)
             done.published.extend(part.published)
             done.rejects.extend(part.rejects)
-            llm.update(part.llm)
-            stood_in.update(part.templates)
-    return Captioned(done.published, done.rejects, dict(llm), dict(sorted(stood_in.items())))
+            done.llm.update(merge_counters(done.llm, part.llm))
+            done.templates.update(merge_counters(done.templates, part.templates))
+    return replace(done, templates=dict(sorted(done.templates.items())))
 
 
 def _caption_block(

@@ -14,7 +14,7 @@ from negdata.shards import Location, shard_name
 from negdata.wds import KEY_AND_EXTENSION
 
 
-class ShardImages:
+class IndexedJpegs:
     """``read(key)``: the JPEG of ``key``, one of the keys it was built for."""
 
     def __init__(self, handles: dict[int, IO[bytes]], where: dict[str, tuple[int, int, int]]):
@@ -28,7 +28,7 @@ class ShardImages:
 
 
 @contextmanager
-def shard_images(out: Location, keys: Iterable[tuple[int, str]]) -> Iterator[ShardImages]:
+def indexed_jpegs(out: Location, keys: Iterable[tuple[int, str]]) -> Iterator[IndexedJpegs]:
     """The JPEGs of ``keys`` ((shard, key) pairs) in ``out``'s ``shards/`` tars, open while the
     block runs; an error naming the tar and a key it lacks."""
     wanted: dict[int, set[str]] = {}
@@ -49,4 +49,4 @@ def shard_images(out: Location, keys: Iterable[tuple[int, str]]) -> Iterator[Sha
             if missing:
                 raise ValueError(f"{tar}: no JPEG for {len(missing)} keys, e.g. {min(missing)}")
             handles[shard] = handle
-        yield ShardImages(handles, where)
+        yield IndexedJpegs(handles, where)

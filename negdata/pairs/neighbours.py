@@ -6,6 +6,7 @@ depend on the quantiser."""
 
 from __future__ import annotations
 
+import itertools
 import logging
 import math
 from collections.abc import Callable, Sequence
@@ -16,11 +17,11 @@ import numpy as np
 
 from negdata.detect.embeddings import embedding_path, read_embeddings
 from negdata.pairs.labels import ImageLabels
+from negdata.pairs.layout import NEIGHBOURS_FILE
 from negdata.shards import Location, atomic_path
 
 log = logging.getLogger(__name__)
 
-FILE = "neighbours.npz"
 CHUNK = 2048  # queries searched (and vectors converted to float32) at a time
 RESCORED = 4  # IVF-PQ's candidates per neighbour kept
 SEED = 0  # the IVF training sample's
@@ -40,22 +41,16 @@ def load_vectors(evidence_dir: Location, images: Sequence[ImageLabels]) -> np.nd
     """The (n, dim) float16 embeddings of ``images``, in their order, from their shards'
     embeddings files; an error naming the shard where a file is missing or holds other keys."""
     parts: list[np.ndarray] = []
-    start = 0
-    while start < len(images):
-        shard = images[start].shard
-        end = start
-        while end < len(images) and images[end].shard == shard:
-            end += 1
+    for shard, group in itertools.groupby(images, key=lambda image: image.shard):
         path = embedding_path(evidence_dir, shard)
         if not path.exists():
             raise ValueError(
                 f"{path}: no embeddings for shard {shard}: detect it again with detect.encoder set"
             )
         keys, vectors = read_embeddings(path)
-        if keys != [image.key for image in images[start:end]]:
+        if keys != [image.key for image in group]:
             raise ValueError(f"{path}: its keys are not those of the shard's evidence")
         parts.append(vectors)
-        start = end
     return np.concatenate(parts) if parts else np.zeros((0, 0), np.float16)
 
 
@@ -115,7 +110,7 @@ def saved_nearest(
     find them), else those of ``vectors()``, found and saved for the next run: a change of what is
     mined among them (``min_similarity``, ``min_overlap``, the cap) searches nothing again. Also
     whether they were saved ones."""
-    path = folder / FILE
+    path = folder / NEIGHBOURS_FILE
     try:
         with path.open("rb") as source, np.load(source) as saved:
             if str(saved["key"]) == key:

@@ -14,20 +14,18 @@ removed first: the folders hold this run's pairs only.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Sequence
 
-from negdata.pairs.images import ShardImages
+from negdata.pairs.images import IndexedJpegs
+from negdata.pairs.layout import NEGPAIRS_FILE, PARQUET, REJECTS_FILE, WDS
 from negdata.records import SPLITS, NegPairRecord, Split, write_parquet
-from negdata.shards import Location, atomic_path
+from negdata.shards import Location, write_json_atomic
 from negdata.wds import Sample, write_tar
 
-PARQUET = "negpairs"
-WDS = "negpairs_wds"
 PAIRS_PER_TAR = 5000  # 10,000 samples: a CC12M shard's size
 
 
-def samples(pair: NegPairRecord, images: ShardImages) -> Iterator[Sample]:
+def samples(pair: NegPairRecord, images: IndexedJpegs) -> Iterator[Sample]:
     """A pair's two WebDataset samples, A then B."""
     shared = {
         "pair_id": pair.pair_id,
@@ -48,7 +46,7 @@ def samples(pair: NegPairRecord, images: ShardImages) -> Iterator[Sample]:
         }
 
 
-def clear_published(folder: Location) -> None:
+def _clear_splits(folder: Location) -> None:
     """Remove the split datasets an earlier run wrote under ``folder``."""
     for name in (PARQUET, WDS):
         written: list[Location] = list((folder / name).glob("*/*"))  # {split}/{file}
@@ -56,12 +54,20 @@ def clear_published(folder: Location) -> None:
             path.unlink()
 
 
+def clear_published(folder: Location) -> None:
+    """Remove everything captioning wrote under ``folder``: with ``pairs.captions`` off, an
+    earlier run's published pairs must not pass for these."""
+    for name in (NEGPAIRS_FILE, REJECTS_FILE):
+        (folder / name).unlink(missing_ok=True)
+    _clear_splits(folder)
+
+
 def publish_pairs(
-    folder: Location, published: Sequence[NegPairRecord], images: ShardImages
+    folder: Location, published: Sequence[NegPairRecord], images: IndexedJpegs
 ) -> dict[str, dict[str, int]]:
     """Write the split datasets of ``published`` under ``folder``; the pairs and tars written
     per split."""
-    clear_published(folder)
+    _clear_splits(folder)
     by_split: dict[Split, list[NegPairRecord]] = {split: [] for split in SPLITS}
     for pair in published:
         by_split[pair.split].append(pair)
@@ -76,7 +82,6 @@ def publish_pairs(
             chunk = pairs[start : start + PAIRS_PER_TAR]
             stream = (sample for pair in chunk for sample in samples(pair, images))
             sizes[name] = write_tar(folder / WDS / split / name, stream)
-        with atomic_path(folder / WDS / split / "sizes.json") as tmp:
-            tmp.write_text(json.dumps(sizes, indent=2) + "\n")
+        write_json_atomic(folder / WDS / split / "sizes.json", sizes)
         written[split] = {"pairs": len(pairs), "tars": len(sizes)}
     return written

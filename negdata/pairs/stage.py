@@ -22,8 +22,9 @@ from negdata import __version__
 from negdata.config import Config
 from negdata.llm import check_server_kind, llm_server
 from negdata.pairs.captions import caption_pairs, caption_stats, pair_prompt
-from negdata.pairs.images import shard_images
+from negdata.pairs.images import indexed_jpegs
 from negdata.pairs.labels import read_labels
+from negdata.pairs.layout import FOLDER, NEGPAIRS_FILE, PAIRS_FILE, REJECTS_FILE, STATS_FILE
 from negdata.pairs.mine import histogram, mine
 from negdata.pairs.neighbours import Neighbours, load_vectors, saved_nearest
 from negdata.pairs.publish import clear_published, publish_pairs
@@ -33,12 +34,6 @@ from negdata.stages import STAGES, llm_outputs, stage_hash
 from negdata.validate.parser import parser_info
 
 log = logging.getLogger(__name__)
-
-FOLDER = "pairs"
-PAIRS_FILE = "pairs.parquet"
-STATS_FILE = "stats.json"
-NEGPAIRS_FILE = "negpairs.parquet"
-REJECTS_FILE = "rejects.parquet"
 
 
 def pairs_hash(cfg: Config, detect_hash: str, shards: list[int]) -> str:
@@ -59,6 +54,10 @@ def pairs_hash(cfg: Config, detect_hash: str, shards: list[int]) -> str:
             "negdata": __version__,
             "parser": parser_info().digest,  # the noun gate reads through the parser
         }
+    return _digest(payload)
+
+
+def _digest(payload: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -118,10 +117,9 @@ def run_pairs(cfg: Config) -> dict[str, Any]:
     neighbours, reused = None, False
     if cfg.detect.encoder is not None:
         settings = cfg.pairs.model_dump(include={"neighbours", "exact_up_to", "nprobe"})
-        key = json.dumps({"detect": detect_hash, "shards": shards, **settings}, sort_keys=True)
         neighbours, reused = saved_nearest(
             folder,
-            hashlib.sha256(key.encode()).hexdigest()[:16],
+            _digest({"detect": detect_hash, "shards": shards, **settings}),
             lambda: load_vectors(evidence_dir, images),
             cfg.pairs.neighbours,
             cfg.pairs.exact_up_to,
@@ -139,7 +137,7 @@ def run_pairs(cfg: Config) -> dict[str, Any]:
         write_parquet(folder / REJECTS_FILE, Reject, captioned.rejects)
         sides = [(p.shard_a, p.key_a) for p in captioned.published]
         sides += [(p.shard_b, p.key_b) for p in captioned.published]
-        with shard_images(out, sides) as jpegs:
+        with indexed_jpegs(out, sides) as jpegs:
             splits = publish_pairs(folder, captioned.published, jpegs)
         captions = {**caption_stats(captioned, pair_prompt(cfg).ref), "splits": splits}
         log.info(
@@ -148,10 +146,7 @@ def run_pairs(cfg: Config) -> dict[str, Any]:
             rows,
             ", ".join(f"{reason} {n}" for reason, n in captions["dropped"].items()) or "none",
         )
-    else:  # no captions asked for: an earlier run's must not pass for these pairs'
-        for name in (NEGPAIRS_FILE, REJECTS_FILE):
-            if (folder / name).exists():
-                (folder / name).unlink()
+    else:
         clear_published(folder)
     stats: dict[str, Any] = {
         "shards": len(shards),

@@ -17,11 +17,12 @@ from PIL import Image
 
 from negdata.config import SplitFractions
 from negdata.pairs.captions import pair_split
-from negdata.pairs.images import shard_images
+from negdata.pairs.images import indexed_jpegs
 from negdata.pairs.labels import ImageLabels
+from negdata.pairs.layout import PARQUET, WDS
 from negdata.pairs.loader import pairs_together
 from negdata.pairs.mine import Pair, pair_id
-from negdata.pairs.publish import PARQUET, WDS, publish_pairs
+from negdata.pairs.publish import publish_pairs
 from negdata.publish.splits import split_of
 from negdata.records import SPLITS, NegPairRecord
 from negdata.wds import read_tar, write_tar
@@ -59,14 +60,14 @@ def _record(a: str, b: str, split: str) -> NegPairRecord:
     )  # fmt: skip
 
 
-def test_shard_images_reads_each_jpeg_by_offset(tmp_path: Path) -> None:
+def test_indexed_jpegs_reads_each_jpeg_by_offset(tmp_path: Path) -> None:
     jpegs = _run(tmp_path)
     wanted = ["000010011", "000000000", "000010003", "000000007"]
-    with shard_images(tmp_path, [(int(k[:5]), k) for k in wanted]) as images:
+    with indexed_jpegs(tmp_path, [(int(k[:5]), k) for k in wanted]) as images:
         assert [images.read(k) for k in reversed(wanted)] == [jpegs[k] for k in reversed(wanted)]
     with (
         pytest.raises(ValueError, match=r"no JPEG for 1 keys, e\.g\. 000000099"),
-        shard_images(tmp_path, [(0, "000000099")]),
+        indexed_jpegs(tmp_path, [(0, "000000099")]),
     ):
         pass
 
@@ -96,7 +97,7 @@ def test_each_split_is_a_parquet_and_webdataset_with_a_pair_s_images_adjacent(
     (tmp_path / "pairs" / WDS / "test").mkdir(parents=True)
     (tmp_path / "pairs" / WDS / "test" / "00000.tar").write_bytes(b"an earlier run's")
     sides = [(p.shard_a, p.key_a) for p in published] + [(p.shard_b, p.key_b) for p in published]
-    with shard_images(tmp_path, sides) as images:
+    with indexed_jpegs(tmp_path, sides) as images:
         written = publish_pairs(tmp_path / "pairs", published, images)
     assert written == {"train": {"pairs": 5, "tars": 1}, "validation": {"pairs": 5, "tars": 1}}
     assert not list((tmp_path / "pairs" / WDS / "test").iterdir())
@@ -124,7 +125,7 @@ def test_pairs_together_keeps_both_images_of_a_pair_in_each_batch(tmp_path: Path
     keys = sorted(jpegs)
     published = [_record(keys[i], keys[i + 40], "train") for i in range(40)]
     sides = [(p.shard_a, p.key_a) for p in published] + [(p.shard_b, p.key_b) for p in published]
-    with shard_images(tmp_path, sides) as images:
+    with indexed_jpegs(tmp_path, sides) as images:
         publish_pairs(tmp_path / "pairs", published, images)
     url = str(tmp_path / "pairs" / WDS / "train" / "00000.tar")
 
