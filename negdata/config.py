@@ -582,7 +582,10 @@ class DetectConfig(Section):
         "predictor does) for the pixel detectors while they run; unset: "
         "min(4, CPUs). Batches of the source's `batch` reach the model full; decoding, inference "
         "and collecting overlap through bounded queues. A JPEG that does not decode is a counted "
-        "reject (`undecodable_image`), not an error; label sources never decode. Not part of any "
+        "reject (`undecodable_image`), not an error; label sources never decode. The pixels "
+        "reach the model's process through files in `/dev/shm`, which must hold twice "
+        "`decode_workers` batches and one more (80 MB a batch of 64 at 640 px; on Docker, "
+        "`--shm-size`), else through the pool's pipe, slower, with a warning. Not part of any "
         "stage hash.",
     )
     devices: Literal["auto"] | Annotated[list[str], Field(min_length=1)] = Field(

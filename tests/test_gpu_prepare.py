@@ -28,6 +28,9 @@ PROVIDED = frozenset(
         "dill",  # imported by torch only when installed
         "opencv-python",  # cv2: the machine's opencv-python-headless
         "pytz",  # pandas's own requirement, installed with the machine's pandas
+        # huggingface_hub's here (2.x, through open_clip): the machine's own huggingface-hub
+        # ran the encoder without them (bench/detect_gpu.sh ENCODER=ViT-B-32, 2026-12-04)
+        *("httpx2", "httpcore2", "h2", "hpack", "hyperframe", "sniffio", "truststore"),
     }
 )
 _RUN_AND_LIST = """
@@ -35,7 +38,8 @@ import atexit, json, pathlib, runpy, sys
 out = pathlib.Path(sys.argv[1])
 atexit.register(lambda: out.write_text(json.dumps(sorted(sys.modules))))
 sys.argv = ["bench.detect", "--images", "2", "--batch", "2", "--device", "cpu",
-            "--decode-workers", "1", "--baseline", "tensors"]
+            "--decode-workers", "1", "--baseline", "tensors",
+            "--encoder", "tests/data/tiny-clip.json"]
 runpy.run_module("bench.detect", run_name="__main__")
 """
 

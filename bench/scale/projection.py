@@ -1,10 +1,11 @@
-"""CC12M on a GPU cluster, projected from the CPU costs measured here and GPU figures published
-elsewhere (each named with its source where it is printed).
+"""CC12M on a GPU cluster, projected from the CPU costs measured here and GPU figures measured on a
+lent H200 or published elsewhere (each named with its source where it is printed).
 
 Every stage's work is put on the resource it needs: CPU seconds (measured per URL for ingest,
 per ingested image for the others; detection adds the decoding and letterboxing a real
 detector's stage does, which the label oracle does not), GPU seconds (the LLM's tokens at an
-8B model's throughput on one H100, the detector's images at YOLO's TensorRT rate) and network
+8B model's throughput on one H100, the detector's images at the rate YOLO11x ran on an H200)
+and network
 (the originals' bytes). Shards in flight at different stages overlap, so the run takes as long
 as its busiest resource; the stage that loads it most is the bottleneck.
 """
@@ -19,8 +20,10 @@ CC12M_SHARD = 10_000
 SOURCES = {
     "llm": "vLLM, 8B model on one H100: ~12k tokens/s in all (../shared/REFERENCE.md section 3; "
     "docs/benchmarks.md, LLM stages)",
-    "detect": "YOLOv8x, TensorRT on an A100 at 640 px: 3.5 ms per image, ~286 images/s "
-    "(../shared/REFERENCE.md section 3, Ultralytics' figures)",
+    "detect": "YOLO11x (configs/cc12m.yaml's detector) in fp16 PyTorch at 640 px, batch 64, "
+    "with NMS: 626 images/s on an H200, the model alone, measured 2026-12-04 "
+    "(bench/detect_gpu.sh WEIGHTS=yolo11x.yaml; an H200 computes as an H100 SXM; docs/"
+    "benchmarks.md, Detect). TensorRT would be faster: YOLOv8x on an A100, 3.5 ms per image.",
     "decode": "detect's decoding and letterboxing: about 2 ms of CPU per image "
     "(docs/benchmarks.md, Detect)",
 }

@@ -213,7 +213,7 @@ def projection_lines(p: Projection) -> Iterator[str]:
         f"{p.images:,.0f} images at this corpus's success rate, on {c.nodes} nodes of "
         f"{c.gpus_per_node} H100 and {c.cores_per_node} cores ({c.node_gbps:g} Gbit/s each)"
     )
-    yield "GPU figures (not measured here):"
+    yield "GPU figures (the LLM's published, the detector's measured on a lent H200):"
     for source in SOURCES.values():
         yield f"  - {source}"
     yield ""

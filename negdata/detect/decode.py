@@ -11,17 +11,29 @@ changed. A JPEG that does not decode is a counted reject (``undecodable_image``)
 
 The workers are the process's shared pool (``negdata.workers``): fresh (spawned) processes,
 never forks of a process that holds a model, each gone when the process that started it is.
+
+A worker writes a batch's pixels into a file of a RAM folder (``SHM_DIR``) that the consumer maps
+too (``_Slots``), rather than returning them through the pool's pipe: 1.2 MB an image at 640 px,
+pickled, piped and unpickled on one thread of the consumer's process, capped the stage near 250
+images/s on an H200 whatever the model and the number of workers (``bench/detect_gpu.sh``).
+Where that folder is missing or too small (a container's default 64 MB ``/dev/shm``), the pixels
+travel through the pipe as before, and one warning says so.
 """
 
 from __future__ import annotations
 
+import fcntl
 import io
+import logging
 import os
 import re
+import shutil
+import tempfile
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -30,7 +42,12 @@ from PIL import Image
 
 from negdata.workers import pool_for
 
+log = logging.getLogger(__name__)
+
 UNDECODABLE = "undecodable_image"
+SHM_DIR = Path("/dev/shm")  # a RAM folder on Linux; absent elsewhere: the pipe is used
+_SLOTS_PREFIX = "negdata-decode-"
+_LOCK = ".lock"
 _ADDRESS = re.compile(r" ?<[^<>]* at 0x[0-9a-fA-F]+>")
 
 
@@ -47,7 +64,8 @@ class RawSample:
 @dataclass
 class DecodedBatch:
     """A batch's samples that decoded, their letterboxed pixels per input size (one array of
-    shape (n, size, size, 3) per size), their original (height, width), and the rejects."""
+    shape (n, size, size, 3) per size), their original (height, width), and the rejects. From
+    ``decoded_batches``, the pixels are valid until the next batch is asked for."""
 
     samples: list[RawSample]
     pixels: dict[int, np.ndarray] = field(default_factory=dict)
@@ -88,8 +106,28 @@ def letterbox(rgb: np.ndarray, size: int) -> np.ndarray:
     return padded
 
 
-def decode_batch(samples: list[RawSample], sizes: tuple[int, ...]) -> DecodedBatch:
-    """Decode and letterbox one batch (runs in a pool worker)."""
+def _image_bytes(sizes: tuple[int, ...]) -> int:
+    return sum(size * size * 3 for size in sizes)
+
+
+def _views(buffer: np.ndarray, sizes: tuple[int, ...], count: int) -> dict[int, np.ndarray]:
+    """The first ``count`` images per size of a slot: one region per size, each as many images
+    long as the slot holds."""
+    capacity = buffer.size // _image_bytes(sizes)
+    views, offset = {}, 0
+    for size in sizes:
+        views[size] = buffer[offset : offset + count * size * size * 3].reshape(
+            count, size, size, 3
+        )
+        offset += capacity * size * size * 3
+    return views
+
+
+def decode_batch(
+    samples: list[RawSample], sizes: tuple[int, ...], slot: str | None = None
+) -> DecodedBatch:
+    """Decode and letterbox one batch (runs in a pool worker). With ``slot`` (a file
+    ``_Slots`` made), the pixels are written there and the batch comes back without them."""
     out = DecodedBatch(samples=[])
     boxed: dict[int, list[np.ndarray]] = {size: [] for size in sizes}
     for sample in samples:
@@ -102,6 +140,12 @@ def decode_batch(samples: list[RawSample], sizes: tuple[int, ...]) -> DecodedBat
         out.shapes.append((rgb.shape[0], rgb.shape[1]))
         for size in sizes:
             boxed[size].append(letterbox(rgb, size))
+    if slot is not None:
+        views = _views(np.memmap(slot, np.uint8, "r+"), sizes, len(out.samples))
+        for size, arrays in boxed.items():
+            for i, array in enumerate(arrays):
+                views[size][i] = array
+        return out
     out.pixels = {
         size: np.stack(arrays) if arrays else np.zeros((0, size, size, 3), np.uint8)
         for size, arrays in boxed.items()
@@ -109,24 +153,150 @@ def decode_batch(samples: list[RawSample], sizes: tuple[int, ...]) -> DecodedBat
     return out
 
 
+def _sweep(folder: Path) -> None:
+    """Remove the slot folders of processes that are gone: a live owner holds its lock."""
+    for stale in folder.glob(f"{_SLOTS_PREFIX}*"):
+        try:
+            fd = os.open(stale / _LOCK, os.O_RDWR)
+        except OSError:
+            continue  # no lock yet (being made), or not ours to judge
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            continue  # held: its process lives
+        finally:
+            os.close(fd)
+        shutil.rmtree(stale, ignore_errors=True)
+
+
+class _Slots:
+    """Files in ``folder`` (a RAM folder), each holding one batch's pixels, that pool workers
+    write and this process maps: ``count`` at most, each as large as the first batch asked for,
+    its space reserved when made (a full RAM folder would kill the worker writing to it). They
+    live in a folder of their own, locked while in use and removed on ``close``; the folders of
+    a killed process are removed by the next one. ``take`` gives None (use the pipe) where the
+    folder cannot hold them."""
+
+    def __init__(self, folder: Path | None, sizes: tuple[int, ...], count: int) -> None:
+        self._folder, self._sizes, self._count = folder, sizes, count
+        self._dir: Path | None = None
+        self._lock: int | None = None
+        self._free: list[Path] = []
+        self._maps: dict[Path, np.ndarray] = {}  # mapped once: a fresh map faults every page
+        self._made = 0
+        self._capacity = 0
+        self._usable = folder is not None and folder.is_dir()
+
+    def _refuse(self, why: str) -> None:
+        log.warning(
+            "detect: %s: the decoded pixels go through the decode pool's pipe, which is slower "
+            "(on Docker, raise --shm-size)",
+            why,
+        )
+        self._usable = False
+
+    def _open(self, capacity: int) -> None:
+        assert self._folder is not None
+        _sweep(self._folder)
+        need = self._count * capacity * _image_bytes(self._sizes)
+        free = shutil.disk_usage(self._folder).free
+        if free < need:
+            self._refuse(
+                f"{self._folder} has {free // 2**20} MB free, under the {need // 2**20} MB "
+                f"{self._count} batches need"
+            )
+            return
+        self._capacity = capacity
+        self._dir = Path(
+            tempfile.mkdtemp(prefix=f"{_SLOTS_PREFIX}{os.getpid()}-", dir=self._folder)
+        )
+        self._lock = os.open(self._dir / _LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+        fcntl.flock(self._lock, fcntl.LOCK_EX)
+
+    def _make(self) -> Path | None:
+        assert self._dir is not None
+        path = self._dir / str(self._made)
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+            try:
+                os.posix_fallocate(fd, 0, self._capacity * _image_bytes(self._sizes))
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            path.unlink(missing_ok=True)
+            self._refuse(f"{path}: {exc}")
+            return None
+        self._made += 1
+        return path
+
+    def take(self, images: int) -> Path | None:
+        """A free slot for a batch of ``images``; None where the pipe is to be used."""
+        if self._usable and self._dir is None:
+            self._open(images)
+        if self._free and images <= self._capacity:
+            return self._free.pop()
+        if not self._usable or images > self._capacity or self._made == self._count:
+            return None
+        return self._make()
+
+    def give(self, slot: Path) -> None:
+        self._free.append(slot)
+
+    def views(self, slot: Path, count: int) -> dict[int, np.ndarray]:
+        if slot not in self._maps:
+            self._maps[slot] = np.memmap(slot, np.uint8, "r+")  # torch wants writable
+        return _views(self._maps[slot], self._sizes, count)
+
+    def close(self) -> None:
+        """Remove the files; arrays still mapping them stay valid until they are dropped."""
+        self._maps.clear()
+        if self._dir is not None:
+            shutil.rmtree(self._dir, ignore_errors=True)
+        if self._lock is not None:
+            os.close(self._lock)
+
+
 def decoded_batches(
     batches: Iterable[list[RawSample]],
     sizes: tuple[int, ...],
     workers: int,
     ahead: int | None = None,
+    shared: Path | None = SHM_DIR,
 ) -> Iterator[DecodedBatch]:
     """Decode ``batches`` in the pool, in order, with at most ``ahead`` batches in flight
-    (default: two per worker), so decoding runs ahead of the consumer but memory stays flat."""
+    (default: two per worker), so decoding runs ahead of the consumer but memory stays flat.
+    The pixels come through files in the RAM folder ``shared`` (None: through the pipe), each
+    batch's valid until the next is asked for."""
     limit = ahead or 2 * workers
-    pending: deque[Future[Any]] = deque()
+    slots = _Slots(shared, sizes, limit + 1)  # those in flight, and the one the consumer holds
+    pending: deque[tuple[Future[Any], Path | None]] = deque()
+
+    def ready() -> Iterator[DecodedBatch]:
+        future, slot = pending.popleft()
+        batch: DecodedBatch = future.result()
+        if slot is not None:
+            batch.pixels = slots.views(slot, len(batch.samples))
+        yield batch
+        if slot is not None:
+            slots.give(slot)
+
     try:
         with pool_for(workers, "detect.decode_workers") as pool:
             for batch in batches:
-                pending.append(pool.submit(decode_batch, batch, sizes))
+                slot = slots.take(len(batch))
+                pending.append(
+                    (
+                        pool.submit(
+                            decode_batch, batch, sizes, None if slot is None else str(slot)
+                        ),
+                        slot,
+                    )
+                )
                 if len(pending) >= limit:
-                    yield pending.popleft().result()
+                    yield from ready()
             while pending:
-                yield pending.popleft().result()
+                yield from ready()
     finally:
-        for future in pending:
+        for future, _ in pending:
             future.cancel()
+        slots.close()

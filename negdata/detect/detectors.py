@@ -84,26 +84,29 @@ class Detected:
 
 def _evidence(
     names: list[str],
-    batch: DecodedBatch,
+    samples: list[RawSample],
+    failed: list[tuple[RawSample, str, str]],
     per_source: list[list[Any]],
     embeddings: np.ndarray | None,
 ) -> Detected:
-    """The batch's evidence (a pixel source's detections are built here, off the thread that
-    feeds the model) and its rejects; an error if a source left an image out."""
+    """The evidence of a batch's ``samples`` (a pixel source's detections are built here, off
+    the thread that feeds the model) and the rejects of those that ``failed`` to decode; an
+    error if a source left an image out. It is given no pixels: they are the decode pool's
+    again once the next batch is asked for."""
     detections = [[d() if callable(d) else d for d in dets] for dets in per_source]
     for name, dets in zip(names, detections, strict=True):
-        if len(dets) != len(batch.samples):  # the missing images' objects would read as absent
+        if len(dets) != len(samples):  # the missing images' objects would read as absent
             raise RuntimeError(
-                f"{name} gave {len(dets)} detections for a batch of {len(batch.samples)} "
+                f"{name} gave {len(dets)} detections for a batch of {len(samples)} "
                 "images: the shard's evidence would be incomplete"
             )
     evidence = [
         combine(sample.key, names, [dets[i] for dets in detections])
-        for i, sample in enumerate(batch.samples)
+        for i, sample in enumerate(samples)
     ]
     rejects = [
         Reject(stage="detect", key=sample.key, reason=reason, detail=detail)
-        for sample, reason, detail in batch.rejects
+        for sample, reason, detail in failed
     ]
     return Detected(evidence, rejects, embeddings)
 
@@ -140,7 +143,11 @@ def detect_batches(
                 for det in detectors
             ]
             embeddings = None if encoder is None else embed(encoder, batch.pixels[encoder.imgsz])
-            pending.append(collector.submit(_evidence, names, batch, per_source, embeddings))
+            pending.append(
+                collector.submit(
+                    _evidence, names, batch.samples, batch.rejects, per_source, embeddings
+                )
+            )
             if len(pending) > 2:
                 yield pending.popleft().result()
         while pending:
