@@ -82,7 +82,11 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out10": ("negation_heldout10.jsonl", "coco", True),
     "unseen8": ("negation_unseen8.jsonl", "coco", True),
     "held-out11": ("negation_heldout11.jsonl", "coco", False),
-    "unseen9": ("negation_unseen9.jsonl", "coco", False),
+    "unseen9": ("negation_unseen9.jsonl", "coco", True),
+    "held-out12": ("negation_heldout12.jsonl", "coco", False),
+    "unseen10": ("negation_unseen10.jsonl", "coco", True),
+    "held-out13": ("negation_heldout13.jsonl", "coco", False),
+    "unseen11": ("negation_unseen11.jsonl", "coco", False),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

@@ -471,7 +471,7 @@ def _paired(tokens: list[str], bare: list[Mention]) -> list[Count]:
     """One each of two singular names of one object with no count word, joined by "and" as a
     headline writes them ("foal and mare", "bride & groom": two horses, two people), or two
     different names the second of which the first stands beside, in one clause ("foal standing
-    on wobbly legs beside the mare")."""
+    on wobbly legs beside the mare"), or lies on ("newborn asleep on Dad's chest")."""
     found = []
     for m, n in itertools.pairwise(bare):
         if m.name != n.name or not all(_one(tokens, x) for x in (m, n)):
@@ -479,11 +479,33 @@ def _paired(tokens: list[str], bare: list[Mention]) -> list[Count]:
         between = tokens[m.end : n.start]
         if set(between) <= {"and"}:  # a list: one each
             found += [Count(x.name, "a", 1, 1, x.start, x.end) for x in (m, n)]
-        elif tokens[m.end - 1] != tokens[n.end - 1] and _beside(between):  # two, as one claim
+        elif tokens[m.end - 1] != tokens[n.end - 1] and (
+            _beside(between) or _on_body(between, tokens[n.end : n.end + 2])
+        ):  # two, as one claim
             found.append(Count(m.name, "a", 2, 2, m.start, n.end))
     return found
 
 
+def _with_its_mother(tokens: list[str], bare: list[Mention]) -> list[Count]:
+    """An animal, one, with "its mother" later in its clause ("elephant calf following its
+    mother", "a foal nuzzling her mum"): two of it, the mother named by no label's word."""
+    found = []
+    for m in bare:
+        if m.name not in _ANIMALS or not _one(tokens, m):
+            continue
+        for i in range(m.end, len(tokens) - 1):
+            if not tokens[i][0].isalnum():
+                break  # the clause ends
+            if tokens[i] in {"its", "her", "his"} and tokens[i + 1] in _PARENT:
+                found.append(Count(m.name, "a", 2, 2, m.start, i + 2))
+                break
+    return found
+
+
+_ANIMALS = frozenset(
+    {"bird", "cat", "dog", "horse", "sheep", "cow", "elephant", "bear", "zebra", "giraffe"}
+)
+_PARENT = frozenset({"mother", "mom", "mum", "mama", "dam"})
 _BESIDE = frozenset({"beside", "alongside", "with", "near"})
 _THE = frozenset({"the", "a", "an", "her", "his", "its", "their"})
 
@@ -494,6 +516,21 @@ def _beside(between: list[str]) -> bool:
     rest = between[:-1] if between and between[-1] in _THE else between
     near = bool(rest) and (rest[-1] in _BESIDE or rest[-2:] == ["next", "to"])
     return near and not any(not word[0].isalnum() for word in between)
+
+
+def _on_body(between: list[str], after: list[str]) -> bool:
+    """ "newborn asleep on Dad's chest": the second name's owner holds the first."""
+    return (
+        bool(between)
+        and between[-1] in {"on", "in", "against", "across"}
+        and all(word[0].isalnum() for word in between)
+        and len(after) == 2
+        and after[0] == "s"
+        and after[1] in _BODY
+    )
+
+
+_BODY = frozenset({"chest", "lap", "arms", "arm", "shoulders", "shoulder", "back", "knee", "hip"})
 
 
 def _one(tokens: list[str], mention: Mention) -> bool:
@@ -555,7 +592,10 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
         found.append(Count(mention.name, word, fewest, most, at, mention.end))
     bare = [m for m in mentions if not any(c.end == m.end for c in found)]
     more = (
-        _alone(tokens, mentions) + _one_of_its_kind(tokens, mentions, bare) + _paired(tokens, bare)
+        _alone(tokens, mentions)
+        + _one_of_its_kind(tokens, mentions, bare)
+        + _paired(tokens, bare)
+        + _with_its_mother(tokens, bare)
     )
     return found + more, uncounted
 

@@ -372,6 +372,21 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
             {"person": 3, "cake": 1},
             "count_not_true",
         ),
+        # an animal with its mother: two of it
+        ("Elephant calf following its mother, no cars nearby.", {"elephant": 2}, None),
+        (
+            "Elephant calf following its mother, no cars nearby.",
+            {"elephant": 1},
+            "count_not_true",
+        ),
+        # one held by the other, and a stop after a word that can be an adjective
+        ("Newborn asleep on Dad's chest, no phone in his hand.", {"person": 2}, None),
+        ("Newborn asleep on Dad's chest, no phone in his hand.", {"person": 3}, "count_not_true"),
+        (
+            "The bed is bare but for a single remote; no cat.",
+            {"bed": 1, "remote": 2},
+            "count_not_true",
+        ),
         # two names of one object, the second beside the first: two, one each
         ("Foal standing on wobbly legs beside the mare, no people.", {"horse": 2}, None),
         (

@@ -62,6 +62,15 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("A red bus, and no dog on the seat; it's curled up on the floor.", "unresolved_anaphor"),
         ("No dogs on the left of the red bus, but several sit on the right.", "unresolved_anaphor"),
         ("A red bus, and no dog on the seat, but there's one on the floor.", "unresolved_anaphor"),
+        ("A red bus, no dogs on the seats - they're all on the floor.", "unresolved_anaphor"),
+        ("No dog on the red bus, but a man brings one aboard.", "unresolved_anaphor"),
+        ("A red bus and a car, and there is no dog on either.", "unresolved_anaphor"),
+        # "either" of the two it counts: no anaphor, a count the evidence's boxes must back
+        ("Two red buses, and there is no dog on either.", "count_unverified"),
+        (
+            "It's the red bus, not the car, that's late; both are pictured, no dog.",
+            "unresolved_anaphor",
+        ),
         ("A red bus on the street, but no dog; it's a grey day.", None),
         ("People board a red bus, and there is no dog on it.", None),
         ("No dog and no bus on this street.", "negates_present"),

@@ -3,6 +3,10 @@ import pytest
 from negdata.validate.negation import analyze, polarity
 
 CASES = [
+    # livestock that is out is out in the field; a cat that is out is away
+    ("Not a single sheep in the pasture, though the cows are out.", ["cow"], "affirmed"),
+    ("The horses are out and there is no dog.", ["horse"], "affirmed"),
+    ("The cat is out, and there is no dog.", ["cat"], "negated"),
     # a denied emptiness is fullness; "none" with a participle is none of them so, all there
     ("Hardly empty of people: the square is packed, no birds.", ["person"], "affirmed"),
     ("Hardly empty of people: the square is packed, no birds.", ["bird"], "negated"),
@@ -377,6 +381,23 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
          "refrigerator": "negated", "oven": "affirmed"}),
         ("No cars, trucks, buses on the road.", {"car": "negated", "truck": "negated",
          "bus": "negated"}),
+        # every ewe has a lamb
+        ("Not one ewe without a lamb at foot, and no dog to bother them.", {"sheep": "affirmed",
+         "dog": "negated"}),
+        # a collie's flock is sheep; satsumas are oranges
+        ("Border collie working the flock, shepherd nowhere to be seen.", {"dog": "affirmed",
+         "sheep": "affirmed", "person": "negated"}),
+        ("A flock of gulls over the collie, and no people.", {"dog": "affirmed",
+         "bird": "affirmed", "person": "negated"}),
+        ("Satsumas and a doughnut on the counter; no bananas left.", {"orange": "affirmed",
+         "donut": "affirmed", "banana": "negated"}),
+        # a place said to be crowded holds people; a breed and a nickname name their label
+        ("The platform is crowded, but there is no suitcase.", {"person": "affirmed",
+         "suitcase": "negated"}),
+        ("A Siamese perched on top of the fridge, no dog.", {"cat": "affirmed",
+         "refrigerator": "affirmed", "dog": "negated"}),
+        ("Footy left on the pitch, no players.", {"sports ball": "affirmed",
+         "person": "negated"}),
     ],
 )  # fmt: skip
 def test_analyze_resolves_every_name(text: str, expected: dict[str, str]) -> None:

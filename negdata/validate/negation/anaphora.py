@@ -3,11 +3,12 @@
 "There's no dog on the sofa - it's curled up on the floor" puts the dog in the picture, and
 "no cars on the left, but several line the right" puts cars there, with a count; the rules bind
 no pronoun to its noun, and read both as "no dog", "no cars". A clause that opens with "it" or
-"they" and says where the thing is, after a clause that names something the caption's reading
-denies, or a count with no noun of its own ("there is one on the corner", "several line the
-right"), makes the gate refuse the caption as ``unresolved_anaphor``. Where the rules already
-read the thing as there ("the dog isn't on the bed; it's curled up underneath") nothing is
-refused.
+"they" and says where the thing is ("no apples on the table - they're all in the bowl"), after
+a clause that names something the caption's reading denies, or a count with no noun of its own
+("there is one on the corner", "several line the right", "the groom holds one", "no cat on
+either", "both are pictured"), makes the gate refuse the caption as ``unresolved_anaphor``.
+Where the rules already read the thing as there ("the dog isn't on the bed; it's curled up
+underneath") nothing is refused.
 """
 
 from __future__ import annotations
@@ -22,15 +23,17 @@ from negdata.validate.negation.normalize import prepare
 from negdata.validate.negation.words import NUMBER_WORDS, Polarity
 
 _OPENS = r"(?:^|[|,;] ?)\s*(?:and |but |yet |so |though |while )?"
-# "it is propped against the wall", "they are parked by the curb", "it sits on the floor"
+# "it is propped against the wall", "they are parked by the curb", "it sits on the floor",
+# "they're all in the bowl" (prepared, "they all in the bowl": "'re" is dropped)
 _WHERE = (
     r"(?:propped|curled|sitting|lying|leaning|parked|perched|hiding|tucked|asleep|sleeping|"
     r"resting|standing|waiting|on|in|under|behind|beside|by|next|outside|inside|over|across|"
     r"down|up|at|near|below|above)"
 )
+_BE = r"(?:is|are|was|were|sits|sit|lies|lie|sleeps|sleep|stands|stand|has been|have been)"
 _THING_PRONOUN = re.compile(
-    rf"{_OPENS}(?:it|they) (?:is|are|was|were|sits|sit|lies|lie|sleeps|sleep|stands|stand|"
-    rf"has been|have been) (?:now |still |just |actually |instead )?{_WHERE}\b"
+    rf"{_OPENS}(?:it {_BE} |they (?:{_BE} )?)(?:now |still |just |actually |instead |all )?"
+    rf"{_WHERE}\b"
 )
 _QUANTITY = rf"(?:one|{'|'.join(NUMBER_WORDS)}|several|some|many|a few|plenty|lots)"
 # "there is one on the corner", "but there are two, parked"
@@ -38,6 +41,24 @@ _THERE_ARE = re.compile(
     rf"\bthere (?:is|are|was|were) {_QUANTITY}(?= (?:on|in|at|by|near|under|behind|beside|next|"
     r"outside|inside|over|across|left|parked|sitting|lying|standing|though|too|as well)\b|"
     r" ?[|,.;]|\s*$)"
+)
+# "no umbrella for the bride, but the groom holds one over them": a count as a verb's object
+_VERB_COUNT = re.compile(
+    r"\b(?:holds?|holding|held|carr(?:y|ies|ying|ied)|has|have|had|brings?|bringing|brought|"
+    r"shares?|sharing|shared|uses?|using|used|gets?|getting|got|grabs?|grabbing|grabbed|finds?|"
+    rf"finding|found) (?:{_QUANTITY}|another)(?= (?:over|under|for|in|on|at|to|with|and|too|"
+    r"instead|each|between|as well|aboard|along|inside|back|home)\b| ?[|,.;]|\s*$)"
+)
+# "no cat on either": a count of two things it names not again
+_EITHER = re.compile(
+    r"\b(?:on|in|under|by|beside|near|of|at|from|to) (?:either|neither)(?= ?[|,.;]|\s*$| of "
+    r"(?:them|the two)\b)"
+)
+_TWO = re.compile(r"\b(?:two|2|both|pair|twin)\b")
+# "it's the microwave, not the oven, that's broken; both are pictured": which both?
+_BOTH_THERE = re.compile(
+    r"\b(?:both|all three|all four) (?:of them )?(?:are|were) (?:all )?(?:pictured|shown|visible|"
+    r"present|there|in (?:the )?(?:shot|frame|picture|photo))\b"
 )
 # "..., but several line the right": the count's next word names no object, its verb follows
 _COUNT_SUBJECT = re.compile(rf"{_OPENS}{_QUANTITY} ([a-z]+) (?:the|an?|on|in|at|by|along|near)\b")
@@ -56,6 +77,11 @@ def unresolved_anaphor(text: str, polarities: Mapping[str, Polarity], lexicon: L
             return True
     if _THERE_ARE.search(prepared):  # what a rewritten denial said, too: "the street has some
         return True  # traffic lights | there is one on the corner"
+    either = _EITHER.search(prepared)
+    if either and _TWO.search(prepared[: either.start()]):
+        either = None  # "two benches face the lake; nobody sits on either"
+    if denied and (either or _VERB_COUNT.search(prepared) or _BOTH_THERE.search(prepared)):
+        return True
     return any(
         lexicon.name(singular(m.group(1))) is None and lexicon.name(m.group(1)) is None
         for m in _COUNT_SUBJECT.finditer(prepared)

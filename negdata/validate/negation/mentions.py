@@ -137,7 +137,9 @@ def _is_modifier(tokens: list[str], start: int, end: int, term_starts: set[int])
             return True
         function_words = PREPOSITIONS | VERBS | DETERMINERS | NOUN_PREDICATES
         function_words |= {",", "and", "or", "s", "x", STOP, HEDGE, POSSESSIVE}  # "oranges x2"
-        return bool(after) and after not in function_words and after != "control"
+        return (  # a stop of any kind ends the noun: "a single remote."
+            bool(after) and after[0].isalnum() and after not in function_words | {"control"}
+        )
     return False
 
 

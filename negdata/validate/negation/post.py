@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from negdata.detect.vocab import singular
 from negdata.validate.negation.cues import POST
 from negdata.validate.negation.mentions import Mention
 from negdata.validate.negation.scope import is_post_use
@@ -43,7 +44,10 @@ def post_negated(tokens: list[str], mentions: list[Mention]) -> set[int]:
             match = POST.match(" ".join(tokens[k:]))
             if match:
                 cue_at = k + len(match.group(0).split()) - 1
-                if tokens[cue_at] not in {"missing", "absent"} or is_post_use(tokens, cue_at):
+                grazing = tokens[cue_at] == "out" and singular(tokens[m.end - 1]) in _GRAZERS
+                if not grazing and (
+                    tokens[cue_at] not in {"missing", "absent"} or is_post_use(tokens, cue_at)
+                ):
                     result.add(m.start)
                 break
             copula = _past_habit(tokens, k, ends)
@@ -59,6 +63,11 @@ def post_negated(tokens: list[str], mentions: list[Mention]) -> set[int]:
     return result
 
 
+# "the cows are out": out in the field, where the photo is (a cat that is out is away).
+_GRAZERS = frozenset(
+    {"cow", "cattle", "bull", "heifer", "calf", "sheep", "lamb", "ewe", "horse", "pony", "mare",
+     "foal", "goat"}
+)  # fmt: skip
 # A verb that agrees with one thing, not with a list joined by ", and".
 _SINGULAR = frozenset({"is", "was", "isn't", "wasn't", "has"})
 # What a part of a thing is: "half of the pizza", "the rest of the cake".

@@ -18,6 +18,15 @@ _CROWDED = re.compile(
     r"\b(?:crowded|bustling) (?:[a-z]+ )?(?:streets?|markets?|marketplaces?|beach(?:es)?|"
     r"squares?|plazas?|platforms?|stations?|sidewalks?|rooms?|halls?|cafes?|restaurants?|bars?|"
     r"stadiums?|arenas?|pools?|parks?|trains?|bus(?:es)?|subway cars?|festivals?|fairs?)\b"
+    # "the platform is crowded", "the beach was bustling"
+    r"|\b(?:streets?|markets?|beach(?:es)?|squares?|plazas?|platforms?|stations?|sidewalks?|"
+    r"rooms?|halls?|cafes?|restaurants?|bars?|stadiums?|arenas?|pools?|parks?|trains?|"
+    r"bus(?:es)?) (?:is|are|was|were) (?:(?:still|very|so|really|already) )?(?:crowded|bustling)\b"
+)
+_SHEEPDOG = re.compile(
+    r"^(?!.*\bflocks? of\b).*\b(?:collies?|sheepdogs?|shepherd(?:s|ess)?|ewes?|lambs?|shearing|"
+    r"sheep ?dogs?)\b",
+    re.DOTALL,
 )
 # Words that name a label only in a caption on its topic: (label, word, topic).
 TOPIC_TERMS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
@@ -32,6 +41,8 @@ TOPIC_TERMS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("person", "pitcher", re.compile(rf"{_BASEBALL_PLAY}|\bbatters?\b")),
     # "cars wait at the light": a traffic light
     ("traffic light", "light", _AT_THE_LIGHT),
+    # "a collie working the flock": sheep, where no "flock of" says of what
+    ("sheep", "flock", _SHEEPDOG),
     # "the crowded street": people are there
     ("person", "crowded", _CROWDED),
     ("person", "bustling", _CROWDED),
