@@ -169,6 +169,8 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen10.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout13.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen11.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout14.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen12.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

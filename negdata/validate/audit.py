@@ -86,7 +86,9 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out12": ("negation_heldout12.jsonl", "coco", False),
     "unseen10": ("negation_unseen10.jsonl", "coco", True),
     "held-out13": ("negation_heldout13.jsonl", "coco", False),
-    "unseen11": ("negation_unseen11.jsonl", "coco", False),
+    "unseen11": ("negation_unseen11.jsonl", "coco", True),
+    "held-out14": ("negation_heldout14.jsonl", "coco", False),
+    "unseen12": ("negation_unseen12.jsonl", "coco", False),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

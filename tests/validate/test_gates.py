@@ -65,6 +65,8 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("A red bus, no dogs on the seats - they're all on the floor.", "unresolved_anaphor"),
         ("No dog on the red bus, but a man brings one aboard.", "unresolved_anaphor"),
         ("A red bus and a car, and there is no dog on either.", "unresolved_anaphor"),
+        ("By the red bus the men have no dogs but the women do.", "unresolved_anaphor"),
+        ("People sit on the red bus, but no dog does.", None),
         # "either" of the two it counts: no anaphor, a count the evidence's boxes must back
         ("Two red buses, and there is no dog on either.", "count_unverified"),
         (

@@ -381,9 +381,16 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
          "refrigerator": "negated", "oven": "affirmed"}),
         ("No cars, trucks, buses on the road.", {"car": "negated", "truck": "negated",
          "bus": "negated"}),
-        # every ewe has a lamb
+        # every ewe has a lamb; nearly every windowsill a plant
         ("Not one ewe without a lamb at foot, and no dog to bother them.", {"sheep": "affirmed",
          "dog": "negated"}),
+        ("Hardly a windowsill without a potted plant, and no cat to knock them over.", {
+         "potted plant": "affirmed", "cat": "negated"}),
+        # a state said of a list's next item puts it there; a semi is a truck
+        ("No umbrella, soaked cyclist.", {"umbrella": "negated", "person": "affirmed"}),
+        ("Not a single, solitary umbrella on the whole beach.", {"umbrella": "negated"}),
+        ("Semi pulled onto the hard shoulder, no police car behind it.", {"truck": "affirmed",
+         "car": "negated"}),
         # a collie's flock is sheep; satsumas are oranges
         ("Border collie working the flock, shepherd nowhere to be seen.", {"dog": "affirmed",
          "sheep": "affirmed", "person": "negated"}),

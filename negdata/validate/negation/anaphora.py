@@ -6,9 +6,9 @@ no pronoun to its noun, and read both as "no dog", "no cars". A clause that open
 "they" and says where the thing is ("no apples on the table - they're all in the bowl"), after
 a clause that names something the caption's reading denies, or a count with no noun of its own
 ("there is one on the corner", "several line the right", "the groom holds one", "no cat on
-either", "both are pictured"), makes the gate refuse the caption as ``unresolved_anaphor``.
-Where the rules already read the thing as there ("the dog isn't on the bed; it's curled up
-underneath") nothing is refused.
+either", "both are pictured", "but the women do"), makes the gate refuse the caption as
+``unresolved_anaphor``. Where the rules already read the thing as there ("the dog isn't on the
+bed; it's curled up underneath") nothing is refused.
 """
 
 from __future__ import annotations
@@ -54,6 +54,12 @@ _EITHER = re.compile(
     r"\b(?:on|in|under|by|beside|near|of|at|from|to) (?:either|neither)(?= ?[|,.;]|\s*$| of "
     r"(?:them|the two)\b)"
 )
+# "the men have no umbrellas but the women do": an ellipsis keeps what the denial names
+_BUT_THEY_DO = re.compile(
+    r"\bbut (?!no |not |none |nobody |neither |nor )(?:the |some |a few |most |many |all |two |"
+    r"three )?(?:[a-z]+ )?[a-z]+ (?:do|does|did)"
+    r"(?= ?[|,.;]| and\b| too\b|\s*$)"
+)
 _TWO = re.compile(r"\b(?:two|2|both|pair|twin)\b")
 # "it's the microwave, not the oven, that's broken; both are pictured": which both?
 _BOTH_THERE = re.compile(
@@ -80,7 +86,8 @@ def unresolved_anaphor(text: str, polarities: Mapping[str, Polarity], lexicon: L
     either = _EITHER.search(prepared)
     if either and _TWO.search(prepared[: either.start()]):
         either = None  # "two benches face the lake; nobody sits on either"
-    if denied and (either or _VERB_COUNT.search(prepared) or _BOTH_THERE.search(prepared)):
+    others = (_VERB_COUNT, _BOTH_THERE, _BUT_THEY_DO)
+    if denied and (either or any(p.search(prepared) for p in others)):
         return True
     return any(
         lexicon.name(singular(m.group(1))) is None and lexicon.name(m.group(1)) is None

@@ -104,9 +104,10 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     (re.compile(r"\bnot once (?:does|did|do) (?:an?|any|the) "), "no "),
     (re.compile(r"\b(?:not a single|not one|no|none of the) ([a-z]+(?: [a-z]+){0,4}?) "
                 r"(?:is|are|was|were) without\b"), r"every \1 is with"),
-    # "not one ewe without a lamb at foot": every ewe, each with a lamb
-    (re.compile(r"\b(?:not a single|not one) ([a-z]+(?: [a-z]+){0,2}?) without\b"),
-     r"every \1 with"),
+    # "not one ewe without a lamb at foot", "hardly a windowsill without a potted plant": every
+    # one (or nearly), each with one
+    (re.compile(r"\b(?:not a single|not one|hardly an?|scarcely an?|barely an?) "
+                r"([a-z]+(?: [a-z]+){0,2}?) without\b"), r"every \1 with"),
     # "there isn't a windowsill in the house without a potted plant": every one has one
     (re.compile(r"\bthere (?:is|are|was|were) not (?:a single |one |an? |any )?([a-z]+(?: [a-z]+)"
                 r"{0,5}?) without\b"), r"every \1 is with"),

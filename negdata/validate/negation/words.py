@@ -151,7 +151,10 @@ PARTITIVES = frozenset(
 DESCRIBED = frozenset(
     {"white", "black", "red", "blue", "green", "yellow", "brown", "grey", "gray", "silver",
      "pink", "purple", "beige", "wooden", "marble", "stainless", "metal", "chrome", "leather",
-     "plastic", "ceramic", "granite", "wicker", "velvet"}
+     "plastic", "ceramic", "granite", "wicker", "velvet",
+     # a state said of what is there: "no umbrella, soaked cyclist"
+     "soaked", "drenched", "dripping", "sodden", "wet", "muddy", "sweaty", "exhausted", "sleepy",
+     "grinning", "smiling", "beaming"}
 )  # fmt: skip
 
 EXAMPLE_WORDS = frozenset({"such-as", "including", "like", "especially"})
