@@ -28,7 +28,7 @@ import numpy as np
 
 from bench.detect import write_shard
 from negdata.detect.decode import SHM_DIR, decoded_batches
-from negdata.detect.stage import _batches
+from negdata.detect.stage import shard_batches
 
 WAYS = {"shared files": SHM_DIR, "the pool's pipe (baseline)": None}
 
@@ -38,7 +38,7 @@ def one_pass(
 ) -> tuple[float, float, int]:
     """Seconds, consumer CPU seconds and images of one pass over the shard."""
     wall, cpu, images = time.perf_counter(), time.process_time(), 0
-    for decoded in decoded_batches(_batches(tar, batch), (imgsz,), workers, shared=shared):
+    for decoded in decoded_batches(shard_batches(tar, batch), (imgsz,), workers, shared=shared):
         np.array(decoded.pixels[imgsz], copy=True)  # as the copy to the device reads it
         images += len(decoded.samples)
     return time.perf_counter() - wall, time.process_time() - cpu, images

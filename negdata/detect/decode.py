@@ -124,7 +124,7 @@ def _views(buffer: np.ndarray, sizes: tuple[int, ...], count: int) -> dict[int, 
 
 
 def decode_batch(
-    samples: list[RawSample], sizes: tuple[int, ...], slot: str | None = None
+    samples: list[RawSample], sizes: tuple[int, ...], slot: Path | None = None
 ) -> DecodedBatch:
     """Decode and letterbox one batch (runs in a pool worker). With ``slot`` (a file
     ``_Slots`` made), the pixels are written there and the batch comes back without them."""
@@ -284,14 +284,7 @@ def decoded_batches(
         with pool_for(workers, "detect.decode_workers") as pool:
             for batch in batches:
                 slot = slots.take(len(batch))
-                pending.append(
-                    (
-                        pool.submit(
-                            decode_batch, batch, sizes, None if slot is None else str(slot)
-                        ),
-                        slot,
-                    )
-                )
+                pending.append((pool.submit(decode_batch, batch, sizes, slot), slot))
                 if len(pending) >= limit:
                     yield from ready()
             while pending:

@@ -30,7 +30,8 @@ STAGE = "evidence"
 READ_AHEAD = 4  # batches read from the shard ahead of decoding
 
 
-def _batches(tar: Location, size: int) -> Iterator[list[RawSample]]:
+def shard_batches(tar: Location, size: int) -> Iterator[list[RawSample]]:
+    """The ingested shard ``tar`` as batches of ``size`` samples, in its order."""
     batch: list[RawSample] = []
     for sample in read_tar(tar):
         meta = sample["json"]
@@ -106,12 +107,12 @@ def run_detect(
         loaded = build_encoder(cfg, devices[0])
         names = [det.name for det in detectors]
         encoder = None if loaded is None else (loaded.name, loaded.dim)
-        batches = _read_ahead(_batches(tar, batch_size(detectors)), READ_AHEAD)
+        batches = _read_ahead(shard_batches(tar, batch_size(detectors)), READ_AHEAD)
         stream = detect_batches(detectors, batches, workers, loaded)
     else:
         fleet = device_fleet(cfg, devices, workers)
         names, encoder = fleet.names, fleet.encoder
-        stream = fleet.detect(_batches(tar, fleet.batch))  # its feeder thread reads the shard
+        stream = fleet.detect(shard_batches(tar, fleet.batch))  # its feeder thread reads the shard
     out = output_dir / STAGE
     boxes = uncovered = 0
     rejects: list[Reject] = []  # images that would not decode: few, and each one is reported

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from negdata.detect.lexicon import Lexicon
+from negdata.detect.lexicon import HYPERNYMS, Lexicon
 from negdata.detect.vocab import singular
 from negdata.records import Verdict
 from negdata.validate.negation import Polarity, mention_terms
@@ -502,9 +502,7 @@ def _with_its_mother(tokens: list[str], bare: list[Mention]) -> list[Count]:
     return found
 
 
-_ANIMALS = frozenset(
-    {"bird", "cat", "dog", "horse", "sheep", "cow", "elephant", "bear", "zebra", "giraffe"}
-)
+_ANIMALS = frozenset(HYPERNYMS["animal"])
 _PARENT = frozenset({"mother", "mom", "mum", "mama", "dam"})
 _BESIDE = frozenset({"beside", "alongside", "with", "near"})
 _THE = frozenset({"the", "a", "an", "her", "his", "its", "their"})

@@ -14,14 +14,16 @@ _AT_THE_LIGHT = re.compile(
     r"|\b(?:red|green|amber) lights? (?:at|over|above|on) (?:the|an?) "
     r"(?:intersection|crossing|corner|junction|crosswalk)"
 )
+_PLACES = (
+    r"(?:streets?|markets?|marketplaces?|beach(?:es)?|squares?|plazas?|platforms?|stations?|"
+    r"sidewalks?|rooms?|halls?|cafes?|restaurants?|bars?|stadiums?|arenas?|pools?|parks?|trains?|"
+    r"bus(?:es)?|subway cars?|festivals?|fairs?)"
+)
+# "the crowded street", "the platform is crowded", "the beach was bustling"
 _CROWDED = re.compile(
-    r"\b(?:crowded|bustling) (?:[a-z]+ )?(?:streets?|markets?|marketplaces?|beach(?:es)?|"
-    r"squares?|plazas?|platforms?|stations?|sidewalks?|rooms?|halls?|cafes?|restaurants?|bars?|"
-    r"stadiums?|arenas?|pools?|parks?|trains?|bus(?:es)?|subway cars?|festivals?|fairs?)\b"
-    # "the platform is crowded", "the beach was bustling"
-    r"|\b(?:streets?|markets?|beach(?:es)?|squares?|plazas?|platforms?|stations?|sidewalks?|"
-    r"rooms?|halls?|cafes?|restaurants?|bars?|stadiums?|arenas?|pools?|parks?|trains?|"
-    r"bus(?:es)?) (?:is|are|was|were) (?:(?:still|very|so|really|already) )?(?:crowded|bustling)\b"
+    rf"\b(?:crowded|bustling) (?:[a-z]+ )?{_PLACES}\b"
+    rf"|\b{_PLACES} (?:is|are|was|were) (?:(?:still|very|so|really|already) )?"
+    r"(?:crowded|bustling)\b"
 )
 _SHEEPDOG = re.compile(
     r"^(?!.*\bflocks? of\b).*\b(?:collies?|sheepdogs?|shepherd(?:s|ess)?|ewes?|lambs?|shearing|"
