@@ -171,6 +171,12 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen11.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout14.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen12.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout15.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen13.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout16.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen14.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout17.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen15.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

@@ -87,8 +87,14 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen10": ("negation_unseen10.jsonl", "coco", True),
     "held-out13": ("negation_heldout13.jsonl", "coco", False),
     "unseen11": ("negation_unseen11.jsonl", "coco", True),
-    "held-out14": ("negation_heldout14.jsonl", "coco", False),
+    "held-out14": ("negation_heldout14.jsonl", "coco", True),
     "unseen12": ("negation_unseen12.jsonl", "coco", False),
+    "held-out15": ("negation_heldout15.jsonl", "coco", True),
+    "unseen13": ("negation_unseen13.jsonl", "coco", True),
+    "held-out16": ("negation_heldout16.jsonl", "coco", True),
+    "unseen14": ("negation_unseen14.jsonl", "coco", True),
+    "held-out17": ("negation_heldout17.jsonl", "coco", False),
+    "unseen15": ("negation_unseen15.jsonl", "coco", False),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

@@ -344,6 +344,9 @@ def _count_word(
                 return None
             return one, at - 2  # "a pair of scissors" is one; "a pair of skis" (``_counts``)
         return (tokens[at - 1], at - 1)
+    if at >= 2 and tokens[at] == "of" and tokens[at - 1] in _PORTIONS:
+        word = tokens[at - 2]  # "one slice of pizza", "two slices of cake": a box each
+        return (word, at - 2) if word in COUNTS or word.isdigit() else None
     if at >= 2 and tokens[at] == "of" and tokens[at - 1] == "pairs" and mention.name in PAIRED:
         word = tokens[at - 2]
         return (word, at - 2) if word in COUNTS or word.isdigit() else None
@@ -389,6 +392,7 @@ def _count_after(tokens: list[str], mention: Mention) -> Found | None:
     return (word, at) if first != "," or closes in {";", ".", ")"} else None
 
 
+_PORTIONS = frozenset({"slice", "slices", "piece", "pieces", "wedge", "wedges"})
 _SOLE = frozenset({"only", "sole", "one", "single", "lone"})
 _THING = frozenset({"thing", "item", "object", "one", "piece"})
 
@@ -469,15 +473,16 @@ def _one_of_its_kind(
 
 def _paired(tokens: list[str], bare: list[Mention]) -> list[Count]:
     """One each of two singular names of one object with no count word, joined by "and" as a
-    headline writes them ("foal and mare", "bride & groom": two horses, two people), or two
-    different names the second of which the first stands beside, in one clause ("foal standing
-    on wobbly legs beside the mare"), or lies on ("newborn asleep on Dad's chest")."""
+    headline writes them ("foal and mare", "bride & groom", "Mum and the baby": two horses, two
+    people), or two different names the second of which the first stands beside, in one clause
+    ("foal standing on wobbly legs beside the mare"), or lies on ("newborn asleep on Dad's
+    chest")."""
     found = []
     for m, n in itertools.pairwise(bare):
         if m.name != n.name or not all(_one(tokens, x) for x in (m, n)):
             continue
         between = tokens[m.end : n.start]
-        if set(between) <= {"and"}:  # a list: one each
+        if set(between[:1]) <= {"and"} and set(between[1:]) <= _THE - {"a", "an"}:  # one each
             found += [Count(x.name, "a", 1, 1, x.start, x.end) for x in (m, n)]
         elif tokens[m.end - 1] != tokens[n.end - 1] and (
             _beside(between) or _on_body(between, tokens[n.end : n.end + 2])
@@ -579,8 +584,6 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
             continue
         word, at = stated
         fewest, most = (int(word), int(word)) if word.isdigit() else COUNTS[word]
-        if mention.name == "skis" and tokens[at + 1 : at + 3] == ["pair", "of"]:
-            fewest, most = 1, 2  # "a pair of skis": a box for the pair, or one for each ski
         if word == "dozen" and "half" in tokens[max(0, at - 2) : at]:
             fewest = most = 6  # "a half dozen ducks", "half a dozen"
         if any(tuple(tokens[max(0, at - len(p)) : at]) == p for p in _AT_LEAST):
@@ -630,7 +633,7 @@ def _time(tokens: list[str], i: int) -> bool:
     )
 
 
-_JOINS = frozenset({"and", ",", "a", "an"}) | POSSESSIVES  # "a woman and her two daughters"
+_JOINS = frozenset({"and", ",", "a", "an", "the"}) | POSSESSIVES  # "a woman and her two daughters"
 
 
 def _listed(stated: list[Count], tokens: list[str]) -> list[list[Count]]:

@@ -309,12 +309,15 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
             {"person": 4, "cake": 1},
             "count_not_true",
         ),
-        # a pair of scissors is one
+        # a pair of scissors is one, and so is a pair of skis (a box for the pair, as COCO has it)
         ("A barber holds a pair of scissors, no hair dryer.", {"scissors": 1}, None),
         ("A barber holds a pair of scissors, no hair dryer.", {"scissors": 2}, "count_not_true"),
-        ("A pair of skis leans on the cabin, nobody outside.", {"skis": 2}, None),
         ("A pair of skis leans on the cabin, nobody outside.", {"skis": 1}, None),
-        ("A pair of skis leans on the cabin, nobody outside.", {"skis": 3}, "count_not_true"),
+        ("A pair of skis leans on the cabin, nobody outside.", {"skis": 2}, "count_not_true"),
+        ("A single pair of skis stuck upright, no snowboard.", {"skis": 2}, "count_not_true"),
+        # a slice counted is a box of its food
+        ("One slice of pizza left and zero forks.", {"pizza": 1}, None),
+        ("One slice of pizza left and zero forks.", {"pizza": 2}, "count_not_true"),
         # "half a dozen"; "no fewer than five" is five or more; a date counts nothing
         ("Half a dozen motorcycles in a row, not a single car.", {"motorcycle": 6}, None),
         (
@@ -362,6 +365,12 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
         # two singular names joined, as a headline writes them, and a couple with no article
         ("Foal and mare in the paddock, no sheep.", {"horse": 2}, None),
         ("Foal and mare in the paddock, no sheep.", {"horse": 3}, "count_not_true"),
+        ("Just Mum and the baby on the sofa, with no dog.", {"person": 2, "couch": 1}, None),
+        (
+            "Just Mum and the baby on the sofa, with no dog.",
+            {"person": 1, "couch": 1},
+            "count_not_true",
+        ),
         (
             "wedding_0421.jpg bride & groom cutting the cake, no guests",
             {"person": 2, "cake": 1},

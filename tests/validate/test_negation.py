@@ -132,7 +132,8 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
          "dining table": "affirmed", "cup": "negated"}),
         ("Two men talk in a glass lobby, no suitcases.", {"person": "affirmed",
          "suitcase": "negated"}),
-        ("A pie fresh out of the oven, and no fork.", {"fork": "negated"}),
+        # ... but what comes out of an oven has one there to come out of
+        ("A pie fresh out of the oven, and no fork.", {"oven": "affirmed", "fork": "negated"}),
         ("Snow on the square and no crowds of tourists.", {"person": "negated"}),
         ("Luggage trucks by the plane, no buses.", {"truck": "affirmed", "airplane": "affirmed",
          "bus": "negated"}),
@@ -193,6 +194,9 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         ("Grandma's cake on the table, no forks.", {"cake": "affirmed",
          "dining table": "affirmed", "fork": "negated"}),
         ("The man's hat blows off, no dog.", {"person": "affirmed", "dog": "negated"}),
+        # ... and for his dog that sits at his feet
+        ("The man's dog sits at his feet, no cat.", {"dog": "affirmed", "person": "affirmed",
+         "cat": "negated"}),
         # "X only" after a list; a verb phrase left out after "who is"; away, at home, lost
         ("pizza served w/o knife, fork only", {"pizza": "affirmed", "knife": "negated",
          "fork": "affirmed"}),
@@ -294,6 +298,12 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
          "oven": "affirmed"}),
         ("He's never without his dog; no cat in sight.", {"person": "affirmed",
          "dog": "affirmed", "cat": "negated"}),
+        ("The platform never lacks pigeons; here, though, there's no train.", {
+         "bird": "affirmed", "train": "negated"}),
+        ("The beach is far from deserted, but there isn't a surfboard in sight.", {
+         "person": "affirmed", "surfboard": "negated"}),
+        ("The fridge is hardly empty, but there is no cake.", {"refrigerator": "affirmed",
+         "cake": "negated"}),
         ("Not once does a car appear in this shot of the road.", {"car": "negated"}),
         ("Not a single chair in the room is without someone on it, and no laptops.", {
          "chair": "affirmed", "person": "affirmed", "laptop": "negated"}),

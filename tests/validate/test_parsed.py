@@ -50,6 +50,8 @@ COCO = lexicon_for("coco")
          "cup": "negated"}),
         ("A girl's bicycle by the fence while she eats, no dog.", {"bicycle": "affirmed",
          "person": "affirmed", "dog": "negated"}),
+        ("The man's dog sits at his feet, no cat.", {"dog": "affirmed", "person": "affirmed",
+         "cat": "negated"}),
         ("The teddy bear's owner is not in the picture.", {"teddy bear": "affirmed",
          "person": "negated"}),
         # an animal's kin, a sign's text and a checklist's open answer are not there

@@ -3,6 +3,7 @@ phrases that name something else."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -57,22 +58,35 @@ def _owned(tokens: list[str], end: int, term_starts: set[int]) -> int:
 
 def _possessor(tokens: list[str], end: int, term_starts: set[int]) -> bool:
     """ "the child's (new) bike", "the dog's bowl": the owner of a thing is no mention, unless
-    the thing is on it ("the man's tie")."""
+    the thing is on it ("the man's tie") or a pronoun says it is there."""
     at = _owned(tokens, end, term_starts)
     following = tokens[at] if at < len(tokens) else ""
-    if singular(following) in ON_BODY:
-        return False
+    if singular(following) in ON_BODY or _said_again(tokens):
+        return False  # the owner is there: "the man's tie", "the man's dog sits at his feet"
     return at in term_starts or following in COMPOUND_HEADS
 
 
 def owner_in_picture(name: str, words: Iterable[str], owned: Iterable[str]) -> bool:
     """Whether an owner ``name`` is in the picture, given the sentence's ``words`` and the words
     that may name what it owns: a thing is ("the sink's edge"), and so is a person or animal the
-    sentence goes on about ("a girl's bike ... while she eats") or one wearing what it owns ("the
-    dog's (long) tail"); "grandma's cake" puts nobody there. Both readers ask this."""
-    if name not in LIVING or not PRONOUNS.isdisjoint(words):
+    sentence goes on about ("a girl's bike ... while she eats", "the man's dog sits at his
+    feet") or one wearing what it owns ("the dog's (long) tail"); "grandma's cake" puts nobody
+    there. Both readers ask this."""
+    if name not in LIVING or _said_again(list(words)):
         return True
     return any(singular(word) in ON_BODY for word in owned)
+
+
+def _said_again(words: list[str]) -> bool:
+    """Whether a pronoun stands for a person or animal the sentence names: "while she eats",
+    "at his feet"."""
+    return not PRONOUNS.isdisjoint(words) or any(
+        word in _POSSESSIVE_PRONOUNS and singular(after) in ON_BODY
+        for word, after in itertools.pairwise(words)
+    )
+
+
+_POSSESSIVE_PRONOUNS = frozenset({"his", "her", "their"})
 
 
 def _there(name: str, tokens: list[str], end: int, term_starts: set[int]) -> bool:

@@ -15,8 +15,10 @@ from negdata.validate.negation.words import (
     AND_SIGN,
     BREAK,
     CLAUSE_WORDS,
+    DENIED_ABSENCE,
     FALSE_FRIENDS,
     HEDGE,
+    NOT_DESERTED,
     NT_BASES,
     NUMBERS,
     PEOPLE_PLACES,
@@ -101,6 +103,11 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     (re.compile(r"\b(?:not|no) (?:even )?(?:a single |one )?([a-z]+(?: [a-z]+)?) (?=(?:works?|"
                 r"(?:is|are) (?:working|lit|running|switched on)|functions?)\b)"), r"the \1 "),
     (re.compile(r"\b(?:is|are|was|were) never without\b"), "is always with"),
+    # "the platform never lacks pigeons": always has them
+    (re.compile(r"\bnever (?:lacks|lacked|lack)\b"), "always has"),
+    # "the beach is far from deserted", "hardly empty": there are people, it is full
+    (NOT_DESERTED, "crowded"),
+    (re.compile(rf"\b{DENIED_ABSENCE} (?:empty|vacant|bare)\b"), "full"),
     (re.compile(r"\bnot once (?:does|did|do) (?:an?|any|the) "), "no "),
     (re.compile(r"\b(?:not a single|not one|no|none of the) ([a-z]+(?: [a-z]+){0,4}?) "
                 r"(?:is|are|was|were) without\b"), r"every \1 is with"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from negdata.detect.lexicon import Lexicon
+from negdata.validate.negation.words import NOT_DESERTED
 
 _BASEBALL_PLAY = r"\b(?:baseball|softball|dugout|inning|home plate|umpire|catcher|mound|bats?)\b"
 _BASEBALL = re.compile(r"\b(?:baseball|softball|dugout|batter|catcher|pitcher|inning|home plate)")
@@ -76,7 +77,7 @@ FIRST_PERSON = re.compile(r"\bus\b", re.IGNORECASE)
 def topic_terms(text: str, lexicon: Lexicon) -> dict[str, tuple[str, ...]]:
     """Extra terms the caption's topic gives labels ("bats and gloves" in a dugout); a word two
     topics claim ("board" by a surfer and a skater) is left out."""
-    lower = text.lower()
+    lower = NOT_DESERTED.sub("crowded", text.lower())  # "the beach is far from deserted"
     claims: dict[str, list[str]] = {}
     for label, word, topic in TOPIC_TERMS:
         if label in lexicon.vocabulary and topic.search(lower) and re.search(rf"\b{word}", lower):

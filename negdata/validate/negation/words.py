@@ -157,6 +157,9 @@ DESCRIBED = frozenset(
      "grinning", "smiling", "beaming"}
 )  # fmt: skip
 
+# Words that deny the absence word after them: "far from deserted" (crowded), "hardly empty".
+DENIED_ABSENCE = r"(?:far from|anything but|hardly|scarcely|by no means|not at all)"
+NOT_DESERTED = re.compile(rf"\b{DENIED_ABSENCE} deserted\b")
 EXAMPLE_WORDS = frozenset({"such-as", "including", "like", "especially"})
 GENERIC_HEADS = frozenset({"items", "products", "things", "objects", "stuff", "goods", "articles"})
 COPULAS = frozenset({"is", "are", "was", "were"})
@@ -182,8 +185,6 @@ NOT_OBJECTS = (
     # a diner is a restaurant where it is a place or a part of one
     "outside the diner", "at the diner", "in the diner", "inside the diner", "into the diner",
     "roadside diner", "diner counter", "diner booth",
-    # baked, not standing in the picture
-    "out of the oven", "from the oven",
     # toys, models and machines named for what they imitate
     "toy car", "toy truck", "toy train", "toy bus", "toy boat", "toy airplane", "toy plane",
     "toy motorcycle", "kick scooter", "push scooter", "electric scooter", "e scooter",
