@@ -273,6 +273,7 @@ bench-decode: install
 # the GPU (a label oracle, an OpenAI-compatible LLM stand-in); CC12M projected onto a cluster.
 # SCALE: URLs per shard. The default, 10 shards of 10,000, takes hours on 2 cores, so `make
 # bench` leaves it out; a quick look: make bench-scale SCALE=1000 BENCH_SCALE_ARGS="--shards 2".
+# A run that stopped goes on from its journal: BENCH_SCALE_ARGS="--resume", same arguments.
 SCALE ?= 10000
 BENCH_SCALE_ARGS ?=
 bench-scale: install

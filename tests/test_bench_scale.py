@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +19,10 @@ from pydantic import BaseModel
 
 from bench.scale.__main__ import measured_costs
 from bench.scale.corpus import expected_failures
+from bench.scale.journal import Plan
 from bench.scale.projection import CC12M_URLS, Cluster, GpuFigures, Measured, project
 from bench.scale.report import projection_lines, scaling_table, stage_table
-from bench.scale.run import MODEL, ROOT, BenchRun, Plan, Server, run_bench
+from bench.scale.run import MODEL, ROOT, BenchRun, Server, run_bench
 from negdata.compose.schemas import ComposeOutput, ParaphraseOutput, PlanOutput
 from negdata.llm.client import response_format
 from negdata.llm.prompts import load_prompt
@@ -89,6 +91,38 @@ def test_the_report_and_projection_name_every_stage(bench: tuple[Path, BenchRun]
     assert all(ld.seconds > 0 for ld in projection.loads)
     assert projection.cores_per_gpu > 0
     assert any(line.startswith("=> ") for line in projection_lines(projection))
+
+
+def test_a_resumed_run_reads_back_what_ended_and_runs_the_rest(
+    bench: tuple[Path, BenchRun],
+) -> None:
+    """The last test on ``bench``: its journal cut as a session's end would cut it, in the
+    first stage of shard 1, then the run resumed."""
+    work, first = bench
+    journal = work / "journal.jsonl"
+    lines = [json.loads(line) for line in journal.read_text().splitlines()]
+    ended = [i for i, line in enumerate(lines) if line.get("stage", {}).get("shard") == 0]
+    kept = [*lines[: ended[-1] + 1], {"started": "ingest 00001"}]
+    journal.write_text("".join(json.dumps(line) + "\n" for line in kept))
+    written = journal.read_text()
+    with pytest.raises(ValueError, match="another plan"):
+        run_bench(work, replace(PLAN, seed=4), resume=True)
+    assert journal.read_text() == written  # refused before anything changed
+    logs = {p: p.stat().st_mtime_ns for p in (work / "logs").glob("*-00000.log")}
+
+    resumed = run_bench(work, PLAN, resume=True)
+
+    order = [(r.stage, r.shard) for r in first.stages]
+    assert [(r.stage, r.shard) for r in resumed.stages] == order
+    assert resumed.stages[:5] == first.stages[:5]  # read back, not run again
+    assert {p: p.stat().st_mtime_ns for p in logs} == logs
+    assert [r.cut_off for r in resumed.stages] == [False] * 5 + [True] + [False] * 4
+    assert all(r.measured.wall_s > 0 for r in resumed.stages[5:])
+    assert resumed.server_cpu_s["llm"] > kept[-2]["servers"]["llm"]  # both sessions' servers
+    assert set(resumed.run_end) == {"summarize", "verify-1"}
+    assert (work / "logs" / "verify-1.log").read_text().rstrip().endswith(": OK")
+    again = run_bench(work, PLAN, resume=True)  # all ended: everything read back
+    assert again.stages == resumed.stages and again.run_end == resumed.run_end
 
 
 GPU = GpuFigures(llm_tokens_per_s=12_000, detect_images_per_s=286, decode_cpu_s=0.002)

@@ -13,7 +13,11 @@ Prints per stage images/s, CPU per image, peak RSS, output bytes per image and f
 the small shard against the large ones (memory must not grow with shard size); and CC12M
 projected onto a cluster from the CPU costs measured here and published GPU figures.
 
-Usage: ``python -m bench.scale [--shards 10] [--images-per-shard 10000] [--llm-tokens-per-s 2500]``
+Each measurement goes to ``WORK/journal.jsonl`` as it ends: ``--resume`` goes on from where a
+run stopped (the default size takes hours), with the same arguments.
+
+Usage: ``python -m bench.scale [--shards 10] [--images-per-shard 10000] [--llm-tokens-per-s 2500]
+[--resume]``
 """
 
 from __future__ import annotations
@@ -25,19 +29,20 @@ import os
 import time
 from pathlib import Path
 
+from bench.scale.journal import Plan
 from bench.scale.projection import CC12M_URLS, Cluster, GpuFigures, Measured, project
 from bench.scale.report import (
     by_stage,
     corpus_lines,
     llm_lines,
-    noise_line,
+    noise_lines,
     projection_lines,
     result,
     run_end_lines,
     scaling_table,
     stage_table,
 )
-from bench.scale.run import BenchRun, Plan, run_bench
+from bench.scale.run import BenchRun, run_bench
 
 log = logging.getLogger("bench.scale")
 
@@ -85,6 +90,11 @@ def main() -> None:
     )
     parser.add_argument("--verify-workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--work", type=Path, default=Path("runs/bench-scale"))
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="go on from where the run in --work stopped (its journal.jsonl), same arguments",
+    )
     cluster = parser.add_argument_group("projection")
     cluster.add_argument("--nodes", type=int, default=8)
     cluster.add_argument("--gpus-per-node", type=int, default=8)
@@ -119,7 +129,7 @@ def main() -> None:
     )  # fmt: skip
     started = time.monotonic()
     work = args.work.resolve()
-    run = run_bench(work, plan)
+    run = run_bench(work, plan, args.resume)
     projection = project(
         measured_costs(run),
         GpuFigures(args.gpu_llm_tokens_per_s, args.gpu_detect_images_per_s,
@@ -132,7 +142,7 @@ def main() -> None:
           "OpenAI-compatible stand-in server (bench/scale/llm_standin.py)\n")  # fmt: skip
     sections = [
         corpus_lines(run), stage_table(run), scaling_table(run), llm_lines(run),
-        run_end_lines(run), iter([noise_line(run)]), projection_lines(projection),
+        run_end_lines(run), noise_lines(run), projection_lines(projection),
     ]  # fmt: skip
     for section in sections:
         print(*section, sep="\n")

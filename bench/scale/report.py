@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from bench.scale.corpus import expected_failures
+from bench.scale.journal import StageRun
 from bench.scale.projection import SOURCES, Projection, shards
-from bench.scale.run import BenchRun, StageRun
+from bench.scale.run import BenchRun
 from negdata.stages import STAGES
 
 GROWS = 1.25  # a peak RSS ratio (large shard / small shard) above this counts as growing
@@ -102,16 +103,20 @@ def stage_table(run: BenchRun) -> Iterator[str]:
            "machine, one stage at a time")  # fmt: skip
 
 
-def noise_line(run: BenchRun) -> str:
-    """How much CPU other processes took while the stages ran: the figures' noise."""
+def noise_lines(run: BenchRun) -> Iterator[str]:
+    """How much CPU other processes took while the stages ran, and which stage runs an earlier
+    session cut off (``--resume``): the figures' noise."""
     own = sum(r.measured.cpu_s + r.server_cpu_s for r in run.stages)
     others = sum(r.measured.machine_cpu_s for r in run.stages) - own
     wall = sum(r.measured.wall_s for r in run.stages)
-    return (
+    yield (
         f"Other processes on this machine used {max(0.0, others):,.0f} CPU s while the "
         f"stages ran ({max(0.0, others) / wall:.2f} cores on average; the stages and "
         f"servers: {own / wall:.2f}); wall-clock figures are the noisier for it"
     )
+    cut = [f"{r.stage} {r.shard:05d}" for r in run.stages if r.cut_off]
+    if cut:
+        yield f"Cut off and resumed, so measured on what was left: {', '.join(cut)}"
 
 
 def scaling_table(run: BenchRun) -> Iterator[str]:
@@ -202,7 +207,8 @@ def run_end_lines(run: BenchRun) -> Iterator[str]:
     for name, m in verifies.items():
         workers = int(name.split("-")[1])
         yield (f"negdata verify, {workers} worker(s): {m.wall_s:.1f} s, {images / m.wall_s:.0f} "
-               f"images/s, {1000 * m.cpu_s / images:.1f} CPU ms per image, peak RSS "
+               f"images/s ({images / m.wall_s / workers:.1f} per worker), "
+               f"{1000 * m.cpu_s / images:.1f} CPU ms per image, peak RSS "
                f"{m.tree_rss_mib:.0f} MiB, speedup {one.wall_s / m.wall_s:.2f}")  # fmt: skip
 
 
@@ -254,6 +260,7 @@ def result(run: BenchRun, projection: Projection) -> dict[str, Any]:
                 "written_bytes": r.measured.written_bytes,
                 "files": len(r.measured.written),
                 "server_cpu_s": round(r.server_cpu_s, 3),
+                "cut_off": r.cut_off,
             }
             for r in run.stages
         ],

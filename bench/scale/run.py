@@ -1,7 +1,8 @@
 """The bench's run: the corpus served, the stand-in LLM started, then every stage of every shard
 through negdata's own CLI (``negdata stage NAME --shards S``), each in a child process of its
 own and measured (``bench/scale/measure.py``); then the run's end (``summarize``) and
-``negdata verify`` with one worker and with one per core.
+``negdata verify`` with one worker and with one per core. Each measurement goes to the run's
+journal as it ends (``bench/scale/journal.py``), so that a run can be resumed.
 
 The config is ``configs/cc12m.yaml`` (the cluster run) with two stand-ins for what needs a GPU:
 detection is a label oracle (a ``table`` source over the objects the corpus put in each image)
@@ -18,15 +19,15 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 import psutil
 import yaml
 
 from bench.ingest import served_images
 from bench.scale.corpus import FETCHABLE, CorpusFiles, rows, write_corpus
+from bench.scale.journal import Journal, Plan, StageRun
 from bench.scale.measure import Measured, measure
 from negdata.shards import read_stats
 from negdata.stages import STAGES
@@ -40,38 +41,6 @@ SUMMARIZE = (
     "import sys; from negdata.config import load_config; from negdata.pipeline import summarize;"
     " summarize(load_config(sys.argv[1]))"
 )
-
-
-@dataclass(frozen=True)
-class Plan:
-    """What to run: ``shards`` shards of ``per_shard`` URLs, then one of ``small`` URLs."""
-
-    shards: int
-    per_shard: int
-    small: int
-    seed: int
-    bank: int  # distinct JPEGs served
-    llm_tokens_per_s: float
-    verify_workers: int
-
-    @property
-    def urls(self) -> int:
-        return self.shards * self.per_shard + self.small
-
-    @property
-    def small_shard(self) -> int:
-        return self.shards
-
-
-@dataclass(frozen=True)
-class StageRun:
-    stage: str
-    shard: int
-    urls: int
-    images: int  # the shard's ingested images
-    measured: Measured
-    server_cpu_s: float  # by the corpus server and the LLM stand-in meanwhile
-    stats: dict[str, Any]  # the stage's done marker
 
 
 @dataclass
@@ -155,11 +124,14 @@ def _cpu(servers: tuple[Server, ...]) -> float:
     return sum(server.cpu_s() for server in servers)
 
 
-def run_bench(work: Path, plan: Plan) -> BenchRun:
-    """Run ``plan`` in ``work`` (its earlier output removed: a done stage would be skipped)."""
-    shutil.rmtree(work / "out", ignore_errors=True)
-    shutil.rmtree(work / "logs", ignore_errors=True)
-    (work / "logs").mkdir(parents=True)
+def run_bench(work: Path, plan: Plan, resume: bool = False) -> BenchRun:
+    """Run ``plan`` in ``work``: from the start (its earlier output removed: a done stage would
+    be skipped), or with ``resume`` from where the run in ``work`` stopped, by its journal."""
+    journal = Journal.begin(work, plan, resume)
+    if journal.session == 1:
+        shutil.rmtree(work / "out", ignore_errors=True)
+        shutil.rmtree(work / "logs", ignore_errors=True)
+    (work / "logs").mkdir(parents=True, exist_ok=True)
     result = BenchRun(plan)
     bank = served_images(work, plan.bank)
     sizes = [path.stat().st_size for path in bank]
@@ -167,20 +139,26 @@ def run_bench(work: Path, plan: Plan) -> BenchRun:
                if row.kind in FETCHABLE]  # fmt: skip
     result.original_bytes = sum(fetched) / max(1, len(fetched))
     with servers(work, plan, bank) as (corpus, llm):
+        # The corpus's URLs name the server's port: written again each session.
         files = write_corpus(
             work / "corpus", plan.seed, plan.urls, corpus.address["port"],
             corpus.address["dead_port"],
         )  # fmt: skip
         config = write_config(work, files, plan, llm.address["port"])
-        (work / "out").mkdir()
+        (work / "out").mkdir(exist_ok=True)
         for shard in range(plan.shards + 1):
             urls = plan.per_shard if shard < plan.shards else plan.small
             for stage in STAGES:
-                result.stages.append(
-                    _stage_run(work, config, stage.name, shard, urls, (corpus, llm))
-                )
-        result.server_cpu_s = {"corpus": corpus.cpu_s(), "llm": llm.cpu_s()}
-    result.run_end = _run_end(work, config, plan)
+                done = journal.stages.get((stage.name, shard))
+                if done is None:
+                    cut_off = journal.started(stage.name, shard)
+                    done = _stage_run(work, config, stage.name, shard, urls, (corpus, llm))
+                    done = replace(done, cut_off=cut_off)
+                    journal.stage_ended(done, {"corpus": corpus.cpu_s(), "llm": llm.cpu_s()})
+                result.stages.append(done)
+        journal.server_cpu_s.update({"corpus": corpus.cpu_s(), "llm": llm.cpu_s()})
+        result.server_cpu_s = dict(journal.server_cpu_s)
+    result.run_end = _run_end(work, config, plan, journal)
     return result
 
 
@@ -212,22 +190,19 @@ def _stage_run(
     )
 
 
-def _run_end(work: Path, config: Path, plan: Plan) -> dict[str, Measured]:
-    """The run's summary files, then ``negdata verify`` on one worker and on ``verify_workers``."""
+def _run_end(work: Path, config: Path, plan: Plan, journal: Journal) -> dict[str, Measured]:
+    """The run's summary files, then ``negdata verify`` on one worker and on ``verify_workers``
+    (each step that an earlier session measured read back from ``journal``)."""
     out = work / "out"
-    measured = {
-        "summarize": measure(
-            [sys.executable, "-c", SUMMARIZE, str(config)], work / "logs" / "summarize.log", out,
-            ROOT,
-        )
-    }  # fmt: skip
+    commands = {"summarize": [sys.executable, "-c", SUMMARIZE, str(config)]}
     for workers in sorted({1, plan.verify_workers}):
-        name = f"verify-{workers}"
-        measured[name] = measure(
-            [*CLI, "verify", str(out), "--config", str(config), "--workers", str(workers)],
-            work / "logs" / f"{name}.log",
-            out,
-            ROOT,
-        )
-        log.info("verify, %d worker(s): %.1f s", workers, measured[name].wall_s)
-    return measured
+        commands[f"verify-{workers}"] = [
+            *CLI, "verify", str(out), "--config", str(config), "--workers", str(workers),
+        ]  # fmt: skip
+    for name, command in commands.items():
+        if name not in journal.run_end:
+            journal.started(name)
+            measured = measure(command, work / "logs" / f"{name}.log", out, ROOT)
+            journal.run_end_ended(name, measured)
+            log.info("%s: %.1f s", name, measured.wall_s)
+    return {name: journal.run_end[name] for name in commands}
