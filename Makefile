@@ -177,6 +177,10 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen14.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout17.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen15.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout18.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen16.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout19.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen17.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

@@ -83,7 +83,7 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen8": ("negation_unseen8.jsonl", "coco", True),
     "held-out11": ("negation_heldout11.jsonl", "coco", False),
     "unseen9": ("negation_unseen9.jsonl", "coco", True),
-    "held-out12": ("negation_heldout12.jsonl", "coco", False),
+    "held-out12": ("negation_heldout12.jsonl", "coco", True),
     "unseen10": ("negation_unseen10.jsonl", "coco", True),
     "held-out13": ("negation_heldout13.jsonl", "coco", False),
     "unseen11": ("negation_unseen11.jsonl", "coco", True),
@@ -93,8 +93,12 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen13": ("negation_unseen13.jsonl", "coco", True),
     "held-out16": ("negation_heldout16.jsonl", "coco", True),
     "unseen14": ("negation_unseen14.jsonl", "coco", True),
-    "held-out17": ("negation_heldout17.jsonl", "coco", False),
-    "unseen15": ("negation_unseen15.jsonl", "coco", False),
+    "held-out17": ("negation_heldout17.jsonl", "coco", True),
+    "unseen15": ("negation_unseen15.jsonl", "coco", True),
+    "held-out18": ("negation_heldout18.jsonl", "coco", False),
+    "unseen16": ("negation_unseen16.jsonl", "coco", True),
+    "held-out19": ("negation_heldout19.jsonl", "coco", False),
+    "unseen17": ("negation_unseen17.jsonl", "coco", False),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

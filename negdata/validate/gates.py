@@ -28,7 +28,7 @@ from negdata.validate.evaluate import label_polarity
 from negdata.validate.grammar import broken_sentence, garbled
 from negdata.validate.negation import Polarity, analyze, contradictions
 from negdata.validate.negation.anaphora import unresolved_anaphor
-from negdata.validate.negation.denials import unread_double_negation
+from negdata.validate.negation.denials import contrast_cleft, unread_double_negation
 from negdata.validate.negation.words import POSSESS_VERBS
 from negdata.validate.nouns import unaccounted_nouns
 from negdata.validate.parsed import analyze as analyze_parse
@@ -45,6 +45,7 @@ CaptionReason = Literal[
     "article_error",
     "garbled",
     "double_negation",
+    "contrast_cleft",
     "unresolved_anaphor",
     "not_negated",
     "identity_claim",
@@ -117,6 +118,8 @@ class CaptionGate:
             return problem
         if unread_double_negation(text):
             return "double_negation"  # "I would hardly call the shelf free of books"
+        if contrast_cleft(text):
+            return "contrast_cleft"  # "it's the microwave, not the oven, that's running"
         polarities = kind_exclusions(text, analyze(text, self.lexicon), self.lexicon)
         if unresolved_anaphor(text, polarities, self.lexicon):
             return "unresolved_anaphor"  # "no dog on the sofa - it's curled up on the floor"
@@ -262,6 +265,7 @@ def option_truth(
     if (
         not polarities
         or unread_double_negation(text)
+        or contrast_cleft(text)
         or unresolved_anaphor(text, polarities, lexicon)
     ):
         return None

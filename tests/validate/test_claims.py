@@ -318,6 +318,13 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
         # a slice counted is a box of its food
         ("One slice of pizza left and zero forks.", {"pizza": 1}, None),
         ("One slice of pizza left and zero forks.", {"pizza": 2}, "count_not_true"),
+        # the teens are numbers too
+        ("Fourteen people at the long table and not one phone out.", {"person": 14}, None),
+        (
+            "Fourteen people at the long table and not one phone out.",
+            {"person": 12},
+            "count_not_true",
+        ),
         # "half a dozen"; "no fewer than five" is five or more; a date counts nothing
         ("Half a dozen motorcycles in a row, not a single car.", {"motorcycle": 6}, None),
         (

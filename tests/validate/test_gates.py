@@ -58,6 +58,9 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("A red bus waits at the stop with a cat, but no dog.", "affirms_absent"),
         ("Red bus the; people board is was, dog no.", "garbled"),
         ("A red bus, and nobody would deny that there is no dog.", "double_negation"),
+        # a cleft's contrast: is the car there? Authors read it both ways
+        ("It's the red bus, not the car, that's late, and there is no dog.", "contrast_cleft"),
+        ("It's a red bus, not a dog, that people board.", None),
         # a pronoun or a count for what a denial names: the rules bind neither to its noun
         ("A red bus, and no dog on the seat; it's curled up on the floor.", "unresolved_anaphor"),
         ("No dogs on the left of the red bus, but several sit on the right.", "unresolved_anaphor"),
@@ -66,13 +69,13 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("No dog on the red bus, but a man brings one aboard.", "unresolved_anaphor"),
         ("A red bus and a car, and there is no dog on either.", "unresolved_anaphor"),
         ("By the red bus the men have no dogs but the women do.", "unresolved_anaphor"),
+        # a bunch of what? Of the dogs just denied, or of what is there
+        ("No dogs on the red bus, though the bunch at the stop is noisy.", "unresolved_anaphor"),
+        ("People board a red bus in a bunch, and there is no dog.", None),
         ("People sit on the red bus, but no dog does.", None),
         # "either" of the two it counts: no anaphor, a count the evidence's boxes must back
         ("Two red buses, and there is no dog on either.", "count_unverified"),
-        (
-            "It's the red bus, not the car, that's late; both are pictured, no dog.",
-            "unresolved_anaphor",
-        ),
+        ("The red bus is late, not the car; both are pictured, no dog.", "unresolved_anaphor"),
         ("A red bus on the street, but no dog; it's a grey day.", None),
         ("People board a red bus, and there is no dog on it.", None),
         ("No dog and no bus on this street.", "negates_present"),

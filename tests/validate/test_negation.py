@@ -304,6 +304,31 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
          "person": "affirmed", "surfboard": "negated"}),
         ("The fridge is hardly empty, but there is no cake.", {"refrigerator": "affirmed",
          "cake": "negated"}),
+        ("The kitchen table isn't missing its pizza, but there's no cake.", {
+         "dining table": "affirmed", "pizza": "affirmed", "cake": "negated"}),
+        ("Not a beach without umbrellas, but not a single surfboard.", {"umbrella": "affirmed",
+         "surfboard": "negated"}),
+        # a lamb fed from a bottle has one; a platform waiting for the next train has none yet
+        ("A lamb is bottle-fed by a farmer; no dog either.", {"sheep": "affirmed",
+         "bottle": "affirmed", "person": "affirmed", "dog": "negated"}),
+        ("A deserted platform waits for the next train under a big clock.", {
+         "person": "negated", "train": "negated", "clock": "affirmed"}),
+        # the last of a list that "line" is the verb of, an adjective before it
+        ("A fridge and a black oven line the wall, and there's no microwave.", {
+         "refrigerator": "affirmed", "oven": "affirmed", "microwave": "negated"}),
+        ("A butty and a banana on the bench; no pigeons.", {"sandwich": "affirmed",
+         "banana": "affirmed", "bench": "affirmed", "bird": "negated"}),
+        ("A pekingese peeps out of a handbag, no owner in frame.", {"dog": "affirmed",
+         "handbag": "affirmed", "person": "negated"}),
+        ("A gondolier poles his gondola under the bridge, no birds around it.", {
+         "person": "affirmed", "boat": "affirmed", "bird": "negated"}),
+        # a denial of a denial: it has one, every one has one
+        ("The kitchen isn't lacking a microwave, but it has no toaster.", {
+         "microwave": "affirmed", "toaster": "negated"}),
+        ("No pitch in the park was free of footballs, but not a single player turned up.", {
+         "sports ball": "affirmed", "person": "negated"}),
+        ("Not one of the kids didn't have a kite, and there wasn't a single dog on the hill.", {
+         "person": "affirmed", "kite": "affirmed", "dog": "negated"}),
         ("Not once does a car appear in this shot of the road.", {"car": "negated"}),
         ("Not a single chair in the room is without someone on it, and no laptops.", {
          "chair": "affirmed", "person": "affirmed", "laptop": "negated"}),

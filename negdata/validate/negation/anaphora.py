@@ -6,9 +6,10 @@ no pronoun to its noun, and read both as "no dog", "no cars". A clause that open
 "they" and says where the thing is ("no apples on the table - they're all in the bowl"), after
 a clause that names something the caption's reading denies, or a count with no noun of its own
 ("there is one on the corner", "several line the right", "the groom holds one", "no cat on
-either", "both are pictured", "but the women do"), makes the gate refuse the caption as
-``unresolved_anaphor``. Where the rules already read the thing as there ("the dog isn't on the
-bed; it's curled up underneath") nothing is refused.
+either", "both are pictured", "but the women do"), or a bunch of nothing named after a denial
+("no bananas in the bowl, though the bunch on the counter is untouched"), makes the gate refuse
+the caption as ``unresolved_anaphor``. Where the rules already read the thing as there ("the
+dog isn't on the bed; it's curled up underneath") nothing is refused.
 """
 
 from __future__ import annotations
@@ -66,6 +67,9 @@ _BOTH_THERE = re.compile(
     r"\b(?:both|all three|all four) (?:of them )?(?:are|were) (?:all )?(?:pictured|shown|visible|"
     r"present|there|in (?:the )?(?:shot|frame|picture|photo))\b"
 )
+# "no bananas in the bowl, though the bunch on the counter is untouched": a bunch of what?
+# ("bananas hang in a bunch": of what is there)
+_BARE_BUNCH = re.compile(r"\b(?:the|a|that|this|one) (?:bunch|pile|heap|stack)\b(?! of\b)")
 # "..., but several line the right": the count's next word names no object, its verb follows
 _COUNT_SUBJECT = re.compile(rf"{_OPENS}{_QUANTITY} ([a-z]+) (?:the|an?|on|in|at|by|along|near)\b")
 
@@ -80,6 +84,9 @@ def unresolved_anaphor(text: str, polarities: Mapping[str, Polarity], lexicon: L
     for match in _THING_PRONOUN.finditer(prepared):
         before = re.split(r"[|,;]", prepared[: match.start()])[-1]
         if any(m.name for m in find_mentions(before.split(), index)):
+            return True
+    for match in _BARE_BUNCH.finditer(prepared):  # a bunch of what was denied before it?
+        if any(m.name for m in find_mentions(prepared[: match.start()].split(), index)):
             return True
     if _THERE_ARE.search(prepared):  # what a rewritten denial said, too: "the street has some
         return True  # traffic lights | there is one on the corner"

@@ -5,6 +5,11 @@ buses run here": some do; "there isn't a single chair that isn't taken": every o
 is left, a cue with another inside the clause it embeds ("I would hardly call the shelf free
 of books", "nobody would deny that there is no cat"), could be read either way round, and a reading
 the wrong way round publishes a false sentence: the gate refuses it as ``double_negation``.
+
+A contrast in a cleft is no safer: "it's the microwave, not the oven, that's running" leaves the
+oven there to some readers and out of the picture to others (the labelled sets have both), so
+the gate refuses it as ``contrast_cleft``. "It's a truck, not a bus" says what the thing is: no
+bus, as the rules read it.
 """
 
 from __future__ import annotations
@@ -21,6 +26,19 @@ _SAY = r"(?:say|says|said|claim|claims|call|think|pretend|argue|deny|doubt)"
 _EMBED = rf"(?:(?:[a-z'-]+ ){{0,3}}?{_SAY}|that)"
 _GAP = r"(?:(?!\b(?:and|or|nor|but)\b)[^.;:!?|,]){0,60}?"  # no new list item or clause
 _DOUBLE = re.compile(rf"\b{_FIRST} {_EMBED}\b{_GAP}\b{_CUE}\b")
+
+
+_OWNED = r"(?:the|his|her|their|its|my|our)"
+_CLEFT = re.compile(
+    rf"\bit (?:is|was) {_OWNED} (?:[a-z]+ ){{0,3}}?[a-z]+,? not {_OWNED} (?:[a-z]+ ){{0,3}}?"
+    r"[a-z]+,? (?:that|who|which)\b"
+)
+
+
+def contrast_cleft(text: str) -> bool:
+    """Whether ``text`` contrasts two things that the article says are there in a cleft:
+    "it's the microwave, not the oven, that's running"."""
+    return _CLEFT.search(prepare(text)) is not None
 
 
 def unread_double_negation(text: str) -> bool:

@@ -119,7 +119,11 @@ _BUILT_IN_PARTS = frozenset({"light", "door", "doors", "handle", "display", "win
 
 
 def _ends_list(tokens: list[str], start: int, after: str) -> bool:
-    at = start - 1 if start and tokens[start - 1] in DETERMINERS else start
+    """Whether the head at ``start`` ends a list that ``after`` is the verb of: "a fridge and
+    a black oven line the wall" (up to three words between "and" and the head)."""
+    at = start
+    while at > max(0, start - 3) and tokens[at - 1].isalpha() and tokens[at - 1] != "and":
+        at -= 1
     return after in _PAIR_VERBS and at >= 1 and tokens[at - 1] == "and"
 
 

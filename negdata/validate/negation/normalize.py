@@ -105,15 +105,22 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     (re.compile(r"\b(?:is|are|was|were) never without\b"), "is always with"),
     # "the platform never lacks pigeons": always has them
     (re.compile(r"\bnever (?:lacks|lacked|lack)\b"), "always has"),
+    # "the table isn't missing its pizza", "the kitchen isn't lacking a microwave", "does not
+    # lack one": it has it
+    (re.compile(r"\b(?:(?:is|are|was|were) (?:not|never) (?:missing|lacking)|(?:does|do|did) "
+                r"not lack)\b"), "has"),
     # "the beach is far from deserted", "hardly empty": there are people, it is full
     (NOT_DESERTED, "crowded"),
     (re.compile(rf"\b{DENIED_ABSENCE} (?:empty|vacant|bare)\b"), "full"),
     (re.compile(r"\bnot once (?:does|did|do) (?:an?|any|the) "), "no "),
+    # "no pitch in the park was free of footballs": every one had some
     (re.compile(r"\b(?:not a single|not one|no|none of the) ([a-z]+(?: [a-z]+){0,4}?) "
-                r"(?:is|are|was|were) without\b"), r"every \1 is with"),
+                r"(?:is|are|was|were) (?:without|free of|devoid of|empty of)\b"),
+     r"every \1 is with"),
     # "not one ewe without a lamb at foot", "hardly a windowsill without a potted plant": every
     # one (or nearly), each with one
-    (re.compile(r"\b(?:not a single|not one|hardly an?|scarcely an?|barely an?) "
+    # "not a beach without umbrellas": every one has them
+    (re.compile(r"\b(?:not a single|not one|not an?|hardly an?|scarcely an?|barely an?) "
                 r"([a-z]+(?: [a-z]+){0,2}?) without\b"), r"every \1 with"),
     # "there isn't a windowsill in the house without a potted plant": every one has one
     (re.compile(r"\bthere (?:is|are|was|were) not (?:a single |one |an? |any )?([a-z]+(?: [a-z]+)"
@@ -128,6 +135,10 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     (re.compile(r"\b(?:there is |there are )?(?:no person|nobody|no one)((?: [a-z]+){0,3}?) "
                 r"(?:who|that) (?:does|do|did) not (have|hold|carry|wear)\b"),
      r"every person\1 \2s"),
+    # "not one of the kids didn't have a kite": every one of them had one
+    (re.compile(r"\b(?:not one|not a single one|none|no one) of ((?:the|them|those|these)"
+                r"(?: [a-z]+){0,2}?) (?:does|do|did) not (have|hold|carry|wear|fly)\b"),
+     r"every one of \1 \2s"),
     (re.compile(r"\bnot ((?:the|his|her|their|its) (?:[a-z]+ ){0,2}?[a-z]+),? but\b"), r"\1 but"),
     # "it is not that there are no cats here", "it is not true that no buses run here", "it
     # would be wrong to say the street has no fire hydrant": a denial of a denial
@@ -180,6 +191,8 @@ def prepare(text: str) -> str:
     text = re.sub(r"\bits (?:mother|father|mom|mum|parent|baby|young)\b", "its", text)
     # "a two-person tent", "a 2-bed flat", "a two-car garage": a count modifier, no object.
     text = re.sub(rf"\b(?:{NUMBERS}|\d+)-([a-z]+)", r"num-\1", text)
+    # "a bottle-fed lamb": fed from one, which is there
+    text = re.sub(r"\bbottle-?fed\b", "fed from a bottle", text)
     # "a glass-topped desk", "a tree-lined street": one adjective, no object
     text = re.sub(r"\b(?!(?:not|no|non)-)([a-z]+)-([a-z]+ed)\b", r"\1\2", text)
     text = initialisms(text)
@@ -242,6 +255,12 @@ def prepare(text: str) -> str:
         r"\b(?:has|have|had) not been (?:(?:brought|set|put|laid|carried) (?:out|in)\b|"
         r"(?=(?:included|seen|spotted|found|present|visible|here|there)\b))",
         lambda m: "is not " if m.group(0).endswith(" ") else "is not included",
+        text,
+    )
+    # "the platform waits for the next train": it is not here yet
+    text = re.sub(
+        r"\b(wait(?:s|ing|ed)?) for (?:the|their|its|a) next ([a-z]+)",
+        r"\1 , the \2 not here ,",
         text,
     )
     # "the guests yet to arrive": not here

@@ -221,7 +221,8 @@ HEDGE = "hedge"  # an object only supposed, expected or asked about: neither aff
 # "bride & groom": the sign between two words is "and", for the rules and for the counts.
 AND_SIGN = re.compile(r"(?<=[a-z]) & (?=[a-z])", re.IGNORECASE)
 NUMBER_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-                "twelve")  # fmt: skip
+                "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+                "nineteen")  # fmt: skip
 NUMBERS = "|".join(("one", *NUMBER_WORDS[:9]))  # "one" to "ten", for patterns
 # Words that are numbers wherever they stand ("there are five"; "one" is a pronoun as often).
 NUMERALS = frozenset({*NUMBER_WORDS, "twenty", "dozen"})
