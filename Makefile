@@ -181,6 +181,8 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen16.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout19.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen17.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout20.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen18.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

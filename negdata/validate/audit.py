@@ -97,8 +97,10 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen15": ("negation_unseen15.jsonl", "coco", True),
     "held-out18": ("negation_heldout18.jsonl", "coco", False),
     "unseen16": ("negation_unseen16.jsonl", "coco", True),
-    "held-out19": ("negation_heldout19.jsonl", "coco", False),
-    "unseen17": ("negation_unseen17.jsonl", "coco", False),
+    "held-out19": ("negation_heldout19.jsonl", "coco", True),
+    "unseen17": ("negation_unseen17.jsonl", "coco", True),
+    "held-out20": ("negation_heldout20.jsonl", "coco", False),
+    "unseen18": ("negation_unseen18.jsonl", "coco", False),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

@@ -67,6 +67,7 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("A red bus, and no dog on the seat, but there's one on the floor.", "unresolved_anaphor"),
         ("A red bus, no dogs on the seats - they're all on the floor.", "unresolved_anaphor"),
         ("No dog on the red bus, but a man brings one aboard.", "unresolved_anaphor"),
+        ("People board a red bus with no dog, but the man is wearing one.", "unresolved_anaphor"),
         ("A red bus and a car, and there is no dog on either.", "unresolved_anaphor"),
         ("By the red bus the men have no dogs but the women do.", "unresolved_anaphor"),
         # a bunch of what? Of the dogs just denied, or of what is there

@@ -329,6 +329,25 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
          "sports ball": "affirmed", "person": "negated"}),
         ("Not one of the kids didn't have a kite, and there wasn't a single dog on the hill.", {
          "person": "affirmed", "kite": "affirmed", "dog": "negated"}),
+        ("Not one of the kids on the hill lacks a kite, and there isn't a dog among them.", {
+         "person": "affirmed", "kite": "affirmed", "dog": "negated"}),
+        # a contrast of state: the other one is there too
+        ("The fork is missing, not the spoon, from the place setting beside the bowl.", {
+         "fork": "negated", "spoon": "affirmed", "bowl": "affirmed"}),
+        ("The chairs are stacked, not the tables, and no one is in the hall.", {
+         "chair": "affirmed", "dining table": "affirmed", "person": "negated"}),
+        # an owner said again: "its paws", "beside her"
+        ("The dog's frisbee lies between its paws, with no people around.", {
+         "dog": "affirmed", "frisbee": "affirmed", "person": "negated"}),
+        ("The girl's teddy bear sits beside her on the bed, with no books around.", {
+         "person": "affirmed", "teddy bear": "affirmed", "bed": "affirmed", "book": "negated"}),
+        # an answer denies what "but" turned to
+        ("sooo the fridge is here but the microwave? nope, none.", {
+         "refrigerator": "affirmed", "microwave": "negated"}),
+        ("Grandad asleep on the sofa, remote still in his hand, and not a mug in sight.", {
+         "person": "affirmed", "couch": "affirmed", "remote": "affirmed", "cup": "negated"}),
+        ("Chap sheltering under a brolly at the stop, no bus in sight.", {
+         "person": "affirmed", "umbrella": "affirmed", "bus": "negated"}),
         ("Not once does a car appear in this shot of the road.", {"car": "negated"}),
         ("Not a single chair in the room is without someone on it, and no laptops.", {
          "chair": "affirmed", "person": "affirmed", "laptop": "negated"}),

@@ -197,8 +197,8 @@ def _clauses(text: str, index: Mapping[tuple[str, ...], str]) -> list[Clause]:
             and not unknown_before
             and all(m.start >= answer for m in mentions)
         ):
-            _, earlier, polarities = clauses[-1]
-            for start in denied_starts(tokens, earlier, polarities):
+            asked, earlier, polarities = clauses[-1]
+            for start in denied_starts(tokens, asked, earlier, polarities):
                 polarities[start] = "negated"  # the object asked or supposed about
         elif clauses and YES_ANSWER.match(" ".join(tokens)):
             _, earlier, polarities = clauses[-1]  # "Wasn't expecting a toaster, but there's one"

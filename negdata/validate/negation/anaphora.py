@@ -47,8 +47,8 @@ _THERE_ARE = re.compile(
 _VERB_COUNT = re.compile(
     r"\b(?:holds?|holding|held|carr(?:y|ies|ying|ied)|has|have|had|brings?|bringing|brought|"
     r"shares?|sharing|shared|uses?|using|used|gets?|getting|got|grabs?|grabbing|grabbed|finds?|"
-    rf"finding|found) (?:{_QUANTITY}|another)(?= (?:over|under|for|in|on|at|to|with|and|too|"
-    r"instead|each|between|as well|aboard|along|inside|back|home)\b| ?[|,.;]|\s*$)"
+    rf"finding|found|wears?|wearing|wore) (?:{_QUANTITY}|another)(?= (?:over|under|for|in|on|at|"
+    r"to|with|and|too|instead|each|between|as well|aboard|along|inside|back|home)\b| ?[|,.;]|\s*$)"
 )
 # "no cat on either": a count of two things it names not again
 _EITHER = re.compile(

@@ -67,15 +67,21 @@ def other_one(tokens: list[str], starts: set[int]) -> bool:
 
 
 def denied_starts(
-    answer: list[str], earlier: list[Mention], polarities: Mapping[int, Polarity]
+    answer: list[str],
+    asked: list[str],
+    earlier: list[Mention],
+    polarities: Mapping[int, Polarity],
 ) -> list[int]:
-    """What a denial answers: every object only supposed about ("No laptops or phones allowed.
-    None are visible."), else the thing "it" / "they" stands for (the last one named: "He lost
-    his skateboard; it is nowhere to be seen"), else the first one named ("Any phone? No.")."""
+    """What a denial answers of the clause ``asked``: every object only supposed about ("No
+    laptops or phones allowed. None are visible."), else the thing "it" / "they" stands for
+    (the last one named: "He lost his skateboard; it is nowhere to be seen") or the one "but"
+    turns to ("the fridge is here but the microwave? Nope."), else the first one named ("Any
+    phone? No.")."""
     supposed = [m.start for m in earlier if polarities[m.start] == "unmentioned"]
     if supposed:
         return supposed
     head = next((t for t in answer if t not in ANSWER_FILLERS), "")
-    if head in {"it", "they", "none"}:  # "... carried the bowls away, so none remain"
+    turned = "but" in asked[earlier[0].start : earlier[-1].start]
+    if head in {"it", "they", "none"} or turned:  # "... carried the bowls away, so none remain"
         return [earlier[-1].start]
     return [earlier[0].start]

@@ -79,14 +79,15 @@ def owner_in_picture(name: str, words: Iterable[str], owned: Iterable[str]) -> b
 
 def _said_again(words: list[str]) -> bool:
     """Whether a pronoun stands for a person or animal the sentence names: "while she eats",
-    "at his feet"."""
+    "at his feet", "between its paws", "sits beside her"."""
     return not PRONOUNS.isdisjoint(words) or any(
-        word in _POSSESSIVE_PRONOUNS and singular(after) in ON_BODY
-        for word, after in itertools.pairwise(words)
+        (word in _POSSESSIVE_PRONOUNS and singular(after) in ON_BODY)
+        or (word == "her" and (not after or after in PREPOSITIONS or not after[0].isalpha()))
+        for word, after in itertools.pairwise([*words, ""])
     )
 
 
-_POSSESSIVE_PRONOUNS = frozenset({"his", "her", "their"})
+_POSSESSIVE_PRONOUNS = frozenset({"his", "her", "their", "its"})
 
 
 def _there(name: str, tokens: list[str], end: int, term_starts: set[int]) -> bool:
@@ -113,6 +114,8 @@ _LIST_VERB_OBJECTS = VERB_OBJECTS - {"up"}  # "crowd the sink", not "line up"
 _PAIR_VERBS = LIST_VERBS | {"ride", "stand", "shop"}
 
 
+# Adverbs that follow a noun, not a noun that an adjective would: "remote still in his hand".
+_ADVERBS_AFTER = frozenset({"still", "again", "too", "now", "here", "there", "nearby", "aside"})
 # Parts built into a machine: where they are, the machine is.
 _APPLIANCES = frozenset({"oven", "microwave", "refrigerator", "fridge", "toaster", "dishwasher"})
 _BUILT_IN_PARTS = frozenset({"light", "door", "doors", "handle", "display", "window"})
@@ -155,8 +158,10 @@ def _is_modifier(tokens: list[str], start: int, end: int, term_starts: set[int])
             return True
         function_words = PREPOSITIONS | VERBS | DETERMINERS | NOUN_PREDICATES
         function_words |= {",", "and", "or", "s", "x", STOP, HEDGE, POSSESSIVE}  # "oranges x2"
-        return (  # a stop of any kind ends the noun: "a single remote."
-            bool(after) and after[0].isalnum() and after not in function_words | {"control"}
+        return (  # a stop of any kind ends the noun: "a single remote.", "remote still in hand"
+            bool(after)
+            and after[0].isalnum()
+            and after not in function_words | _ADVERBS_AFTER | {"control"}
         )
     return False
 

@@ -135,10 +135,16 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     (re.compile(r"\b(?:there is |there are )?(?:no person|nobody|no one)((?: [a-z]+){0,3}?) "
                 r"(?:who|that) (?:does|do|did) not (have|hold|carry|wear)\b"),
      r"every person\1 \2s"),
-    # "not one of the kids didn't have a kite": every one of them had one
+    # "not one of the kids didn't have a kite", "... on the hill lacks a kite": every one of
+    # them had one
     (re.compile(r"\b(?:not one|not a single one|none|no one) of ((?:the|them|those|these)"
-                r"(?: [a-z]+){0,2}?) (?:does|do|did) not (have|hold|carry|wear|fly)\b"),
-     r"every one of \1 \2s"),
+                r"(?: [a-z]+){0,4}?) (?:(?:does|do|did) not (?:have|hold|carry|wear|fly)|"
+                r"lacks?|lacked)\b"), r"every one of \1 has"),
+    # "the fork is missing, not the spoon", "the chairs are stacked, not the tables": the
+    # spoon and the tables are there, of another state
+    (re.compile(r"\b((?:is|are|was|were) (?!(?:a|an|the|no|not|some|any|one|all)\b)[a-z]+),? "
+                r"not ((?:the|his|her|their|its) (?:[a-z]+ ){0,2}?[a-z]+)(?=,| and\b| from\b)"),
+     r"\1, \2 is here"),
     (re.compile(r"\bnot ((?:the|his|her|their|its) (?:[a-z]+ ){0,2}?[a-z]+),? but\b"), r"\1 but"),
     # "it is not that there are no cats here", "it is not true that no buses run here", "it
     # would be wrong to say the street has no fire hydrant": a denial of a denial
