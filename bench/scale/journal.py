@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.scale.measure import Measured
+from negdata.shards import shard_name
 
 NAME = "journal.jsonl"
 
@@ -99,7 +100,7 @@ class Journal:
             elif "stage" in line:
                 run = StageRun.from_json(line["stage"])
                 self.stages[(run.stage, run.shard)] = run
-                self.cut_off.discard(_stage_key(run.stage, run.shard))
+                self.cut_off.discard(stage_key(run.stage, run.shard))
                 servers[self.session] = line["servers"]
             else:
                 self.run_end[line["run_end"]] = Measured(**line["measured"])
@@ -110,7 +111,7 @@ class Journal:
     def started(self, stage: str, shard: int | None = None) -> bool:
         """Note that a stage run (or, without ``shard``, a run-end step) starts; whether an
         earlier session's run of it was cut off."""
-        key = stage if shard is None else _stage_key(stage, shard)
+        key = stage if shard is None else stage_key(stage, shard)
         self._append({"started": key})
         return key in self.cut_off
 
@@ -127,5 +128,6 @@ class Journal:
             sink.write(json.dumps(line) + "\n")
 
 
-def _stage_key(stage: str, shard: int) -> str:
-    return f"{stage} {shard:05d}"
+def stage_key(stage: str, shard: int) -> str:
+    """How the journal and the report name a stage run: "plan 00004"."""
+    return f"{stage} {shard_name(shard)}"

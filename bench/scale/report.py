@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bench.scale.corpus import expected_failures
-from bench.scale.journal import StageRun
+from bench.scale.journal import StageRun, stage_key
 from bench.scale.projection import SOURCES, Projection, shards
 from bench.scale.run import BenchRun
 from negdata.stages import STAGES
@@ -114,7 +114,7 @@ def noise_lines(run: BenchRun) -> Iterator[str]:
         f"stages ran ({max(0.0, others) / wall:.2f} cores on average; the stages and "
         f"servers: {own / wall:.2f}); wall-clock figures are the noisier for it"
     )
-    cut = [f"{r.stage} {r.shard:05d}" for r in run.stages if r.cut_off]
+    cut = [stage_key(r.stage, r.shard) for r in run.stages if r.cut_off]
     if cut:
         yield f"Cut off and resumed, so measured on what was left: {', '.join(cut)}"
 

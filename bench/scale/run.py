@@ -19,7 +19,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import psutil
@@ -124,6 +124,11 @@ def _cpu(servers: tuple[Server, ...]) -> float:
     return sum(server.cpu_s() for server in servers)
 
 
+def _server_cpu(corpus: Server, llm: Server) -> dict[str, float]:
+    """Each server's CPU seconds so far (in this session: a resumed run starts them again)."""
+    return {"corpus": corpus.cpu_s(), "llm": llm.cpu_s()}
+
+
 def run_bench(work: Path, plan: Plan, resume: bool = False) -> BenchRun:
     """Run ``plan`` in ``work``: from the start (its earlier output removed: a done stage would
     be skipped), or with ``resume`` from where the run in ``work`` stopped, by its journal."""
@@ -152,20 +157,26 @@ def run_bench(work: Path, plan: Plan, resume: bool = False) -> BenchRun:
                 done = journal.stages.get((stage.name, shard))
                 if done is None:
                     cut_off = journal.started(stage.name, shard)
-                    done = _stage_run(work, config, stage.name, shard, urls, (corpus, llm))
-                    done = replace(done, cut_off=cut_off)
-                    journal.stage_ended(done, {"corpus": corpus.cpu_s(), "llm": llm.cpu_s()})
+                    done = _stage_run(work, config, stage.name, shard, urls, (corpus, llm), cut_off)
+                    journal.stage_ended(done, _server_cpu(corpus, llm))
                 result.stages.append(done)
-        journal.server_cpu_s.update({"corpus": corpus.cpu_s(), "llm": llm.cpu_s()})
+        journal.server_cpu_s.update(_server_cpu(corpus, llm))
         result.server_cpu_s = dict(journal.server_cpu_s)
     result.run_end = _run_end(work, config, plan, journal)
     return result
 
 
 def _stage_run(
-    work: Path, config: Path, stage: str, shard: int, urls: int, servers: tuple[Server, ...]
+    work: Path,
+    config: Path,
+    stage: str,
+    shard: int,
+    urls: int,
+    servers: tuple[Server, ...],
+    cut_off: bool,
 ) -> StageRun:
-    """One stage of one shard through the CLI, measured."""
+    """One stage of one shard through the CLI, measured (``cut_off``: an earlier session's run
+    of it was, so this one measures the rest)."""
     out = work / "out"
     before = _cpu(servers)
     measured = measure(
@@ -187,6 +198,7 @@ def _stage_run(
         measured=measured,
         server_cpu_s=_cpu(servers) - before,
         stats=read_stats(out / directory, shard) or {},
+        cut_off=cut_off,
     )
 
 
