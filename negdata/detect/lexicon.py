@@ -120,10 +120,10 @@ class Lexicon:
             n: tuple(sorted(t, key=lambda s: (-len(s), s))) for n, t in self._terms.items()
         }
         # Every word singular, as ``mentioned`` reads the text: "sports gear" is "sport gear".
-        self._surface = [
-            (f" {' '.join(singular(w) for w in term.split())} ", name)
-            for term, name in self._names.items()
-        ]
+        self._surface: dict[tuple[str, ...], set[str]] = {}
+        for term, name in self._names.items():
+            self._surface.setdefault(tuple(singular(w) for w in term.split()), set()).add(name)
+        self._longest = max(map(len, self._surface), default=0)
 
     def _add_synonyms(self) -> None:
         """Words for the labels, then words for those words ("glass of wine" -> "wine glass"
@@ -168,9 +168,12 @@ class Lexicon:
     def mentioned(self, text: str) -> list[str]:
         """Names with a surface term in ``text`` (a cheap pre-filter before scope checking)."""
         text = re.sub(r"['\u2019]s\b", "", text.lower())  # "a catcher's mitt"
-        words = [singular(w) for w in re.findall(r"[a-z]+", text)]
-        joined = f" {' '.join(words)} "
-        return sorted({name for term, name in self._surface if term in joined})
+        words = tuple(singular(w) for w in re.findall(r"[a-z]+", text))
+        found: set[str] = set()
+        for n in range(1, self._longest + 1):
+            for i in range(len(words) - n + 1):
+                found |= self._surface.get(words[i : i + n], set())
+        return sorted(found)
 
 
 @cache

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 from negdata.detect.lexicon import Lexicon
 from negdata.detect.vocab import singular
 from negdata.validate.negation import mention_terms
-from negdata.validate.negation.mentions import build_index, owner_in_picture
+from negdata.validate.negation.mentions import TermIndex, build_index, owner_in_picture
 from negdata.validate.negation.words import SIGN_NOUNS, Polarity
 from negdata.validate.parser import parse
 
@@ -90,8 +90,8 @@ class Mention:
     owner: bool = False  # "the child's bike": the owner of a thing, perhaps not in the picture
 
 
-def _mentions(doc: list[Token], index: dict[tuple[str, ...], str]) -> Iterator[Mention]:
-    longest = max((len(k) for k in index), default=0)
+def _mentions(doc: list[Token], index: TermIndex) -> Iterator[Mention]:
+    longest = max(index.lengths, default=0)
     for token in doc:
         if token.pos_ not in NOUNS and token.tag_ not in {"NN", "NNS"}:
             continue

@@ -91,13 +91,13 @@ cue patterns), ``normalize`` (step 1 and 2), ``mentions`` (3), ``scope`` (4), ``
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 
 from negdata.detect.lexicon import Lexicon
 from negdata.validate.negation.answers import YES_ANSWER, answer_end, denied_starts, other_one
 from negdata.validate.negation.clinical import rewrite_report
 from negdata.validate.negation.hedges import hedged_starts
-from negdata.validate.negation.mentions import Mention, build_index, find_mentions
+from negdata.validate.negation.mentions import Mention, TermIndex, build_index, find_mentions
 from negdata.validate.negation.none_of import decide_none_of, never_subjects
 from negdata.validate.negation.normalize import (
     EMPTY_PLACES,
@@ -140,7 +140,7 @@ _PERSON_NEGATION = re.compile("|".join(rf"\b{p}\b" for p in PERSON_NEGATIONS), r
 Clause = tuple[list[str], list[Mention], dict[int, Polarity]]  # tokens, mentions, polarities
 
 
-def analyze_index(text: str, index: Mapping[tuple[str, ...], str]) -> dict[str, Polarity]:
+def analyze_index(text: str, index: TermIndex) -> dict[str, Polarity]:
     """The polarity of every name of ``index`` that the caption mentions."""
     found: dict[str, Polarity] = {}
     owners: set[str] = set()  # names affirmed only as owners in the picture
@@ -176,7 +176,7 @@ def contradictions(text: str, lexicon: Lexicon) -> set[str]:
     return {name for name, polarity in said.items() if len(polarity) == 2}
 
 
-def _clauses(text: str, index: Mapping[tuple[str, ...], str]) -> list[Clause]:
+def _clauses(text: str, index: TermIndex) -> list[Clause]:
     """Each clause's tokens and mentions of ``index``, with the polarity of each mention (by
     its start)."""
     clauses: list[Clause] = []
@@ -230,7 +230,7 @@ def analyze(text: str, lexicon: Lexicon) -> dict[str, Polarity]:
     return analyze_index(*_read(text, lexicon))
 
 
-def _read(text: str, lexicon: Lexicon) -> tuple[str, Mapping[tuple[str, ...], str]]:
+def _read(text: str, lexicon: Lexicon) -> tuple[str, TermIndex]:
     """``text`` as the rules read it ("heart size is normal": no cardiomegaly) and the index of
     the names it mentions."""
     text = rewrite_report(initialisms(text))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from negdata.detect.vocab import singular
 from negdata.validate.negation.words import (
@@ -39,12 +40,30 @@ class Mention:
     owner_there: bool = False  # "the man's tie", "the sink's edge": the owner is in the picture
 
 
-def build_index(terms_by_name: Mapping[str, Iterable[str]]) -> dict[tuple[str, ...], str]:
-    """Term (singular words) -> name; the phrases of ``NOT_OBJECTS`` map to ``""``."""
-    index = {tuple(singular(w) for w in phrase.split()): "" for phrase in NOT_OBJECTS}
+class TermIndex(dict[tuple[str, ...], str]):
+    """Term (singular words) -> name, and how many words its terms have."""
+
+    lengths: frozenset[int] = frozenset()
+
+
+@lru_cache(maxsize=4096)
+def _name_index(name: str, terms: tuple[str, ...]) -> TermIndex:
+    index = TermIndex({tuple(singular(w) for w in term.split()): name for term in terms})
+    index.lengths = frozenset(len(key) for key in index)
+    return index
+
+
+def build_index(terms_by_name: Mapping[str, Iterable[str]]) -> TermIndex:
+    """Term (singular words) -> name; the phrases of ``NOT_OBJECTS`` map to ``""``. Each name's
+    part is built once: a lexicon's person has thousands of terms."""
+    not_objects = _name_index("", tuple(sorted(NOT_OBJECTS)))
+    index = TermIndex(not_objects)
+    lengths = set(not_objects.lengths)
     for name, terms in terms_by_name.items():
-        for term in terms:
-            index[tuple(singular(w) for w in term.split())] = name
+        part = _name_index(name, tuple(terms))
+        index.update(part)
+        lengths |= part.lengths
+    index.lengths = frozenset(lengths)
     return index
 
 
@@ -166,11 +185,11 @@ def _is_modifier(tokens: list[str], start: int, end: int, term_starts: set[int])
     return False
 
 
-def find_mentions(tokens: list[str], index: Mapping[tuple[str, ...], str]) -> list[Mention]:
+def find_mentions(tokens: list[str], index: TermIndex) -> list[Mention]:
     """Non-overlapping term matches, longest first where two overlap, that are not modifiers
     of another noun, in the order they stand."""
     singles = [singular(t) for t in tokens]
-    lengths = sorted({len(k) for k in index}, reverse=True)
+    lengths = sorted(index.lengths, reverse=True)
     candidates: list[Mention] = []
     for n in lengths:
         for i in range(len(tokens) - n + 1):
