@@ -24,7 +24,7 @@ export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export PREFECT_LOGGING_LEVEL ?= WARNING
 
 .PHONY: install llm-env img2dataset-env browser sample generate server deploy prefect worker test lint \
-	format docs eval-negation eval-clinical eval-negation-readers audit-truth qualify bench bench-llm bench-llm-start bench-ingest bench-cluster bench-layout \
+	format docs eval-negation eval-clinical eval-negation-readers audit-truth wordnet-synonyms qualify bench bench-llm bench-llm-start bench-ingest bench-cluster bench-layout \
 	bench-report bench-verify bench-detect bench-decode bench-workers bench-pairs bench-scale gpu-prepare finetune-smoke clean
 
 install: $(VENV)/.installed
@@ -194,6 +194,15 @@ eval-clinical: install
 # trained on the development sets), on the held-out and unseen sets (bench/negation_readers.py).
 eval-negation-readers: install
 	$(PY) -m bench.negation_readers
+
+# Regenerate negdata/detect/wordnet.yaml, the reader's words for the labels from WordNet 3.0
+# (Debian's packages, fetched once into the cache; docs/verification.md#words-from-wordnet).
+WORDNET_DIR := $(NEGDATA_CACHE)/wordnet
+wordnet-synonyms: install
+	test -f $(WORDNET_DIR)/usr/share/wordnet/index.sense || ( mkdir -p $(WORDNET_DIR) && \
+		cd $(WORDNET_DIR) && apt-get download wordnet-base wordnet-sense-index && \
+		for deb in *.deb; do dpkg-deb -x $$deb .; done )
+	$(PY) -m negdata.detect.wordnet $(WORDNET_DIR)/usr/share/wordnet
 
 # Would a false sentence be published? Every labelled caption through the real gate, and each
 # with a label flipped (docs/verification.md#truth-audit).
