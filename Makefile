@@ -183,6 +183,10 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen17.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout20.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen18.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout21.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen19.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout22.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen20.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

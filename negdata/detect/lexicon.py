@@ -40,6 +40,18 @@ def _synonyms() -> dict[str, str]:
 
 SYNONYMS: dict[str, str] = _synonyms()
 
+# A maker's name is a vehicle of a kind it makes: "a 2014 Ford F-150" is a car or a truck; the
+# model says which, not the rules.
+_CARS_AND_TRUCKS = ("car", "truck")
+_MAKERS: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(
+        ("ford", "toyota", "chevy", "chevrolet", "nissan", "volkswagen", "subaru", "hyundai",
+         "mazda", "mercedes", "volvo", "peugeot", "renault", "fiat"),
+        _CARS_AND_TRUCKS,
+    ),
+    **dict.fromkeys(("porsche", "ferrari", "lamborghini", "audi"), ("car",)),
+    **dict.fromkeys(("honda", "suzuki", "bmw"), ("car", "motorcycle")),
+}  # fmt: skip
 HYPERNYMS: dict[str, tuple[str, ...]] = {
     "animal": ("bird", "cat", "dog", "horse", "sheep", "cow", "elephant", "bear", "zebra",
                "giraffe"),
@@ -67,6 +79,8 @@ HYPERNYMS: dict[str, tuple[str, ...]] = {
     "tableware": ("bowl", "cup", "wine glass", "fork", "knife", "spoon"),
     "luggage": ("backpack", "handbag", "suitcase"),
     "baggage": ("backpack", "handbag", "suitcase"),
+    # "neither has a bag" denies a backpack too; "a bag" may be any of them
+    "bag": ("backpack", "handbag", "suitcase"),
     "toy": ("teddy bear", "kite", "frisbee"),
     # a stuffed animal need not be a bear: "no plush toys" denies teddy bears, "a plush toy"
     # affirms none
@@ -90,6 +104,7 @@ HYPERNYMS: dict[str, tuple[str, ...]] = {
     "traffic": ("car", "bus", "truck", "motorcycle"),
     "sports equipment": ("frisbee", "skis", "snowboard", "sports ball", "kite", "baseball bat",
                          "baseball glove", "skateboard", "surfboard", "tennis racket"),
+    **_MAKERS,
     **{name: tuple(labels) for name, labels in _RADIOLOGY["hypernyms"].items()},
 }  # fmt: skip
 

@@ -100,7 +100,11 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out19": ("negation_heldout19.jsonl", "coco", True),
     "unseen17": ("negation_unseen17.jsonl", "coco", True),
     "held-out20": ("negation_heldout20.jsonl", "coco", False),
-    "unseen18": ("negation_unseen18.jsonl", "coco", False),
+    "unseen18": ("negation_unseen18.jsonl", "coco", True),
+    "held-out21": ("negation_heldout21.jsonl", "coco", True),
+    "unseen19": ("negation_unseen19.jsonl", "coco", True),
+    "held-out22": ("negation_heldout22.jsonl", "coco", False),
+    "unseen20": ("negation_unseen20.jsonl", "coco", False),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

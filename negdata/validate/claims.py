@@ -65,7 +65,8 @@ EXCLUSIVE = re.compile(
     # "the entire frame is filled with oranges", "tulips fill the whole picture"
     r"|\b(?:fills?|filling|filled) (?:the )?(?:entire|whole) (?:frame|picture|image|photo|shot)\b"
     r"|\b(?:entire|whole) (?:frame|picture|image|photo|shot) is (?:filled with|full of|taken up)\b"
-    r"|\bthe one (?:thing|object|item|and only)\b",
+    r"|\bthe one (?:thing|object|item|and only)\b"
+    r"|\bnot nothing\b",  # "there is not nothing on the table: a lone apple"
     re.IGNORECASE,
 )
 # "the only animal", "the sole piece of furniture": all there is of a kind (``_kinds``).
@@ -88,6 +89,7 @@ COUNTS: dict[str, tuple[int, int | None]] = {
     "twenty": (20, 20),
     "pair": (2, 2),
     "couple": (2, 2),
+    "newlyweds": (2, 2),
     "handful": (3, None),
     "few": (2, None),
     "several": (3, None),
@@ -237,6 +239,7 @@ GEAR: dict[str, str] = {
     "skateboarder": "skateboard",
     "cyclist": "bicycle",
     "motorcyclist": "motorcycle",
+    "backpacker": "backpack",
 }
 
 
@@ -353,7 +356,7 @@ def _count_word(
     if at >= 1 and tokens[at] == "of" and tokens[mention.start] == "us":
         before = tokens[at - 1]  # "three of us": the whole party
         return (before, at - 1) if before in COUNTS or before.isdigit() else None
-    if last == "couple" and (at < 0 or tokens[at] not in ARTICLES | POSSESSIVES | {"of"}):
+    if last in _TWO and (at < 0 or tokens[at] not in ARTICLES | POSSESSIVES | {"of"}):
         return last, mention.end - 1  # "elderly couple sharing a bench": two people
     for _ in range(4):  # up to three adjectives: "a single old-fashioned red bus"
         if at < 0 or tokens[at] in _NO_ADJECTIVE or at in named:
@@ -361,8 +364,8 @@ def _count_word(
         word = tokens[at]
         if word in ARTICLES | POSSESSIVES and last in _GROUPS | _NOT_ONE_BY_ONE:
             return None  # "a crowd", "his family": one group, of people it does not count
-        if word in ARTICLES and last == "couple":
-            return last, mention.end - 1  # "a couple walking a dog": two people
+        if word in ARTICLES and last in _TWO:
+            return last, mention.end - 1  # "a couple walking a dog", "the newlyweds": two
         if word in POSSESSIVES and singular(last) != last:
             return None  # "her children": however many she has
         if word in COUNTS or word.isdigit():
@@ -464,11 +467,21 @@ def _one_of_its_kind(
             continue
         others = [d for d in kin if "other" in tokens[max(0, d.start - 2) : d.start]]
         named = [n for n in mentions if n.name == m.name and n not in kin]
-        before = tokens[: m.start - 1] if tokens[m.start - 1] in {"the", "his", "her"} else []
+        before = tokens[: _owner_start(tokens, m.start)]
         set_apart = any(tuple(before[-len(p) :]) == p for p in _EXCEPTIONS)
         if (others and named == [m]) or (set_apart and (kin or (m.name == "person" and nobody))):
             found.append(Count(m.name, "alone", 1, 1, m.start - 1, m.end))
     return found
+
+
+def _owner_start(tokens: list[str], start: int) -> int:
+    """Where the determiner of a mention starting at ``start`` starts: "the", "his", "her", or
+    "the lifeguard's" (tokenized "the lifeguard s"); 0 where there is none."""
+    if tokens[start - 1] in {"the", "his", "her"}:
+        return start - 1
+    if start >= 3 and tokens[start - 1] == "s" and tokens[start - 3] == "the":
+        return start - 3
+    return 0
 
 
 def _paired(tokens: list[str], bare: list[Mention]) -> list[Count]:
@@ -507,6 +520,44 @@ def _with_its_mother(tokens: list[str], bare: list[Mention]) -> list[Count]:
     return found
 
 
+def _seats_taken(tokens: list[str], names: Mapping[str, tuple[str, ...]]) -> list[Count]:
+    """People counted by the seats they take: "only one of the four chairs is taken" (one
+    person), "just two of the seats are occupied"."""
+    if "person" not in names:
+        return []
+    found = []
+    for i, word in enumerate(tokens[:-3]):
+        number = tokens[i + 1]
+        if word not in {"only", "just"} or number not in COUNTS:
+            continue
+        if tokens[i + 2 : i + 4] != ["of", "the"]:
+            continue
+        for k in range(i + 4, min(len(tokens) - 1, i + 14)):
+            if not tokens[k][0].isalnum():
+                break  # the clause ends
+            if tokens[k] in {"is", "are", "was", "were"} and tokens[k + 1] in _TAKEN:
+                fewest, most = COUNTS[number]
+                word = "alone" if number == "one" else number  # one person, as "alone" is
+                found.append(Count("person", word, fewest, most, i + 1, i + 2))
+                break
+    return found
+
+
+def _with_young(tokens: list[str], mention: Mention, named: set[int]) -> bool:
+    """ "an elephant and her calf", "a giraffe with its calf": a young one no label's word
+    names."""
+    young = tokens[mention.end : mention.end + 3]
+    return (
+        len(young) == 3
+        and young[0] in {"and", "with"}
+        and young[1] in {"her", "its"}
+        and young[2] in _YOUNG
+        and mention.end + 2 not in named
+    )
+
+
+_TAKEN = frozenset({"taken", "occupied"})
+_YOUNG = frozenset({"calf", "cub", "baby", "young", "youngster", "joey", "infant"})
 _ANIMALS = frozenset(HYPERNYMS["animal"])
 _PARENT = frozenset({"mother", "mom", "mum", "mama", "dam"})
 _BESIDE = frozenset({"beside", "alongside", "with", "near"})
@@ -538,7 +589,7 @@ _BODY = frozenset({"chest", "lap", "arms", "arm", "shoulders", "shoulder", "back
 
 def _one(tokens: list[str], mention: Mention) -> bool:
     last = tokens[mention.end - 1]
-    return singular(last) == last and last not in _GROUPS | {"couple"}
+    return singular(last) == last and last not in _GROUPS | _TWO
 
 
 def _tokens(text: str) -> list[str]:
@@ -583,6 +634,10 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
                 uncounted.add(mention.name)
             continue
         word, at = stated
+        if word in ARTICLES and _distributive(tokens, at):
+            continue  # "not a single table without a wine glass on it": one each
+        if "not" in tokens[max(0, at - 2) : at] and _without_after(tokens, mention.end):
+            continue  # "not a single table without a glass on it": every table, no count
         fewest, most = (int(word), int(word)) if word.isdigit() else COUNTS[word]
         if word == "dozen" and "half" in tokens[max(0, at - 2) : at]:
             fewest = most = 6  # "a half dozen ducks", "half a dozen"
@@ -590,6 +645,8 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
             most = None  # "no fewer than five kites": five or more
         if word == "one" and _another(tokens[mention.end :]):
             fewest = most = 2  # "one dog chases a ball while another watches": two
+        if mention.name in _ANIMALS and most == 1 and _with_young(tokens, mention, named):
+            fewest = most = 2  # "an elephant and her calf": the calf no label names
         found.append(Count(mention.name, word, fewest, most, at, mention.end))
     bare = [m for m in mentions if not any(c.end == m.end for c in found)]
     more = (
@@ -597,10 +654,28 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
         + _one_of_its_kind(tokens, mentions, bare)
         + _paired(tokens, bare)
         + _with_its_mother(tokens, bare)
+        + _seats_taken(tokens, names)
     )
     return found + more, uncounted
 
 
+def _distributive(tokens: list[str], at: int) -> bool:
+    """Whether the article at ``at`` counts one for each of many: "not a single table without
+    a wine glass on it", "every bench has a pigeon on it", "never a day without a dog"."""
+    if at < 1 or tokens[at - 1] not in {"without", "with", "has", "have", "had"}:
+        return False
+    clause = set(itertools.takewhile(lambda t: t[0].isalnum(), reversed(tokens[: at - 1])))
+    universal = clause & {"every", "each", "always", "hardly", "scarcely", "never"}
+    return bool(universal) or (tokens[at - 1] == "without" and bool(clause & {"not", "no"}))
+
+
+def _without_after(tokens: list[str], end: int) -> bool:
+    """Whether "without" follows ``end`` in its clause ("not a single table in the hall without
+    a glass on it")."""
+    return "without" in itertools.takewhile(lambda t: t[0].isalnum(), tokens[end:])
+
+
+_TWO = frozenset({"couple", "newlyweds"})  # people two at a time
 _AT_LEAST = frozenset(
     {("no", "fewer", "than"), ("no", "less", "than"), ("not", "fewer", "than"), ("at", "least")}
 )
@@ -626,8 +701,10 @@ def _time(tokens: list[str], i: int) -> bool:
     "1920x1080", are never taken for counts.)"""
     before = tokens[i - 1] if i else ""
     after = tokens[i + 1 : i + 3]
+    clock = before == ":" and tokens[i].isdigit() and i > 1 and tokens[i - 2].isdigit()
     return (
-        before in {"at", "reads", "read", "past", ":", "for"}
+        clock  # "11:58", not "wine glasses: six of them"
+        or before in {"at", "reads", "read", "past", "for"}
         or after[:1] in (["am"], ["pm"], ["oclock"], [":"])
         or after in (["a", "."], ["p", "."], ["a", "m"], ["p", "m"])
     )

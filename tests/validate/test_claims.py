@@ -131,8 +131,11 @@ def test_a_rider_implies_gear_the_sentence_does_not_deny(text: str, gear: set[st
         ("A dog is the only animal in the yard; no cat.", ["dog"], []),
         # "only animals": the kind covers its members
         ("Only animals in the field, no people.", ["dog", "cow"], []),
+        # "there is not nothing on the table: a lone apple": the apple is what there is
+        ("There is not nothing on the table: a lone apple, no knife.", ["apple", "bowl"],
+         ["bowl"]),
     ],
-)
+)  # fmt: skip
 def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left: list[str]) -> None:
     verdicts = {label: "present" for label in present}
     assert left_out(text, analyze(text, COCO), verdicts, COCO) == left
@@ -413,6 +416,39 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
         ("A man next to a woman on a bench, no dogs.", {"person": 3, "bench": 1}, "count_not_true"),
         ("Elderly couple sharing a bench, no dogs.", {"person": 3, "bench": 1}, "count_not_true"),
         ("Elderly couple sharing a bench, no dogs.", {"person": 2, "bench": 1}, None),
+        # one set apart from a denial of its kind, the owner named first: one dog
+        ("No dogs on the beach except the lifeguard's collie.", {"dog": 1}, None),
+        ("No dogs on the beach except the lifeguard's collie.", {"dog": 2}, "count_not_true"),
+        # a number after a colon is a count, not a clock's; the seats taken count people
+        (
+            "The table has wine glasses: six of them, but no bottle.",
+            {"wine glass": 6},
+            "count_unverified",
+        ),
+        ("Only one of the four chairs is taken, no cup.", {"chair": 4, "person": 1}, None),
+        (
+            "Only one of the four chairs is taken, no cup.",
+            {"chair": 4, "person": 2},
+            "count_not_true",
+        ),
+        # a young one no label names; newlyweds are two; an article under "every" is one each
+        ("An elephant and her calf on the road, no people.", {"elephant": 2}, None),
+        ("An elephant and her calf on the road, no people.", {"elephant": 1}, "count_not_true"),
+        (
+            "The newlyweds share a slice of cake, no knife.",
+            {"person": 3, "cake": 1},
+            "count_not_true",
+        ),
+        (
+            "Not a single table without a wine glass on it, no bottles.",
+            {"dining table": 4, "wine glass": 4},
+            None,
+        ),
+        (
+            "Not one person on the bus besides the driver, no suitcases.",
+            {"person": 2, "bus": 1},
+            "count_not_true",
+        ),
         # "no one else" is one person, as "alone" is
         ("The man holds an umbrella; no one else is on the street, no cars.", {"person": 1}, None),
         (

@@ -67,6 +67,10 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("A red bus, and no dog on the seat, but there's one on the floor.", "unresolved_anaphor"),
         ("A red bus, no dogs on the seats - they're all on the floor.", "unresolved_anaphor"),
         ("No dog on the red bus, but a man brings one aboard.", "unresolved_anaphor"),
+        # a place full of what was denied, or of nothing the caption names
+        ("No dogs on the left of the red bus, the right is lined with them.", "unresolved_anaphor"),
+        ("Far from empty, the street has no free spot left, and no dog.", "unresolved_anaphor"),
+        ("The red bus is far from empty: people board it, and there is no dog.", None),
         ("People board a red bus with no dog, but the man is wearing one.", "unresolved_anaphor"),
         ("A red bus and a car, and there is no dog on either.", "unresolved_anaphor"),
         ("By the red bus the men have no dogs but the women do.", "unresolved_anaphor"),

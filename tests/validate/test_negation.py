@@ -100,7 +100,7 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         ("A dog-free beach with an umbrella.", {"dog": "negated", "umbrella": "affirmed"}),
         ("No animals in the field, just a tractor.", {"animal": "negated"}),
         ("The remote is missing, but the TV is on.", {"remote": "negated", "tv": "affirmed"}),
-        ("None of the chairs are occupied.", {"chair": "affirmed"}),
+        ("None of the chairs are occupied.", {"chair": "affirmed", "person": "negated"}),
         # a verb says something of the first thing: the cue after "and" is the second's
         ("The bowl is empty and the dog is nowhere to be found.", {"bowl": "affirmed",
          "dog": "negated"}),
@@ -360,7 +360,7 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         ("A woman and her son walk, no dog.", {"person": "affirmed", "dog": "negated"}),
         # double negations and predicates denied: the things are there
         ("There isn't a single chair in the hall that isn't taken, and no laptop.", {
-         "chair": "affirmed", "laptop": "negated"}),
+         "chair": "affirmed", "person": "affirmed", "laptop": "negated"}),
         ("Not a day goes by without the cat on this windowsill, with no dog.", {
          "cat": "affirmed", "dog": "negated"}),
         ("Not even one traffic light works on this street, and not even one car is on it.", {
@@ -459,6 +459,49 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
          "refrigerator": "affirmed", "dog": "negated"}),
         ("Footy left on the pitch, no players.", {"sports ball": "affirmed",
          "person": "negated"}),
+        # a clause's own subject after a denial and its comma; a list's last item is no subject
+        ("Without any chairs, wedding guests mingle on the lawn.", {"chair": "negated",
+         "person": "affirmed"}),
+        ("There are no horses, cows, or sheep left on the old farm.", {"horse": "negated",
+         "cow": "negated", "sheep": "negated"}),
+        ("No bus, no people waiting.", {"bus": "negated", "person": "negated"}),
+        # what is waited for has come; a seat taken, once a double negation is unwound
+        ("Nobody's waiting for the train, which is pulling into the platform.", {
+         "person": "negated", "train": "affirmed"}),
+        ("A man waiting for the bus, which is late.", {"person": "affirmed"}),
+        ("There isn't a spot on the bench that isn't taken, and no umbrella.", {
+         "bench": "affirmed", "person": "affirmed", "umbrella": "negated"}),
+        # a truck's cab is no taxi; a light by a crosswalk is a traffic light
+        ("A dog in the back of the pickup, no driver in the cab.", {"dog": "affirmed",
+         "truck": "affirmed", "person": "negated"}),
+        ("A cab waits at the curb, no bus.", {"car": "affirmed", "bus": "negated"}),
+        ("No one on the crosswalk; a taxi is parked near the light.", {"person": "negated",
+         "car": "affirmed", "traffic light": "affirmed"}),
+        # regional words; a bare bag may be any bag; a maker's name is a vehicle of its kinds
+        ("Fella on a pushbike with no rucksack.", {"person": "affirmed", "bicycle": "affirmed",
+         "backpack": "negated"}),
+        ("Chook pecking around the yard, flatscreen in the window, no dog.", {"bird": "affirmed",
+         "tv": "affirmed", "dog": "negated"}),
+        ("Two people on a bench; neither has a bag.", {"person": "affirmed", "bench": "affirmed",
+         "bag": "negated"}),
+        ("Sold! 2014 Ford F-150 in the lot with no cars next to it.", {"ford": "affirmed",
+         "car": "negated"}),
+        # habits that put the thing there; what a place lacks; an inventory of what was not seen
+        ("No evening without the telly on in this house; not a book in sight.", {
+         "tv": "affirmed", "book": "negated"}),
+        ("Never seen this road without a truck on it, but no motorbikes.", {
+         "truck": "affirmed", "motorcycle": "negated"}),
+        ("The kitchen has a toaster; what it lacked was a microwave.", {"toaster": "affirmed",
+         "microwave": "negated"}),
+        ("Spotted at the park: joggers, a kite. Not spotted: a single dog.", {
+         "person": "affirmed", "kite": "affirmed", "dog": "negated"}),
+        ("Four chairs around the kitchen table, none of them occupied.", {"chair": "affirmed",
+         "dining table": "affirmed", "person": "negated"}),
+        ("Cuppa and a slice of Victoria sponge on the table, no fork.", {"cup": "affirmed",
+         "cake": "affirmed", "dining table": "affirmed", "fork": "negated"}),
+        # an owner whose seat the sentence names sits in it
+        ("The woman's handbag hangs from her chair, and no phone.", {"handbag": "affirmed",
+         "chair": "affirmed", "person": "affirmed", "cell phone": "negated"}),
     ],
 )  # fmt: skip
 def test_analyze_resolves_every_name(text: str, expected: dict[str, str]) -> None:
@@ -487,3 +530,12 @@ def test_us_is_people_in_the_picture() -> None:
 
     found = analyze("Three of us share a pizza, and there is no cake.", lexicon_for("coco"))
     assert found == {"person": "affirmed", "pizza": "affirmed", "cake": "negated"}
+
+
+def test_a_bag_or_a_makers_name_covers_each_label_it_may_be() -> None:
+    from negdata.detect.lexicon import lexicon_for
+
+    lexicon = lexicon_for("coco")
+    assert lexicon.members("bag") == {"backpack", "handbag", "suitcase"}
+    assert lexicon.name("shoulder bag") == "handbag"  # a kind of bag names its label
+    assert lexicon.members("ford") == {"car", "truck"}

@@ -16,7 +16,7 @@ COCO = lexicon_for("coco")
     [
         ("There is no dog on the bench.", {"dog": "negated", "bench": "affirmed"}),
         ("A man rides a bicycle without a helmet or a bag.", {"person": "affirmed",
-         "bicycle": "affirmed", "handbag": "negated"}),
+         "bicycle": "affirmed", "bag": "negated"}),
         ("No cats, dogs, or birds are visible.", {"cat": "negated", "dog": "negated",
          "bird": "negated"}),
         ("There is no car, only a motorcycle and a bench.", {"car": "negated",

@@ -103,9 +103,12 @@ from negdata.validate.negation.normalize import (
     EMPTY_PLACES,
     EMPTY_ROADS,
     EMPTY_TRACKS,
+    FREE_SEATS,
     ROAD_VEHICLES,
     SEAT_TAKEN,
+    TAKEN_SEAT,
     initialisms,
+    prepare,
     tokenize,
 )
 from negdata.validate.negation.post import post_negated
@@ -118,6 +121,7 @@ from negdata.validate.negation.topics import (
     OWNER,
     PET_OWNER,
     PRONOUN,
+    TRUCK_CAB,
     WILD_CALF,
     topic_terms,
 )
@@ -257,6 +261,8 @@ def _terms(text: str, lexicon: Lexicon) -> dict[str, tuple[str, ...]]:
     lower = text.lower()
     if "mouse" in terms and ANIMAL_MOUSE.search(lower) and not COMPUTING.search(lower):
         del terms["mouse"]
+    if "car" in terms and TRUCK_CAB.search(lower):
+        terms["car"] = tuple(t for t in terms["car"] if t not in {"cab", "cabs"})
     if "cow" in terms and WILD_CALF.search(lower):
         terms["cow"] = tuple(t for t in terms["cow"] if t not in {"calf", "calves"})
     emptied: tuple[str, ...] = ROAD_VEHICLES if EMPTY_ROADS.search(text) else ()  # "empty road"
@@ -267,7 +273,10 @@ def _terms(text: str, lexicon: Lexicon) -> dict[str, tuple[str, ...]]:
     if "person" in lexicon.vocabulary:
         # "nobody", "a deserted beach", "the seat is taken": a person the rewriting names
         said = _PERSON_NEGATION.search(text) or any(e.search(text) for e in EMPTY_PLACES)
-        if (said or SEAT_TAKEN.search(text)) and "person" not in terms:
+        # "there isn't a spot on the bench that isn't taken": a person, once the rules unwind it
+        prepared = prepare(text)
+        taken = SEAT_TAKEN.search(text) or TAKEN_SEAT in prepared or FREE_SEATS in prepared
+        if (said or taken) and "person" not in terms:
             terms["person"] = lexicon.terms("person")
         animals = lexicon.members("animal")
         no_animal = not any(lexicon.members(n) & animals for n in terms)

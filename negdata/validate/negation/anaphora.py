@@ -7,7 +7,9 @@ no pronoun to its noun, and read both as "no dog", "no cars". A clause that open
 a clause that names something the caption's reading denies, or a count with no noun of its own
 ("there is one on the corner", "several line the right", "the groom holds one", "no cat on
 either", "both are pictured", "but the women do"), or a bunch of nothing named after a denial
-("no bananas in the bowl, though the bunch on the counter is untouched"), makes the gate refuse
+("no bananas in the bowl, though the bunch on the counter is untouched") or a place full of it
+("no cars on the left, the right side is lined with them"), or a place full of nothing it
+names ("far from empty, the harbour has no free mooring"), makes the gate refuse
 the caption as ``unresolved_anaphor``. Where the rules already read the thing as there ("the
 dog isn't on the bed; it's curled up underneath") nothing is refused.
 """
@@ -21,7 +23,7 @@ from negdata.detect.lexicon import Lexicon
 from negdata.detect.vocab import singular
 from negdata.validate.negation.mentions import build_index, find_mentions
 from negdata.validate.negation.normalize import prepare
-from negdata.validate.negation.words import NUMBER_WORDS, Polarity
+from negdata.validate.negation.words import DENIED_ABSENCE, NUMBER_WORDS, Polarity
 
 _OPENS = r"(?:^|[|,;] ?)\s*(?:and |but |yet |so |though |while )?"
 # "it is propped against the wall", "they are parked by the curb", "it sits on the floor",
@@ -70,6 +72,16 @@ _BOTH_THERE = re.compile(
 # "no bananas in the bowl, though the bunch on the counter is untouched": a bunch of what?
 # ("bananas hang in a bunch": of what is there)
 _BARE_BUNCH = re.compile(r"\b(?:the|a|that|this|one) (?:bunch|pile|heap|stack)\b(?! of\b)")
+# "no cars on the left side, the right side is lined with them": full of what was denied
+_FULL_OF_IT = re.compile(
+    r"\b(?:lined|full|filled|packed|crowded|crammed|covered|littered|dotted|jammed|stacked|"
+    r"heaped|piled|thick|teeming|swarming|loaded|lousy|stuffed) (?:with|of|in) (?:them|it)\b"
+)
+# "far from empty, the harbour has no free mooring left": full of what?
+_FULL_OF_WHAT = re.compile(
+    rf"\b{DENIED_ABSENCE} (?:empty|vacant|bare|deserted)\b"
+    r"|\b(?:is|are|was|were)(?:n't| not) (?:empty|bare)\b"
+)
 # "..., but several line the right": the count's next word names no object, its verb follows
 _COUNT_SUBJECT = re.compile(rf"{_OPENS}{_QUANTITY} ([a-z]+) (?:the|an?|on|in|at|by|along|near)\b")
 
@@ -85,9 +97,11 @@ def unresolved_anaphor(text: str, polarities: Mapping[str, Polarity], lexicon: L
         before = re.split(r"[|,;]", prepared[: match.start()])[-1]
         if any(m.name for m in find_mentions(before.split(), index)):
             return True
-    for match in _BARE_BUNCH.finditer(prepared):  # a bunch of what was denied before it?
+    for match in (*_BARE_BUNCH.finditer(prepared), *_FULL_OF_IT.finditer(prepared)):
         if any(m.name for m in find_mentions(prepared[: match.start()].split(), index)):
             return True
+    if _FULL_OF_WHAT.search(text.lower()) and "affirmed" not in polarities.values():
+        return True  # "far from empty": of nothing the caption names
     if _THERE_ARE.search(prepared):  # what a rewritten denial said, too: "the street has some
         return True  # traffic lights | there is one on the corner"
     either = _EITHER.search(prepared)

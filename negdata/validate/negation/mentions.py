@@ -98,15 +98,16 @@ def owner_in_picture(name: str, words: Iterable[str], owned: Iterable[str]) -> b
 
 def _said_again(words: list[str]) -> bool:
     """Whether a pronoun stands for a person or animal the sentence names: "while she eats",
-    "at his feet", "between its paws", "sits beside her"."""
+    "at his feet", "between its paws", "sits beside her", "hangs from her chair"."""
     return not PRONOUNS.isdisjoint(words) or any(
-        (word in _POSSESSIVE_PRONOUNS and singular(after) in ON_BODY)
+        (word in _POSSESSIVE_PRONOUNS and singular(after) in ON_BODY | _SEATS)
         or (word == "her" and (not after or after in PREPOSITIONS or not after[0].isalpha()))
         for word, after in itertools.pairwise([*words, ""])
     )
 
 
 _POSSESSIVE_PRONOUNS = frozenset({"his", "her", "their", "its"})
+_SEATS = frozenset({"chair", "seat", "stool"})  # "the handbag hangs from her chair": she sits
 
 
 def _there(name: str, tokens: list[str], end: int, term_starts: set[int]) -> bool:

@@ -82,6 +82,13 @@ _AFFIRMED = {
 }
 
 # A seat said to be taken has someone in it ("every spot on the bench is taken").
+TAKEN_SEAT = "occupied by a person"  # what the rewriting makes of a seat taken
+FREE_SEATS = "no person sits there"  # and of seats none of which is taken
+# "four chairs around the table, none of them occupied": nobody sits in them
+_NONE_TAKEN = re.compile(
+    r"\b((?:none|not one|neither) of (?:them|the (?:chairs|seats|stools|benches|places|spots)))"
+    r" (?:is |are |was |were )?(?:occupied|taken)\b"
+)
 SEAT_TAKEN = re.compile(
     r"(?<!\bno )(?<!\bnot )(?<!\bnone of the )"  # "none of the chairs are occupied": no one
     r"\b((?:chair|seat|bench|spot|stool|sofa|couch|place)s?(?: [a-z]+){0,4}? )(is|are|was|were) "
@@ -95,8 +102,11 @@ SEAT_TAKEN = re.compile(
 # but the dog is asleep"), and one that does deny it, said the other way round ("not once does
 # a car appear").
 _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
-    (re.compile(r"\bnot an? (?:day|week|morning|evening|night|year|moment|minute|hour) "
-                r"(?:goes|passes|went|passed) by without\b"), "always with"),
+    (re.compile(r"\b(?:not an?|no) (?:day|week|morning|evening|night|year|moment|minute|hour)"
+                r"(?: (?:goes|passes|went|passed) by)? without\b"), "always with"),
+    # "never seen this road without a truck on it": there is one, as always
+    (re.compile(r"\bnever (?:seen|known|see|seeing) ((?:this|the|that|our|my) [a-z]+(?: [a-z]+)?) "
+                r"without\b"), r"always seen \1 with"),
     (re.compile(r"\b(?:there (?:is|are|was|were) not|can not see|no|not) (?:a single |one |any )?"
                 r"([a-z]+(?: [a-z]+){0,6}?) (?:that|which|who) (?:is|are|was|were|does|do) not\b"),
      r"every \1 that is"),
@@ -126,7 +136,7 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     (re.compile(r"\bthere (?:is|are|was|were) not (?:a single |one |an? |any )?([a-z]+(?: [a-z]+)"
                 r"{0,5}?) without\b"), r"every \1 is with"),
     # "every spot on the bench is taken", "one of the chairs is occupied": someone sits there
-    (SEAT_TAKEN, r"\1\2 occupied by a person"),
+    (SEAT_TAKEN, rf"\1\2 {TAKEN_SEAT}"),
     # "not a single slice of the pizza is missing": all of it is there
     (re.compile(r"\b(?:not a single|not one|no|none of the) ([a-z]+(?: [a-z]+){0,4}?) "
                 r"(?:is|are|was|were) (?:missing|gone|absent)\b"), r"every \1 is here"),
@@ -168,6 +178,14 @@ def _there_after_all(text: str) -> str:
     for pattern, replacement in _THERE_AFTER_ALL:
         text = pattern.sub(replacement, text)
     return text
+
+
+# "waiting for the train, which is pulling in": what is waited for has come
+_ARRIVED = re.compile(
+    r"\b(waits?|waiting|waited) for (the (?:[a-z]+ )?[a-z]+,? (?:which|that) (?:is|are|was|were|"
+    r"has|have) (?:just |now |already |slowly )?(?:pulling|pulled|rolling|rolled|arriving|"
+    r"arrived|idling|sitting|standing|parked|stopped|docked|boarding|coming|come|approaching))\b"
+)
 
 
 @lru_cache(maxsize=4096)
@@ -247,6 +265,7 @@ def prepare(text: str) -> str:
         text,
     )
     text = _there_after_all(text)
+    text = _NONE_TAKEN.sub(rf"\1 {BREAK} {FREE_SEATS}", text)
     # "nowhere on the table is a knife" -> "on the table there is no knife"
     text = re.sub(
         r"\bnowhere ((?:on|in|at|by|beside|behind|under|above|inside|around|along|among|within) "
@@ -490,12 +509,20 @@ def prepare(text: str) -> str:
     ):  # fmt: skip
         text = re.sub(rf"\b{phrase}\b", phrase.replace(" ", "-"), text)
     text = re.sub(
-        r"\bnot (pictured|present|found|shown|visible|seen|included|featured|detected|observed)"
+        r"\bnot (pictured|present|found|shown|visible|seen|included|featured|detected|observed|"
+        r"spotted|in (?:the )?(?:shot|frame|picture|photo))"
         r"(?: here)?\s*:",
         "not-present",
         text,
     )
     text = re.sub(r"\bnowhere (?:is|are|was|were) there\b", "no", text)
+    # "what it lacked was a microwave", "what the room is missing is a tv": none there
+    text = re.sub(
+        r"\bwhat (?:it|they|we|i|the [a-z]+|this [a-z]+) (?:lacked|lacks|lack|misses|missed|"
+        r"(?:is|was|were|are) missing|(?:does|did|do)(?: not|n't) have) (?:is|was|were|are)\b",
+        "there is no",
+        text,
+    )
     # "Nowhere in the kitchen is there a knife"
     text = re.sub(
         r"\bnowhere (?:in|on|at|within|inside|around|near) (?:[a-z]+ ){1,4}?(?:is|are|was|were) "
@@ -525,6 +552,7 @@ def prepare(text: str) -> str:
     text = re.sub(CLINICAL_PRE, "no", text)
     for hedge in HEDGES:
         text = re.sub(hedge, f" {HEDGE} ", text)
+    text = _ARRIVED.sub(r"\1 by \2", text)
     text = re.sub(HEDGE_AFTER, rf"\g<0> {HEDGE}", text)
     text = re.sub(HEDGE_CLAUSE, f" {HEDGE} {HEDGE} ", text)
     text = re.sub(r"\s-\s|\s*[\u2013\u2014]\s*|[.;:!?()\"\[\]{}]", f" {BREAK} ", text)

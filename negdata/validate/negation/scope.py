@@ -114,7 +114,13 @@ def scope_end(
             if not (parallel or oxford or listed):
                 break
         end = mention_ends.get(j)
-        if end is not None and found and tokens[j - 1] == "," and _says_of_it(tokens, end):
+        # ", guests mingle" or ", wedding guests mingle"; not ", or sheep left": the list's end
+        after_comma = tokens[j - 1] == "," or (
+            j - 2 >= start
+            and tokens[j - 2] == ","
+            and tokens[j - 1] not in _LIST_WORDS | PRE_CUES  # ", no people waiting": a cue
+        )
+        if end is not None and found and after_comma and _says_of_it(tokens, end):
             break  # "no toothbrushes, sink wiped clean": the subject of a clause of its own
         if end is not None and found and tokens[j - 1] == "and" and _new_clause(tokens, start, end):
             break  # "there are no lights and stop signs mark every corner"
@@ -149,9 +155,17 @@ def scope_end(
 
 
 def _says_of_it(tokens: list[str], end: int) -> bool:
-    """A verb right after a mention: it opens a clause ("sink wiped clean", "sofa sits")."""
+    """A verb right after a mention: it opens a clause ("sink wiped clean", "sofa sits"); so
+    does a word no list has before a preposition ("guests mingle on the lawn")."""
     after = tokens[end] if end < len(tokens) else ""
-    return after in VERBS or (after.endswith("ed") and after not in {"red", "bed", "shed"})
+    then = tokens[end + 1] if end + 1 < len(tokens) else ""
+    unlisted = after.isalpha() and after not in _LIST_WORDS and then in PREPOSITIONS
+    return (
+        after in VERBS or (after.endswith("ed") and after not in {"red", "bed", "shed"}) or unlisted
+    )
+
+
+_LIST_WORDS = PREPOSITIONS | DETERMINERS | QUANTIFIERS | {"and", "or", "nor", "of", "either"}
 
 
 # Plural verbs that open a clause of their own after "there are no X and Y".

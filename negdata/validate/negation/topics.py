@@ -12,6 +12,9 @@ _BASEBALL_PLAY = r"\b(?:baseball|softball|dugout|inning|home plate|umpire|catche
 _BASEBALL = re.compile(r"\b(?:baseball|softball|dugout|batter|catcher|pitcher|inning|home plate)")
 _AT_THE_LIGHT = re.compile(
     r"\b(?:at|for|through|ran) (?:the|a) (?:red |green |amber |yellow )?lights?\b"
+    # "a taxi is parked near the light" where a street is about
+    r"|^(?=.*\b(?:crosswalks?|intersections?|junctions?|crossings?|streets?|roads?|traffic)\b)"
+    r".*\b(?:near|by|beside|past|under|towards?) the lights?\b"
     r"|\b(?:red|green|amber) lights? (?:at|over|above|on) (?:the|an?) "
     r"(?:intersection|crossing|corner|junction|crosswalk)"
 )
@@ -52,6 +55,13 @@ TOPIC_TERMS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
 )
 # A mouse that is an animal: "a mouse scurries across the barn", unless computers are about.
 ANIMAL_MOUSE = re.compile(r"\b(?:mice|mouse) (?:who|scurr|squeak|nibbl)|\b(?:rodent|cheese|barn)")
+# A cab that is a truck's: "a dog in the back of the pickup, no one in the cab".
+TRUCK_CAB = re.compile(
+    r"\b(?:pickups?|trucks?|lorry|lorries|tractors?|cranes?|locomotives?|diggers?|excavators?|"
+    r"forklifts?|bulldozers?|combines?)\b.*\b(?:in|inside|from|of|into|out of) (?:the|its|his|"
+    r"her|their) cabs?\b"
+    r"|\b(?:pickup|truck|lorry|tractor|crane|locomotive)(?:'s)? cabs?\b"
+)
 # A calf that is a young elephant or giraffe, not cattle: "an elephant with its calf".
 WILD_CALF = re.compile(
     r"\b(?:elephants?|giraffes?|whales?|rhinos?|rhinoceros|hippos?|moose|camels?)\b"
