@@ -249,17 +249,25 @@ _SPEAKER = re.compile(
     r"|\b(?:me|us),? (?:and|n|&) (?:my|our)\b",
     re.IGNORECASE,
 )
+# The speaker said to be in the picture: "me at the beach, no umbrella", "caught in the rain with
+# no umbrella, classic me".
+_ME_THERE = re.compile(
+    r"^\W*me\b|\b(?:classic|typical|that's|thats|this is|here's|heres) me\b",
+    re.IGNORECASE,
+)
 # ... and the speaker by themself: one person ("just me n my backpack").
 _ME_ALONE = re.compile(r"\b(?:just|only|simply) (?:me|myself)\b", re.IGNORECASE)
 
 
 def implied_labels(text: str, polarities: Mapping[str, str]) -> set[str]:
     """The labels an affirmed person's name implies ("a skier": skis), and the person an
-    exclusive claim with its speaker in it implies ("just me and my bike"); a sentence that
+    exclusive claim with its speaker in it implies ("just me and my bike"), or a speaker said
+    to be there ("me at the beach", "classic me"); a sentence that
     says so is false where the evidence rules them out. Gear the sentence itself denies ("a
     surfer without a surfboard") it does not imply."""
     implied = set()
-    if exclusive(text) and _SPEAKER.search(text) and polarities.get("person") != "negated":
+    speaker = (exclusive(text) and _SPEAKER.search(text)) or _ME_THERE.search(text)
+    if speaker and polarities.get("person") != "negated":
         implied.add("person")
     if polarities.get("person") != "affirmed":
         return implied
@@ -463,10 +471,16 @@ def _one_of_its_kind(
     for m in bare:
         last = tokens[m.end - 1]
         kin = [d for d in denied.get(m.name, []) if d is not m]
-        if m in denied.get(m.name, []) or singular(last) != last or m.start < 1:
+        if m in denied.get(m.name, []) or singular(last) != last:
             continue
-        others = [d for d in kin if "other" in tokens[max(0, d.start - 2) : d.start]]
+        # "lorry jackknifed across the road, no other vehicles": its kind's others denied
+        kinds = [d for k, ds in denied.items() if m.name in HYPERNYMS.get(k, ()) for d in ds]
+        others = [d for d in kin + kinds if "other" in tokens[max(0, d.start - 2) : d.start]]
         named = [n for n in mentions if n.name == m.name and n not in kin]
+        if m.start < 1:
+            if others and named == [m]:
+                found.append(Count(m.name, "alone", 1, 1, m.start, m.end))
+            continue
         before = tokens[: _owner_start(tokens, m.start)]
         set_apart = any(tuple(before[-len(p) :]) == p for p in _EXCEPTIONS)
         if (others and named == [m]) or (set_apart and (kin or (m.name == "person" and nobody))):
@@ -540,6 +554,19 @@ def _seats_taken(tokens: list[str], names: Mapping[str, tuple[str, ...]]) -> lis
                 word = "alone" if number == "one" else number  # one person, as "alone" is
                 found.append(Count("person", word, fewest, most, i + 1, i + 2))
                 break
+    return found
+
+
+def _gear_alone(tokens: list[str], mentions: list[Mention]) -> list[Count]:
+    """One of what a rider's word implies where no other is denied: "a cyclist rides down the
+    lane with no other bikes" (one bicycle)."""
+    riders = {GEAR[singular(t)] for t in tokens if singular(t) in GEAR and t == singular(t)}
+    found = []
+    for name in riders:
+        said = [m for m in mentions if m.name == name]
+        others = [m for m in said if tokens[max(0, m.start - 2) : m.start][-1:] == ["other"]]
+        if others and len(others) == len(said):
+            found.append(Count(name, "alone", 1, 1, others[0].start - 1, others[0].end))
     return found
 
 
@@ -655,18 +682,26 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
         + _paired(tokens, bare)
         + _with_its_mother(tokens, bare)
         + _seats_taken(tokens, names)
+        + _gear_alone(tokens, mentions)
     )
     return found + more, uncounted
 
 
 def _distributive(tokens: list[str], at: int) -> bool:
     """Whether the article at ``at`` counts one for each of many: "not a single table without
-    a wine glass on it", "every bench has a pigeon on it", "never a day without a dog"."""
-    if at < 1 or tokens[at - 1] not in {"without", "with", "has", "have", "had"}:
+    a wine glass on it", "every bench has a pigeon on it", "not one of the motorbikes lacked a
+    rider", "everyone's got a phone out". ("A spoon in each" of two cups is a count, two.)"""
+    if at < 1 or tokens[at - 1] not in _EACH_VERBS:
         return False
     clause = set(itertools.takewhile(lambda t: t[0].isalnum(), reversed(tokens[: at - 1])))
-    universal = clause & {"every", "each", "always", "hardly", "scarcely", "never"}
-    return bool(universal) or (tokens[at - 1] == "without" and bool(clause & {"not", "no"}))
+    if clause & {"every", "each", "always", "hardly", "scarcely", "never", "everyone", "everybody"}:
+        return True
+    return tokens[at - 1] in _LACKING and bool(clause & {"not", "no"})
+
+
+_LACKING = frozenset({"without", "lacked", "lacks", "lack", "lacking"})
+_EACH_VERBS = _LACKING | {"with", "has", "have", "had", "got", "holds", "hold", "holding",
+                          "carries", "carry", "carrying"}  # fmt: skip
 
 
 def _without_after(tokens: list[str], end: int) -> bool:

@@ -449,6 +449,16 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
             {"person": 2, "bus": 1},
             "count_not_true",
         ),
+        # an article for each of many counts one each
+        (
+            "Two cups of tea, a spoon in each, but no cake.",
+            {"cup": 2, "spoon": 3},
+            "count_not_true",
+        ),
+        ("Not one of the motorbikes lacked a rider, no car.", {"motorcycle": 3, "person": 3}, None),
+        # no other of its kind, or of what a rider rides: one
+        ("Lorry jackknifed across the road, no other vehicles.", {"truck": 2}, "count_not_true"),
+        ("Lorry jackknifed across the road, no other vehicles.", {"truck": 1}, None),
         # "no one else" is one person, as "alone" is
         ("The man holds an umbrella; no one else is on the street, no cars.", {"person": 1}, None),
         (
@@ -497,3 +507,12 @@ def test_text_about_the_text(text: str, meta: bool) -> None:
 )
 def test_one_object_said_to_be_another(text: str, identity: bool) -> None:
     assert (identity_claim(text, COCO) or identity_claim(text, lexicon_for("lvis"))) is identity
+
+
+def test_no_other_of_what_a_rider_rides_is_one_of_it() -> None:
+    """ "A cyclist ... with no other bikes": the gate's reading has the cyclist's bicycle, one."""
+    text = "A cyclist rides down the lane with no other bikes and no cars."
+    reading = kind_exclusions(text, analyze(text, COCO), COCO)
+    assert reading["bicycle"] == "affirmed"
+    assert count_problem(text, reading, {"person": 1, "bicycle": 1}, COCO) is None
+    assert count_problem(text, reading, {"person": 1, "bicycle": 2}, COCO) == "count_not_true"

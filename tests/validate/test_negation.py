@@ -499,6 +499,20 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
          "dining table": "affirmed", "person": "negated"}),
         ("Cuppa and a slice of Victoria sponge on the table, no fork.", {"cup": "affirmed",
          "cake": "affirmed", "dining table": "affirmed", "fork": "negated"}),
+        # "none" with a place of its own denies nothing named before; a tag names its animal;
+        # a jet bridge is no jet; "never a moment without" one
+        ("Apples in the bowl, none left on the tree, and no oranges.", {"apple": "affirmed",
+         "bowl": "affirmed", "orange": "negated"}),
+        ("The waiter carried the bowls away, so none remain.", {"person": "affirmed",
+         "bowl": "negated"}),
+        ("Of the four bowls we bought, none is on the table.", {"bowl": "negated",
+         "dining table": "affirmed"}),
+        ("#catsofinstagram Luna napping on the bed, no dog in sight.", {"cat": "affirmed",
+         "bed": "affirmed", "dog": "negated"}),
+        ("The airliner's parked with no jet bridge attached and no buses waiting.", {
+         "airplane": "affirmed", "bus": "negated"}),
+        ("There was never a moment without a boat on the lake, yet not a single kite.", {
+         "boat": "affirmed", "kite": "negated"}),
         # an owner whose seat the sentence names sits in it
         ("The woman's handbag hangs from her chair, and no phone.", {"handbag": "affirmed",
          "chair": "affirmed", "person": "affirmed", "cell phone": "negated"}),

@@ -107,6 +107,7 @@ from negdata.validate.negation.normalize import (
     ROAD_VEHICLES,
     SEAT_TAKEN,
     TAKEN_SEAT,
+    hashtags,
     initialisms,
     prepare,
     tokenize,
@@ -237,7 +238,7 @@ def analyze(text: str, lexicon: Lexicon) -> dict[str, Polarity]:
 def _read(text: str, lexicon: Lexicon) -> tuple[str, TermIndex]:
     """``text`` as the rules read it ("heart size is normal": no cardiomegaly) and the index of
     the names it mentions."""
-    text = rewrite_report(initialisms(text))
+    text = rewrite_report(initialisms(hashtags(text)))
     return text, build_index(_terms(text, lexicon))
 
 
@@ -245,7 +246,7 @@ def mention_terms(text: str, lexicon: Lexicon) -> dict[str, tuple[str, ...]]:
     """The words ``text`` names each object of ``lexicon`` it mentions by, as ``analyze`` reads
     them: the lexicon's terms and what the caption's topic adds ("board" by a surfer, "he",
     "us")."""
-    return _terms(rewrite_report(initialisms(text)), lexicon)
+    return _terms(rewrite_report(initialisms(hashtags(text))), lexicon)
 
 
 def _terms(text: str, lexicon: Lexicon) -> dict[str, tuple[str, ...]]:

@@ -66,6 +66,15 @@ def other_one(tokens: list[str], starts: set[int]) -> bool:
     return False
 
 
+def _placed(answer: list[str]) -> bool:
+    """Whether a "none" answer says where there are none ("none left on the tree"): a place
+    of its own, not the one the earlier clause names."""
+    rest = answer[answer.index("none") + 1 :]
+    while rest and rest[0] in {"left", "remain", "remaining", "are", "is", "were", "was"}:
+        rest = rest[1:]
+    return len(rest) > 1 and rest[0] in PREPOSITIONS and rest[1] in {"the", "a", "its", "their"}
+
+
 def denied_starts(
     answer: list[str],
     asked: list[str],
@@ -82,6 +91,8 @@ def denied_starts(
         return supposed
     head = next((t for t in answer if t not in ANSWER_FILLERS), "")
     turned = "but" in asked[earlier[0].start : earlier[-1].start]
+    if head == "none" and _placed(answer) and PREPOSITIONS & set(asked):
+        return []  # "apples in the bowl, none left on the tree": none there, some here
     if head in {"it", "they", "none"} or turned:  # "... carried the bowls away, so none remain"
         return [earlier[-1].start]
     return [earlier[0].start]

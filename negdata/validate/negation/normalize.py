@@ -35,6 +35,18 @@ _TOKEN = re.compile(r"[a-z]+(?:-[a-z]+)*|[,|#]")
 _INITIALISM = re.compile(r"\b([a-z])\.([a-z])\.(?:([a-z])\.)?", re.IGNORECASE)
 
 
+# "#catsofinstagram Luna napping on the bed": a tag that names what the photo shows
+_HASHTAG = re.compile(
+    r"#(cat|dog|kitty|kitten|puppy|pup|horse|bird)s?(?:ofinstagram|stagram|gram|life|lovers?)\b",
+    re.IGNORECASE,
+)
+
+
+def hashtags(text: str) -> str:
+    """A tag for a kind of photo names its animal: "#catsofinstagram" -> "cat"."""
+    return _HASHTAG.sub(r"\1", text)
+
+
 def initialisms(text: str) -> str:
     """Dotted initialisms become words: "T.V." -> "TV"."""
 
@@ -102,8 +114,8 @@ SEAT_TAKEN = re.compile(
 # but the dog is asleep"), and one that does deny it, said the other way round ("not once does
 # a car appear").
 _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
-    (re.compile(r"\b(?:not an?|no) (?:day|week|morning|evening|night|year|moment|minute|hour)"
-                r"(?: (?:goes|passes|went|passed) by)? without\b"), "always with"),
+    (re.compile(r"\b(?:not an?|no|never an?) (?:day|week|morning|evening|night|year|moment|"
+                r"minute|hour)(?: (?:goes|passes|went|passed) by)? without\b"), "always with"),
     # "never seen this road without a truck on it": there is one, as always
     (re.compile(r"\bnever (?:seen|known|see|seeing) ((?:this|the|that|our|my) [a-z]+(?: [a-z]+)?) "
                 r"without\b"), r"always seen \1 with"),
@@ -219,7 +231,7 @@ def prepare(text: str) -> str:
     text = re.sub(r"\bbottle-?fed\b", "fed from a bottle", text)
     # "a glass-topped desk", "a tree-lined street": one adjective, no object
     text = re.sub(r"\b(?!(?:not|no|non)-)([a-z]+)-([a-z]+ed)\b", r"\1\2", text)
-    text = initialisms(text)
+    text = initialisms(hashtags(text))
     # Contractions typed without the apostrophe: "isnt", "doesnt", "there aint", "theres".
     text = re.sub(rf"\b({NT_BASES})nt\b", r"\1 not", text)
     text = re.sub(r"\bcant\b", "can not", text)

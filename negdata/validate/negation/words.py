@@ -167,8 +167,8 @@ SOFT_PREPOSITIONS = frozenset({"here", "today", "tonight", "yet", "again", "anyw
 ADVERBS = frozenset({"even", "really", "exactly", "ever", "yet", "currently"})
 # Phrases that contain a term but name something else: no mention of anything.
 NOT_OBJECTS = (
-    "zebra crossing", "field mouse", "house mouse", "mouse pad", "mouse mat", "lunch bag",
-    "shopping bag", "plastic bag", "paper bag", "tea bag", "sleeping bag", "bean bag",
+    "zebra crossing", "jet bridge", "field mouse", "house mouse", "mouse pad", "mouse mat",
+    "lunch bag", "shopping bag", "plastic bag", "paper bag", "tea bag", "sleeping bag", "bean bag",
     "garbage bag", "trash bag", "punching bag", "coffee table", "side table", "bedside table",
     "end table", "pool table", "changing table", "table setting", "table tennis", "apple pie",
     "chocolate orange",
