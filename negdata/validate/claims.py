@@ -261,10 +261,10 @@ _ME_ALONE = re.compile(r"\b(?:just|only|simply) (?:me|myself)\b", re.IGNORECASE)
 
 def implied_labels(text: str, polarities: Mapping[str, str]) -> set[str]:
     """The labels an affirmed person's name implies ("a skier": skis), and the person an
-    exclusive claim with its speaker in it implies ("just me and my bike"), or a speaker said
-    to be there ("me at the beach", "classic me"); a sentence that
-    says so is false where the evidence rules them out. Gear the sentence itself denies ("a
-    surfer without a surfboard") it does not imply."""
+    exclusive claim with its speaker in it implies ("just me and my bike") or a speaker said to
+    be there does ("me at the beach", "classic me"); a sentence that says so is false where the
+    evidence rules them out. Gear the sentence itself denies ("a surfer without a surfboard")
+    it does not imply."""
     implied = set()
     speaker = (exclusive(text) and _SPEAKER.search(text)) or _ME_THERE.search(text)
     if speaker and polarities.get("person") != "negated":
@@ -558,8 +558,8 @@ def _seats_taken(tokens: list[str], names: Mapping[str, tuple[str, ...]]) -> lis
 
 
 def _gear_alone(tokens: list[str], mentions: list[Mention]) -> list[Count]:
-    """One of what a rider's word implies where no other is denied: "a cyclist rides down the
-    lane with no other bikes" (one bicycle)."""
+    """One of what a rider's word implies where every other is denied: "a cyclist rides down
+    the lane with no other bikes" (one bicycle)."""
     riders = {GEAR[singular(t)] for t in tokens if singular(t) in GEAR and t == singular(t)}
     found = []
     for name in riders:
