@@ -105,8 +105,8 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen19": ("negation_unseen19.jsonl", "coco", True),
     "held-out22": ("negation_heldout22.jsonl", "coco", True),
     "unseen20": ("negation_unseen20.jsonl", "coco", True),
-    "held-out23": ("negation_heldout23.jsonl", "coco", False),
-    "unseen21": ("negation_unseen21.jsonl", "coco", False),
+    "held-out23": ("negation_heldout23.jsonl", "coco", True),
+    "unseen21": ("negation_unseen21.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

@@ -66,7 +66,9 @@ EXCLUSIVE = re.compile(
     r"|\b(?:fills?|filling|filled) (?:the )?(?:entire|whole) (?:frame|picture|image|photo|shot)\b"
     r"|\b(?:entire|whole) (?:frame|picture|image|photo|shot) is (?:filled with|full of|taken up)\b"
     r"|\bthe one (?:thing|object|item|and only)\b"
-    r"|\bnot nothing\b",  # "there is not nothing on the table: a lone apple"
+    r"|\bnot nothing\b"  # "there is not nothing on the table: a lone apple"
+    # "no laptop, book or other objects visible": nothing else either
+    r"|\bno\b[^.;:]*\b(?:or|nor) (?:any )?other (?:objects?|items?|things?|stuff)\b",
     re.IGNORECASE,
 )
 # "the only animal", "the sole piece of furniture": all there is of a kind (``_kinds``).

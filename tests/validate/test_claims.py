@@ -131,6 +131,9 @@ def test_a_rider_implies_gear_the_sentence_does_not_deny(text: str, gear: set[st
         ("A dog is the only animal in the yard; no cat.", ["dog"], []),
         # "only animals": the kind covers its members
         ("Only animals in the field, no people.", ["dog", "cow"], []),
+        # "no laptop, book or other objects": nothing else either
+        ("A phone on the bed, with no laptop, book or other objects.", ["cell phone", "bed",
+         "teddy bear"], ["teddy bear"]),
         # "there is not nothing on the table: a lone apple": the apple is what there is
         ("There is not nothing on the table: a lone apple, no knife.", ["apple", "bowl"],
          ["bowl"]),

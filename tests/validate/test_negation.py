@@ -513,6 +513,13 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
          "airplane": "affirmed", "bus": "negated"}),
         ("There was never a moment without a boat on the lake, yet not a single kite.", {
          "boat": "affirmed", "kite": "negated"}),
+        # an empty couch has nobody on it; a seat at a café table is taken; what cannot be missed
+        ("The tv plays to an empty couch, no remote.", {"tv": "affirmed", "couch": "affirmed",
+         "person": "negated", "remote": "negated"}),
+        ("Only one of the chairs at the café table is taken, no laptop.", {"chair": "affirmed",
+         "dining table": "affirmed", "person": "affirmed", "laptop": "negated"}),
+        ("There's no missing the clock on the wall, but there's no TV.", {"clock": "affirmed",
+         "tv": "negated"}),
         # an owner whose seat the sentence names sits in it
         ("The woman's handbag hangs from her chair, and no phone.", {"handbag": "affirmed",
          "chair": "affirmed", "person": "affirmed", "cell phone": "negated"}),

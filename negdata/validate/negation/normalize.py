@@ -103,7 +103,7 @@ _NONE_TAKEN = re.compile(
 )
 SEAT_TAKEN = re.compile(
     r"(?<!\bno )(?<!\bnot )(?<!\bnone of the )"  # "none of the chairs are occupied": no one
-    r"\b((?:chair|seat|bench|spot|stool|sofa|couch|place)s?(?: [a-z]+){0,4}? )(is|are|was|were) "
+    r"\b((?:chair|seat|bench|spot|stool|sofa|couch|place)s?(?: [^\W\d_]+){0,4}? )(is|are|was|were) "
     r"(?:taken|occupied)\b(?! (?:away|down|off|out|for|from|by)\b)",
     re.IGNORECASE,
 )
@@ -528,6 +528,13 @@ def prepare(text: str) -> str:
         text,
     )
     text = re.sub(r"\bnowhere (?:is|are|was|were) there\b", "no", text)
+    # "there's no missing the clock on the wall": it cannot be missed
+    text = re.sub(
+        r"\bthere (?:is|was) no (?:missing|mistaking|ignoring|overlooking) "
+        r"(?=(?:the|an?|his|her|its|their) )",
+        "there is ",
+        text,
+    )
     # "what it lacked was a microwave", "what the room is missing is a tv": none there
     text = re.sub(
         r"\bwhat (?:it|they|we|i|the [a-z]+|this [a-z]+) (?:lacked|lacks|lack|misses|missed|"
