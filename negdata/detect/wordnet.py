@@ -90,10 +90,11 @@ class WordNet:
         hyponyms: dict[str, list[str]] = {}
         slurs: set[str] = set()
         for line in _entries(root / "data.noun"):
-            fields = line.split(" | ")[0].split()
+            entry, _, gloss = line.partition(" | ")
+            fields = entry.split()
             offset, count = fields[0], int(fields[3], 16)
             words[offset] = [fields[4 + 2 * i] for i in range(count)]
-            if _OFFENSIVE.search(line.split(" | ")[-1]):  # a slur, in any of its senses
+            if _OFFENSIVE.search(gloss):  # a slur, in any of its senses
                 slurs |= {word.lower() for word in words[offset]}
             pointers = 4 + 2 * count
             hyponyms[offset] = [
@@ -172,8 +173,8 @@ def label_words(
     found by its "dog"."""
     claimed: dict[str, set[str]] = defaultdict(set)
     for label, synsets in anchors.items():
-        for word, sense in synsets:
-            for offset in wordnet.kinds(wordnet.senses[word][sense - 1]):
+        for anchor, sense in synsets:
+            for offset in wordnet.kinds(wordnet.senses[anchor][sense - 1]):
                 for lemma in wordnet.words.get(offset, []):
                     word = lemma.lower()
                     if (

@@ -479,14 +479,10 @@ def _one_of_its_kind(
         kinds = [d for k, ds in denied.items() if m.name in HYPERNYMS.get(k, ()) for d in ds]
         others = [d for d in kin + kinds if "other" in tokens[max(0, d.start - 2) : d.start]]
         named = [n for n in mentions if n.name == m.name and n not in kin]
-        if m.start < 1:
-            if others and named == [m]:
-                found.append(Count(m.name, "alone", 1, 1, m.start, m.end))
-            continue
-        before = tokens[: _owner_start(tokens, m.start)]
+        before = tokens[: _owner_start(tokens, m.start)] if m.start else []
         set_apart = any(tuple(before[-len(p) :]) == p for p in _EXCEPTIONS)
         if (others and named == [m]) or (set_apart and (kin or (m.name == "person" and nobody))):
-            found.append(Count(m.name, "alone", 1, 1, m.start - 1, m.end))
+            found.append(Count(m.name, "alone", 1, 1, max(m.start - 1, 0), m.end))
     return found
 
 
@@ -553,8 +549,8 @@ def _seats_taken(tokens: list[str], names: Mapping[str, tuple[str, ...]]) -> lis
                 break  # the clause ends
             if tokens[k] in {"is", "are", "was", "were"} and tokens[k + 1] in _TAKEN:
                 fewest, most = COUNTS[number]
-                word = "alone" if number == "one" else number  # one person, as "alone" is
-                found.append(Count("person", word, fewest, most, i + 1, i + 2))
+                said = "alone" if number == "one" else number  # one person, as "alone" is
+                found.append(Count("person", said, fewest, most, i + 1, i + 2))
                 break
     return found
 
@@ -562,11 +558,11 @@ def _seats_taken(tokens: list[str], names: Mapping[str, tuple[str, ...]]) -> lis
 def _gear_alone(tokens: list[str], mentions: list[Mention]) -> list[Count]:
     """One of what a rider's word implies where every other is denied: "a cyclist rides down
     the lane with no other bikes" (one bicycle)."""
-    riders = {GEAR[singular(t)] for t in tokens if singular(t) in GEAR and t == singular(t)}
+    riders = {GEAR[t] for t in tokens if t in GEAR}  # one rider: "a cyclist", not "cyclists"
     found = []
     for name in riders:
         said = [m for m in mentions if m.name == name]
-        others = [m for m in said if tokens[max(0, m.start - 2) : m.start][-1:] == ["other"]]
+        others = [m for m in said if m.start and tokens[m.start - 1] == "other"]
         if others and len(others) == len(said):
             found.append(Count(name, "alone", 1, 1, others[0].start - 1, others[0].end))
     return found

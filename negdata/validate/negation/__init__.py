@@ -238,7 +238,7 @@ def analyze(text: str, lexicon: Lexicon) -> dict[str, Polarity]:
 def _read(text: str, lexicon: Lexicon) -> tuple[str, TermIndex]:
     """``text`` as the rules read it ("heart size is normal": no cardiomegaly) and the index of
     the names it mentions."""
-    text = rewrite_report(initialisms(hashtags(text)))
+    text = _plain(text)
     return text, build_index(_terms(text, lexicon))
 
 
@@ -246,7 +246,22 @@ def mention_terms(text: str, lexicon: Lexicon) -> dict[str, tuple[str, ...]]:
     """The words ``text`` names each object of ``lexicon`` it mentions by, as ``analyze`` reads
     them: the lexicon's terms and what the caption's topic adds ("board" by a surfer, "he",
     "us")."""
-    return _terms(rewrite_report(initialisms(hashtags(text))), lexicon)
+    return _terms(_plain(text), lexicon)
+
+
+def _seats_said(text: str) -> bool:
+    """Whether ``text`` says seats are taken, or that none is, once the rules unwind it:
+    "there isn't a spot on the bench that isn't taken", "four chairs, none of them taken"."""
+    if SEAT_TAKEN.search(text):
+        return True
+    prepared = prepare(text)
+    return TAKEN_SEAT in prepared or FREE_SEATS in prepared
+
+
+def _plain(text: str) -> str:
+    """``text`` in the words the rules read: tags and initialisms spelled out, report phrasing
+    said plainly ("heart size is normal": no cardiomegaly)."""
+    return rewrite_report(initialisms(hashtags(text)))
 
 
 def _terms(text: str, lexicon: Lexicon) -> dict[str, tuple[str, ...]]:
@@ -274,10 +289,7 @@ def _terms(text: str, lexicon: Lexicon) -> dict[str, tuple[str, ...]]:
     if "person" in lexicon.vocabulary:
         # "nobody", "a deserted beach", "the seat is taken": a person the rewriting names
         said = _PERSON_NEGATION.search(text) or any(e.search(text) for e in EMPTY_PLACES)
-        # "there isn't a spot on the bench that isn't taken": a person, once the rules unwind it
-        prepared = prepare(text)
-        taken = SEAT_TAKEN.search(text) or TAKEN_SEAT in prepared or FREE_SEATS in prepared
-        if (said or taken) and "person" not in terms:
+        if "person" not in terms and (said or _seats_said(text)):
             terms["person"] = lexicon.terms("person")
         animals = lexicon.members("animal")
         no_animal = not any(lexicon.members(n) & animals for n in terms)
