@@ -92,6 +92,8 @@ SCORED = {
     "unseen20": ("negation_unseen20", True),
     "held-out23": ("negation_heldout23", True),
     "unseen21": ("negation_unseen21", True),
+    "held-out24": ("negation_heldout24", False),
+    "unseen22": ("negation_unseen22", True),
     "held-out": ("negation_heldout", True),
     "unseen": ("negation_unseen", True),
     "claims": ("negation_claims", False),

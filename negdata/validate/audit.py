@@ -107,6 +107,8 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen20": ("negation_unseen20.jsonl", "coco", True),
     "held-out23": ("negation_heldout23.jsonl", "coco", True),
     "unseen21": ("negation_unseen21.jsonl", "coco", True),
+    "held-out24": ("negation_heldout24.jsonl", "coco", False),
+    "unseen22": ("negation_unseen22.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

@@ -486,6 +486,25 @@ def _one_of_its_kind(
     return found
 
 
+def _but_the_one(tokens: list[str], mentions: list[Mention]) -> list[Count]:
+    """One of what a denial sets a pronoun apart from: "no dogs except the one on the porch",
+    "no cars on the street but a single one"."""
+    found = []
+    for m in mentions:
+        if "no" not in tokens[max(0, m.start - 3) : m.start]:
+            continue
+        after = tokens[m.end : m.end + 9]
+        for p in _EXCEPTIONS:
+            for i in range(len(after) - len(p)):
+                if tuple(after[i : i + len(p)]) != p:
+                    continue
+                rest = after[i + len(p) :]
+                rest = rest[1:] if rest[:1] == ["for"] else rest
+                if rest[:2] in (["the", "one"], ["a", "one"]) or rest[:3] == ["a", "single", "one"]:
+                    found.append(Count(m.name, "one", 1, 1, m.end + i, m.end))
+    return found
+
+
 def _owner_start(tokens: list[str], start: int) -> int:
     """Where the determiner of a mention starting at ``start`` starts: "the", "his", "her", or
     "the lifeguard's" (tokenized "the lifeguard s"); 0 where there is none."""
@@ -677,6 +696,7 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
     more = (
         _alone(tokens, mentions)
         + _one_of_its_kind(tokens, mentions, bare)
+        + _but_the_one(tokens, mentions)
         + _paired(tokens, bare)
         + _with_its_mother(tokens, bare)
         + _seats_taken(tokens, names)

@@ -520,6 +520,13 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
          "dining table": "affirmed", "person": "affirmed", "laptop": "negated"}),
         ("There's no missing the clock on the wall, but there's no TV.", {"clock": "affirmed",
          "tv": "negated"}),
+        # a British cooker is an oven; the empty space for one is none; "the one" set apart
+        ("Cooker beside the fridge, no toaster.", {"oven": "affirmed",
+         "refrigerator": "affirmed", "toaster": "negated"}),
+        ("A tidy kitchen where the slot for a dishwasher and the space for a fridge stand empty.",
+         {"refrigerator": "negated"}),
+        ("No cats except the one on the wall, and no dogs.", {"cat": "affirmed",
+         "dog": "negated"}),
         # an owner whose seat the sentence names sits in it
         ("The woman's handbag hangs from her chair, and no phone.", {"handbag": "affirmed",
          "chair": "affirmed", "person": "affirmed", "cell phone": "negated"}),

@@ -52,7 +52,8 @@ def answer_end(tokens: list[str]) -> int | None:
 
 
 def other_one(tokens: list[str], starts: set[int]) -> bool:
-    """ "(only) a black one", "the dirty ones": another of the kind just denied is there.
+    """ "(only) a black one", "the dirty ones", "except the one on the porch": another of the
+    kind just denied is there.
     ``starts``: where the clause's mentions start ("except one taxi" names its own)."""
     if len(tokens) > 1 and tokens[0] == "except" and tokens[1] in {"one", "num", "two", "some"}:
         named = next((s for s in sorted(starts) if s > 1), len(tokens))
@@ -61,7 +62,7 @@ def other_one(tokens: list[str], starts: set[int]) -> bool:
             named == len(tokens)
         )
     for i, token in enumerate(tokens):
-        if token in {"one", "ones"} and i >= 2 and tokens[i - 2] in {"a", "an", "the"}:
+        if token in {"one", "ones"} and i >= 2 and {"a", "an", "the"} & set(tokens[i - 2 : i]):
             return not {"no", "not", "never", "without", "none"} & set(tokens[:i])
     return False
 

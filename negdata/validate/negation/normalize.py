@@ -417,6 +417,7 @@ def prepare(text: str) -> str:
     text = drop_neither_nor_predicates(text)
     text = EMPTY_ROADS.sub(rf"\g<0> with no {', no '.join(ROAD_VEHICLES)} {STOP}", text)
     text = EMPTY_TRACKS.sub(rf"\g<0> with no train {STOP}", text)
+    text = EMPTY_SPACE_FOR.sub(r"there is no \1", text)
     # "the dog park is deserted": no dog in it either
     text = re.sub(
         r"\b(?:(?:empty|deserted|vacant) dog (?:park|run)|"
@@ -605,6 +606,12 @@ ROAD_VEHICLES = ("car", "truck", "bus", "motorcycle")
 EMPTY_TRACKS = re.compile(
     rf"\b{_EMPTY} (?:railway |railroad |train )?(?:tracks|rails)\b"
     rf"|\b(?:tracks|rails) (?:{_IS}|{_AWAY}) {_QUITE}(?:{_EMPTY}|clear)\b(?! of\b)",
+    re.IGNORECASE,
+)
+# "the space for a fridge stands empty": no fridge (a space for one alone is a hedge).
+EMPTY_SPACE_FOR = re.compile(
+    r"\b(?:the |an? )?(?:space|spot|slot|gap|alcove|nook|niche|place)s? (?:meant |left )?for "
+    rf"(?:an?|the|its|their) ((?:[a-z]+ )?[a-z]+) {_IS} {_QUITE}(?:empty|vacant|bare)\b(?! of\b)",
     re.IGNORECASE,
 )
 # A relative clause, or a participle and its place ("the knife pictured on the box").
