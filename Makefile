@@ -24,7 +24,7 @@ export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export PREFECT_LOGGING_LEVEL ?= WARNING
 
 .PHONY: install llm-env img2dataset-env browser sample generate server deploy prefect worker test lint \
-	format docs eval-negation eval-clinical eval-negation-readers audit-truth wordnet-synonyms qualify bench bench-llm bench-llm-start bench-ingest bench-cluster bench-layout \
+	format docs eval-negation eval-clinical eval-negation-readers bench-blind audit-truth wordnet-synonyms qualify bench bench-llm bench-llm-start bench-ingest bench-cluster bench-layout \
 	bench-report bench-verify bench-detect bench-decode bench-workers bench-pairs bench-scale gpu-prepare finetune-smoke clean
 
 install: $(VENV)/.installed
@@ -202,6 +202,11 @@ eval-clinical: install
 # trained on the development sets), on the held-out and unseen sets (bench/negation_readers.py).
 eval-negation-readers: install
 	$(PY) -m bench.negation_readers
+
+# Each blind set scored by the checker of the commit that added it, through the gates and
+# stricter ones (two readers agreeing, no negation left unplaced): bench/blind_backtest.py.
+bench-blind: install
+	$(PY) -m bench.blind_backtest
 
 # Regenerate negdata/detect/wordnet.yaml, the reader's words for the labels from WordNet 3.0
 # (Debian's packages, fetched once into the cache; docs/verification.md#words-from-wordnet).
