@@ -60,6 +60,30 @@ def _verb_read_as_noun(token: Token, lexicon: Lexicon) -> bool:
     )
 
 
+def _noun(token: Token, text: str, lexicon: Lexicon) -> bool:
+    """A noun, or a capitalised word that starts a sentence where the small parser reads a
+    name or an adjective: "Cooker and microwave side by side" (a name to it), "Mobile lying on a
+    paperback" (an adjective as the subject); not "Luna napping on the bed", nor "Golden
+    retriever on the back seat" (the word before an object's name is its modifier)."""
+    if token.pos_ == "NOUN":
+        return True
+    if not token.is_sent_start or not token.text.istitle():
+        return False
+    if token.i + 1 < len(token.doc) and lexicon.name(singular(token.nbor().lower_)):
+        return False
+    if token.pos_ == "ADJ":  # "Mobile lying": the subject, right before its verb
+        after = token.nbor() if token.i + 1 < len(token.doc) else None
+        return token.dep_ == "nsubj" and after is not None and after.pos_ in {"VERB", "AUX"}
+    if token.pos_ != "PROPN":
+        return False
+    lowered = text[: token.idx] + token.lower_ + text[token.idx + len(token) :]
+    again = parse(lowered)
+    if len(again) != len(token.doc):
+        return False
+    lower = again[token.i]  # a noun of its own there, not the modifier of the next one
+    return lower.pos_ == "NOUN" and lower.dep_ not in {"compound", "amod"}
+
+
 def _contents(token: Token, lexicon: Lexicon) -> bool:
     of = token.head
     return token.dep_ == "pobj" and of.lower_ == "of" and lexicon.name(of.head.lower_) is not None
@@ -72,7 +96,7 @@ def unaccounted_nouns(text: str, original: str, lexicon: Lexicon) -> list[str]:
     source = _source_words(original, lexicon)
     found: list[str] = []
     for token in parse(text):
-        if token.pos_ != "NOUN" or token.like_num:
+        if not _noun(token, text, lexicon) or token.like_num:
             continue
         if (
             token.dep_ == "compound"

@@ -196,6 +196,17 @@ def test_a_phrase_that_names_no_object_is_unaccounted() -> None:
     assert GATE.unaccounted(_caption("A sofa and a dining table, but no dog.")) == []
 
 
+def test_a_capitalised_first_word_is_a_noun_where_it_stands_for_one() -> None:
+    """The small parser reads "Hoover" as a name and "Mobile" as an adjective when a sentence
+    starts with them; a name ("Luna") stays one, and a modifier of an object's name is none."""
+    assert GATE.unaccounted(_caption("Hoover in the corner, no telly on the wall.")) == [
+        "hoover"
+    ]
+    assert GATE.unaccounted(_caption("Mobile lying on a paperback, no cup.")) == ["mobile"]
+    assert GATE.unaccounted(_caption("Luna napping on the bed, no dog in sight.")) == []
+    assert GATE.unaccounted(_caption("Golden retriever on the back seat, no cat.")) == ["seat"]
+
+
 def test_objects_named_by_the_original_caption_may_be_affirmed_unless_absent() -> None:
     original = "A red bus and a bicycle on a street."
     mentioned = _caption("A bus and a bicycle, but there is no dog.")
