@@ -94,6 +94,8 @@ SCORED = {
     "unseen21": ("negation_unseen21", True),
     "held-out24": ("negation_heldout24", False),
     "unseen22": ("negation_unseen22", True),
+    "held-out25": ("negation_heldout25", True),
+    "unseen23": ("negation_unseen23", True),
     "held-out": ("negation_heldout", True),
     "unseen": ("negation_unseen", True),
     "claims": ("negation_claims", False),

@@ -109,6 +109,8 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen21": ("negation_unseen21.jsonl", "coco", True),
     "held-out24": ("negation_heldout24.jsonl", "coco", False),
     "unseen22": ("negation_unseen22.jsonl", "coco", True),
+    "held-out25": ("negation_heldout25.jsonl", "coco", True),
+    "unseen23": ("negation_unseen23.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

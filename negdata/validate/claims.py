@@ -537,8 +537,10 @@ def _paired(tokens: list[str], bare: list[Mention]) -> list[Count]:
 
 def _with_its_mother(tokens: list[str], bare: list[Mention]) -> list[Count]:
     """An animal, one, with "its mother" later in its clause ("elephant calf following its
-    mother", "a foal nuzzling her mum"): two of it, the mother named by no label's word."""
+    mother", "a foal nuzzling her mum": the mother named by no label's word), or a young one
+    with the grown one its label also names ("foal nuzzling the mare"): two of it."""
     found = []
+    starts = {n.start: n for n in bare}
     for m in bare:
         if m.name not in _ANIMALS or not _one(tokens, m):
             continue
@@ -547,6 +549,16 @@ def _with_its_mother(tokens: list[str], bare: list[Mention]) -> list[Count]:
                 break  # the clause ends
             if tokens[i] in {"its", "her", "his"} and tokens[i + 1] in _PARENT:
                 found.append(Count(m.name, "a", 2, 2, m.start, i + 2))
+                break
+            grown = starts.get(i + 1)
+            if (
+                tokens[m.end - 1] in _YOUNG_OF
+                and tokens[i] in {"the", "its", "her"}
+                and grown is not None
+                and grown.name == m.name
+                and _one(tokens, grown)
+            ):
+                found.append(Count(m.name, "a", 2, 2, m.start, grown.end))
                 break
     return found
 
@@ -604,6 +616,11 @@ _TAKEN = frozenset({"taken", "occupied"})
 _YOUNG = frozenset({"calf", "cub", "baby", "young", "youngster", "joey", "infant"})
 _ANIMALS = frozenset(HYPERNYMS["animal"])
 _PARENT = frozenset({"mother", "mom", "mum", "mama", "dam"})
+# Young animals a label's own words name ("foal", "lamb"): with "the mare", two of it.
+_YOUNG_OF = frozenset(
+    {"foal", "colt", "filly", "lamb", "kid", "puppy", "pup", "kitten", "cub", "calf", "piglet",
+     "fawn", "chick", "duckling", "gosling", "cygnet"}
+)  # fmt: skip
 _BESIDE = frozenset({"beside", "alongside", "with", "near"})
 _THE = frozenset({"the", "a", "an", "her", "his", "its", "their"})
 

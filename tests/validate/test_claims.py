@@ -422,6 +422,9 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
         # one set apart from a denial of its kind, the owner named first: one dog
         ("No dogs on the beach except the lifeguard's collie.", {"dog": 1}, None),
         ("No dogs on the beach except the lifeguard's collie.", {"dog": 2}, "count_not_true"),
+        # a young one with the grown one its label also names: two
+        ("Foal nuzzling the mare in the paddock, no cows.", {"horse": 2}, None),
+        ("Foal nuzzling the mare in the paddock, no cows.", {"horse": 3}, "count_not_true"),
         # ... or a pronoun for one of them: "except the one on the porch"
         ("No cats in the garden except the one on the wall.", {"cat": 1}, None),
         ("No cats in the garden except the one on the wall.", {"cat": 2}, "count_not_true"),

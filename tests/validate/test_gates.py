@@ -74,6 +74,10 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("People board a red bus with no dog, but the man is wearing one.", "unresolved_anaphor"),
         ("A red bus and a car, and there is no dog on either.", "unresolved_anaphor"),
         ("By the red bus the men have no dogs but the women do.", "unresolved_anaphor"),
+        ("People have no dogs on the red bus, but the man beside them does.", "unresolved_anaphor"),
+        ("The red bus has no dog on it; one is already waiting at the stop.", "unresolved_anaphor"),
+        ("People on a red bus, one is asleep, and there is no dog.", None),
+        ("Just the red bus and me at the stop; no dog, no one else.", "unresolved_anaphor"),
         # a bunch of what? Of the dogs just denied, or of what is there
         ("No dogs on the red bus, though the bunch at the stop is noisy.", "unresolved_anaphor"),
         ("People board a red bus in a bunch, and there is no dog.", None),
@@ -199,9 +203,7 @@ def test_a_phrase_that_names_no_object_is_unaccounted() -> None:
 def test_a_capitalised_first_word_is_a_noun_where_it_stands_for_one() -> None:
     """The small parser reads "Hoover" as a name and "Mobile" as an adjective when a sentence
     starts with them; a name ("Luna") stays one, and a modifier of an object's name is none."""
-    assert GATE.unaccounted(_caption("Hoover in the corner, no telly on the wall.")) == [
-        "hoover"
-    ]
+    assert GATE.unaccounted(_caption("Hoover in the corner, no telly on the wall.")) == ["hoover"]
     assert GATE.unaccounted(_caption("Mobile lying on a paperback, no cup.")) == ["mobile"]
     assert GATE.unaccounted(_caption("Luna napping on the bed, no dog in sight.")) == []
     assert GATE.unaccounted(_caption("Golden retriever on the back seat, no cat.")) == ["seat"]

@@ -527,6 +527,21 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
          {"refrigerator": "negated"}),
         ("No cats except the one on the wall, and no dogs.", {"cat": "affirmed",
          "dog": "negated"}),
+        # a denial of a denial: "hardly zebra-free", "it wasn't that ... empty of"; not one of
+        # the dogs without a ball; what is almost gone is still there; a passing bus is there
+        ("The paddock is hardly horse-free, and there is no cow.", {"horse": "affirmed",
+         "cow": "negated"}),
+        ("It wasn't that the pen was empty of goats; there is no dog.", {"dog": "negated"}),
+        ("It wasn't that the shelf was empty of books; there is no vase.", {"book": "affirmed",
+         "vase": "negated"}),
+        ("Not one of the kids on the beach was without a kite, no dogs.", {"person": "affirmed",
+         "kite": "affirmed", "dog": "negated"}),
+        ("The cake is almost gone, and there are no forks.", {"cake": "affirmed",
+         "fork": "negated"}),
+        ("Commuters wait for the approaching train, no bus.", {"person": "affirmed",
+         "train": "affirmed", "bus": "negated"}),
+        ("Kiddo asleep on the sofa, no teddy.", {"person": "affirmed", "couch": "affirmed",
+         "teddy bear": "negated"}),
         # an owner whose seat the sentence names sits in it
         ("The woman's handbag hangs from her chair, and no phone.", {"handbag": "affirmed",
          "chair": "affirmed", "person": "affirmed", "cell phone": "negated"}),

@@ -2,14 +2,16 @@
 
 "There's no dog on the sofa - it's curled up on the floor" puts the dog in the picture, and
 "no cars on the left, but several line the right" puts cars there, with a count; the rules bind
-no pronoun to its noun, and read both as "no dog", "no cars". A clause that opens with "it" or
-"they" and says where the thing is ("no apples on the table - they're all in the bowl"), after
-a clause that names something the caption's reading denies, or a count with no noun of its own
-("there is one on the corner", "several line the right", "the groom holds one", "no cat on
-either", "both are pictured", "but the women do"), or a bunch of nothing named after a denial
-("no bananas in the bowl, though the bunch on the counter is untouched") or a place full of it
+no pronoun to its noun, and read both as "no dog", "no cars". A clause that opens with "it",
+"they" or "one" and says where the thing is ("no apples on the table - they're all in the bowl",
+"no pizza in the oven - one is cooling on the counter"), after a clause that names something
+the caption's reading denies, or a count with no noun of its own ("there is one on the corner",
+"several line the right", "the groom holds one", "no cat on either", "both are pictured", "but
+the women do"), or a bunch of nothing named after a denial ("no bananas in the bowl, though
+the bunch on the counter is untouched") or a place full of it
 ("no cars on the left, the right side is lined with them"), or a place full of nothing it
-names ("far from empty, the harbour has no free mooring"), makes the gate refuse
+names ("far from empty, the harbour has no free mooring"), or "no one else" beside a speaker
+the rules do not place ("just the dog and me; no one else"), makes the gate refuse
 the caption as ``unresolved_anaphor``. Where the rules already read the thing as there ("the
 dog isn't on the bed; it's curled up underneath") nothing is refused.
 """
@@ -57,10 +59,17 @@ _EITHER = re.compile(
     r"\b(?:on|in|under|by|beside|near|of|at|from|to) (?:either|neither)(?= ?[|,.;]|\s*$| of "
     r"(?:them|the two)\b)"
 )
-# "the men have no umbrellas but the women do": an ellipsis keeps what the denial names
+# "just the dog and me on the sofa; no one else": the speaker is someone the rules place
+# nowhere ("a dog and its frisbee, nobody else": no person)
+_NO_ONE_ELSE = re.compile(r"\b(?:no one|no-one|nobody|none) else\b")
+_SPEAKER = re.compile(r"\b(?:me|us|myself|ourselves)\b")
+# "the oven has no pizza in it - one is cooling on the counter": one of what was denied
+_ONE_THERE = re.compile(rf"{_OPENS}(?:one|another) (?:already |still |now )?{_BE} ")
+# "the men have no umbrellas but the women do", "but the boy beside him does": an ellipsis
+# keeps what the denial names
 _BUT_THEY_DO = re.compile(
     r"\bbut (?!no |not |none |nobody |neither |nor )(?:the |some |a few |most |many |all |two |"
-    r"three )?(?:[a-z]+ )?[a-z]+ (?:do|does|did)"
+    r"three )?(?:[a-z]+ ){0,3}?[a-z]+ (?:do|does|did)"
     r"(?= ?[|,.;]| and\b| too\b|\s*$)"
 )
 _TWO = re.compile(r"\b(?:two|2|both|pair|twin)\b")
@@ -93,7 +102,7 @@ def unresolved_anaphor(text: str, polarities: Mapping[str, Polarity], lexicon: L
     prepared = prepare(text)
     denied = {name for name, polarity in polarities.items() if polarity == "negated"}
     index = build_index({name: lexicon.terms(name) for name in denied})
-    for match in _THING_PRONOUN.finditer(prepared):
+    for match in (*_THING_PRONOUN.finditer(prepared), *_ONE_THERE.finditer(prepared)):
         before = re.split(r"[|,;]", prepared[: match.start()])[-1]
         if any(m.name for m in find_mentions(before.split(), index)):
             return True
@@ -102,6 +111,9 @@ def unresolved_anaphor(text: str, polarities: Mapping[str, Polarity], lexicon: L
             return True
     if _FULL_OF_WHAT.search(text.lower()) and "affirmed" not in polarities.values():
         return True  # "far from empty": of nothing the caption names
+    speaker_else = _NO_ONE_ELSE.search(text.lower()) and _SPEAKER.search(text.lower())
+    if polarities.get("person") == "negated" and speaker_else:
+        return True  # "me ... no one else": the speaker is someone
     if _THERE_ARE.search(prepared):  # what a rewritten denial said, too: "the street has some
         return True  # traffic lights | there is one on the corner"
     either = _EITHER.search(prepared)

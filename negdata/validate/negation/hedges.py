@@ -44,7 +44,8 @@ HEDGE_AFTER = re.compile(
     r"resembles|resembling|resembled|promises?|promised|"
     # a likeness: "a bronze statue of a soldier", "a painting of a horse"
     r"(?:statue|sculpture|figurine|painting|drawing|mural|poster|carving|effigy|bust) of)"
-    r"\b(?= (?:an?|the|some) )"
+    r"\b(?= (?:an?|the|some) )(?! (?:an?|the) (?:passing|approaching|oncoming|arriving|departing|"
+    r"idling|stopped|parked)\b)"  # "waiting for the passing bus": it is there
 )
 # "unclear whether the object is a suitcase": the rest of the clause is hedged.
 HEDGE_CLAUSE = re.compile(

@@ -66,7 +66,8 @@ _DENIED_DENIAL = re.compile(
     r"(?:say|claim|think|suggest)"
     r"|(?:can|could|would|will|do|does|did) not (?:say|claim|pretend|argue)"
     r"|(?:no person|nobody|no one) (?:can|could|would) (?:say|claim|pretend|argue))"
-    r" (?:that )?((?:[a-z]+ ){0,6}?)(no|not|nothing|nobody|no one|lacks?|lacking|without)\b"
+    r" (?:that )?((?:[a-z]+ ){0,6}?)(no|not|nothing|nobody|no one|lacks?|lacking|without|"
+    r"empty of|free of|devoid of)\b"
 )
 _ING_NOUNS = (
     "building|ceiling|clothing|bedding|painting|wedding|drawing|wing|string|ring|king|thing|"
@@ -91,6 +92,9 @@ _AFFIRMED = {
     "lacks": "has",
     "lacking": "having",
     "without": "with",
+    "empty of": "full of",
+    "free of": "full of",
+    "devoid of": "full of",
 }
 
 # A seat said to be taken has someone in it ("every spot on the bench is taken").
@@ -107,6 +111,9 @@ SEAT_TAKEN = re.compile(
     r"(?:taken|occupied)\b(?! (?:away|down|off|out|for|from|by)\b)",
     re.IGNORECASE,
 )
+
+# "not one of the dogs", "none of the dogs", "no dog": each of them, whatever is said next
+_NOT_ONE = r"(?:not (?:a single |even )?one of the|not a single|not one|no|none of the)"
 
 # Denials that leave the thing there: a double negation ("there is not a single chair in the
 # hall that is not taken", "not a day goes by without the cat", "nobody here who does not have
@@ -136,7 +143,7 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     (re.compile(rf"\b{DENIED_ABSENCE} (?:empty|vacant|bare)\b"), "full"),
     (re.compile(r"\bnot once (?:does|did|do) (?:an?|any|the) "), "no "),
     # "no pitch in the park was free of footballs": every one had some
-    (re.compile(r"\b(?:not a single|not one|no|none of the) ([a-z]+(?: [a-z]+){0,4}?) "
+    (re.compile(rf"\b{_NOT_ONE} ([a-z]+(?: [a-z]+){{0,4}}?) "
                 r"(?:is|are|was|were) (?:without|free of|devoid of|empty of)\b"),
      r"every \1 is with"),
     # "not one ewe without a lamb at foot", "hardly a windowsill without a potted plant": every
@@ -150,7 +157,7 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     # "every spot on the bench is taken", "one of the chairs is occupied": someone sits there
     (SEAT_TAKEN, rf"\1\2 {TAKEN_SEAT}"),
     # "not a single slice of the pizza is missing": all of it is there
-    (re.compile(r"\b(?:not a single|not one|no|none of the) ([a-z]+(?: [a-z]+){0,4}?) "
+    (re.compile(rf"\b{_NOT_ONE} ([a-z]+(?: [a-z]+){{0,4}}?) "
                 r"(?:is|are|was|were) (?:missing|gone|absent)\b"), r"every \1 is here"),
     # "not even the dog has noticed the cake": "the" names one that is there
     (re.compile(r"\bnot even (?=(?:the|his|her|their|its|my|our) )"), ""),
@@ -404,6 +411,9 @@ def prepare(text: str) -> str:
         rf"\bno longer ((?:has|have|had|holds?|contains?|{SHOW_VERBS})\b)", r"not \1", text
     )
     text = re.sub(r"\bno longer (?=visible|there|present|here|in (?:view|sight)\b)", "not ", text)
+    # "the pizza is almost gone": some of it is still there
+    text = re.sub(r"\b(?:almost|nearly|half|mostly|all but) (?:gone|finished|eaten)\b",
+                  "partly eaten", text)  # fmt: skip
     text = re.sub(
         r"\bno longer (?:hangs?|sits?|stands?|lies|lie|rests?|stays?|sleeps?|lives?|grazes?|"
         r"waits?|parks?|roams?|swims?|flies|fly|perch(?:es)?|stops?|comes?|moored|parked|docked|"
@@ -457,6 +467,9 @@ def prepare(text: str) -> str:
         r"\1 no",
         text,
     )
+    # "hardly zebra-free", "far from car-free": there are some
+    text = re.sub(rf"\b{DENIED_ABSENCE} (?:completely |entirely |totally )?([a-z]+)-free\b",
+                  r"full of \1", text)  # fmt: skip
     text = re.sub(r"\b([a-z]+)-free\b", rf"no \1 {STOP}", text)
     # "a dog-less yard", "a carless street"; "wireless" or "countless" name nothing that is there
     text = re.sub(r"\b([a-z]{3,})-?less\b", rf"no \1 {STOP}", text)
