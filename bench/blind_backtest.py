@@ -4,7 +4,8 @@ Every held-out and unseen set was written blind and scored first by the checker 
 that added it; later rounds tuned the rules on most of them, so today's audit cannot say how a
 new author's text fares. This puts the checker back where it stood when each set was new (a git
 worktree at that commit) and scores the set there, as ``make audit-truth`` does (labels-only
-evidence, each caption's flips), through the gates of that commit and through stricter ones:
+evidence, each caption's flips, by that commit's own ``audit_set``), through the gates of that
+commit and through stricter ones:
 
 - ``plain``: the gates as they were;
 - ``agree``: also ``compose.readers_agree``: the parse-based reader reads the negated object and
@@ -65,19 +66,25 @@ def unplaced(
 
 
 def score(path: Path, vocabulary: VocabularyName) -> dict[str, Any]:
-    """One set through the gates of the ``negdata`` on ``sys.path`` and the stricter variants
-    (imported here: the names are where every commit the backtest drives has them)."""
+    """One set through that commit's own ``audit_set``, its gate recording what the stricter
+    variants would have let through (imported here: the ``negdata`` on ``sys.path`` is the
+    commit's, and these names are where every commit the backtest drives has them)."""
     from negdata.detect.lexicon import lexicon_for
     from negdata.validate import audit
-    from negdata.validate.audit_common import audit_config
     from negdata.validate.claims import kind_exclusions
     from negdata.validate.evaluate import label_polarity
     from negdata.validate.gates import CaptionGate, readers_agree
     from negdata.validate.negation import analyze
     from negdata.validate.parsed import analyze as analyze_parse
 
-    gate = CaptionGate(audit_config(vocabulary, False), lexicon_for(vocabulary))
-    lex = gate.lexicon
+    lex = lexicon_for(vocabulary)
+    explicit = {
+        str(case["id"])
+        for case in audit._cases(path)
+        if audit._kind(str(case["construction"]), str(case["text"]), lex) == "explicit"
+    }
+    published = dict.fromkeys(VARIANTS, 0)
+    false_published = dict.fromkeys(VARIANTS, 0)
 
     def passes(text: str, negated: str) -> dict[str, bool]:
         rules = kind_exclusions(text, analyze(text, lex), lex)
@@ -88,37 +95,26 @@ def score(path: Path, vocabulary: VocabularyName) -> dict[str, Any]:
         )
         return {"plain": True, "agree": agree, "unplaced": placed, "both": agree and placed}
 
-    true = 0
-    published = dict.fromkeys(VARIANTS, 0)
-    false = 0
-    false_published = dict.fromkeys(VARIANTS, 0)
-    for case in audit._cases(path):
-        objects: dict[str, str] = case["objects"]  # type: ignore[assignment]
-        affirmed = {label for label, pol in objects.items() if pol == "affirmed"}
-        others = set(objects) - affirmed
-        affirmed |= audit._shown(case)
-        text = str(case["text"])
-        explicit = audit._kind(str(case["construction"]), text, lex) == "explicit"
-        counts = audit._boxes(case)
-        for negated in sorted(label for label, pol in objects.items() if pol == "negated"):
-            key = f"{case['id']}:{negated}"
-            evidence = audit._evidence(key, affirmed, counts, lex)
-            if explicit:
-                true += 1
-                if gate.check(audit._row(key, text, negated), evidence) is None:
-                    for variant, ok in passes(text, negated).items():
-                        published[variant] += ok
-            flips = audit._flips(case, affirmed, others, counts)
-            for i, (present, boxes) in enumerate(flips):
-                false += 1
-                flipped = audit._evidence(f"{key}:{i}", present, boxes, lex)
-                if gate.check(audit._row(f"{key}:{i}", text, negated), flipped) is None:
-                    for variant, ok in passes(text, negated).items():
-                        false_published[variant] += ok
+    class Recording(CaptionGate):
+        """The gate, counting each caption it passes under each variant: a true one (its key
+        is the case's and the negated label's) or a flip (one more part, the flip's number)."""
+
+        def check(self, row: Any, evidence: Any) -> Any:
+            reason = super().check(row, evidence)
+            case, *rest = row.key.split(":")
+            flip = len(rest) == 2
+            tally = false_published if flip else published
+            if reason is None and (flip or case in explicit):
+                for variant, ok in passes(row.caption, row.negated_label).items():
+                    tally[variant] += ok
+            return reason
+
+    audit.CaptionGate = Recording  # type: ignore[attr-defined,misc]
+    found = audit.audit_set(path.stem, path, vocabulary, False)
     return {
-        "true": true,
+        "true": found.true["explicit"],
         "published": published,
-        "false": false,
+        "false": found.false,
         "false_published": false_published,
     }
 

@@ -491,18 +491,21 @@ def _but_the_one(tokens: list[str], mentions: list[Mention]) -> list[Count]:
     "no cars on the street but a single one"."""
     found = []
     for m in mentions:
-        if "no" not in tokens[max(0, m.start - 3) : m.start]:
-            continue
         after = tokens[m.end : m.end + 9]
-        for p in _EXCEPTIONS:
-            for i in range(len(after) - len(p)):
-                if tuple(after[i : i + len(p)]) != p:
-                    continue
-                rest = after[i + len(p) :]
-                rest = rest[1:] if rest[:1] == ["for"] else rest
-                if rest[:2] in (["the", "one"], ["a", "one"]) or rest[:3] == ["a", "single", "one"]:
-                    found.append(Count(m.name, "one", 1, 1, m.end + i, m.end))
+        denied = "no" in tokens[max(0, m.start - 3) : m.start]
+        found += [
+            Count(m.name, "one", 1, 1, m.end + i, m.end)
+            for p in _EXCEPTIONS
+            for i in range(len(after) - len(p))
+            if denied and tuple(after[i : i + len(p)]) == p and _the_one(after[i + len(p) :])
+        ]
     return found
+
+
+def _the_one(words: list[str]) -> bool:
+    """Whether ``words`` start with a pronoun for one thing: "(for) the one", "a single one"."""
+    words = words[1:] if words[:1] == ["for"] else words
+    return words[:2] in (["the", "one"], ["a", "one"]) or words[:3] == ["a", "single", "one"]
 
 
 def _owner_start(tokens: list[str], start: int) -> int:

@@ -8,10 +8,10 @@ no pronoun to its noun, and read both as "no dog", "no cars". A clause that open
 the caption's reading denies, or a count with no noun of its own ("there is one on the corner",
 "several line the right", "the groom holds one", "no cat on either", "both are pictured", "but
 the women do"), or a bunch of nothing named after a denial ("no bananas in the bowl, though
-the bunch on the counter is untouched") or a place full of it
-("no cars on the left, the right side is lined with them"), or a place full of nothing it
-names ("far from empty, the harbour has no free mooring"), or "no one else" beside a speaker
-the rules do not place ("just the dog and me; no one else"), makes the gate refuse
+the bunch on the counter is untouched") or a place full of it ("no cars on the left, the right
+side is lined with them"), or a place full of nothing it names ("far from empty, the harbour
+has no free mooring"), or "no one else" beside a speaker the rules do not place ("just the dog
+and me; no one else"), makes the gate refuse
 the caption as ``unresolved_anaphor``. Where the rules already read the thing as there ("the
 dog isn't on the bed; it's curled up underneath") nothing is refused.
 """
@@ -109,9 +109,10 @@ def unresolved_anaphor(text: str, polarities: Mapping[str, Polarity], lexicon: L
     for match in (*_BARE_BUNCH.finditer(prepared), *_FULL_OF_IT.finditer(prepared)):
         if any(m.name for m in find_mentions(prepared[: match.start()].split(), index)):
             return True
-    if _FULL_OF_WHAT.search(text.lower()) and "affirmed" not in polarities.values():
+    lowered = text.lower()
+    if _FULL_OF_WHAT.search(lowered) and "affirmed" not in polarities.values():
         return True  # "far from empty": of nothing the caption names
-    speaker_else = _NO_ONE_ELSE.search(text.lower()) and _SPEAKER.search(text.lower())
+    speaker_else = _NO_ONE_ELSE.search(lowered) and _SPEAKER.search(lowered)
     if polarities.get("person") == "negated" and speaker_else:
         return True  # "me ... no one else": the speaker is someone
     if _THERE_ARE.search(prepared):  # what a rewritten denial said, too: "the street has some
