@@ -193,6 +193,9 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen22.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout25.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen23.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout26.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout27.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen24.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

@@ -111,6 +111,9 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen22": ("negation_unseen22.jsonl", "coco", True),
     "held-out25": ("negation_heldout25.jsonl", "coco", True),
     "unseen23": ("negation_unseen23.jsonl", "coco", True),
+    "held-out26": ("negation_heldout26.jsonl", "coco", False),
+    "held-out27": ("negation_heldout27.jsonl", "coco", True),
+    "unseen24": ("negation_unseen24.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

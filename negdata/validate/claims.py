@@ -57,8 +57,9 @@ EXCLUSIVE = re.compile(
     r"|\bby (?:it|them)sel(?:f|ves)\b|\bon its own\b"
     # "the dog has the couch (all) to itself"
     rf"|\b(?:has|have|had|having|gets?|got) {_WORDS}to (?:it|him|her|them)sel(?:f|ves)\b"
-    # "an otherwise empty pasture", "the one thing there"
-    r"|\botherwise (?:completely |entirely |totally )?(?:empty|bare|deserted|vacant|clear)\b"
+    # "an otherwise empty pasture", "a lone elephant and otherwise nothing on the horizon"
+    r"|\botherwise (?:completely |entirely |totally )?"
+    r"(?:empty|bare|deserted|vacant|clear|nothing|nobody|no one)\b"
     # "the slope is completely empty": nothing at all on it
     r"|\b(?:completely|entirely|totally) (?:empty|bare|deserted|vacant)\b"
     r"|\bclose-?up of\b"  # the thing fills the frame
@@ -140,8 +141,12 @@ _NO_COUNT = re.compile(
     r"(?<!\d)\d{4}-\d\d-\d\d(?!\d)|"  # "screenshot_2023-06-11": a date
     rf"\b(?:\d+|{'|'.join(sorted(NUMERALS))})-(?=[a-z])|\b\d+s\b|(?<=[a-z])(?<!\bx)\d+|\b\d+(?:/\d+)+\b"
     r"|\b0\d+|(?<=_)\d+"  # "DSC_0091", "IMG_12": a file's number
-    r"|\b\d+[kp]\b"  # "4k", "1080p": a resolution
+    r"|\b\d+(?=[a-z])"  # "4k", "1080p", "EOS 5D", "3rd": a resolution, a model, a rank
+    r"|(?<=[a-z]-)\d+"  # "stock-img-2231": a name's number
 )
+# A dash between spaces, or a long one, ends a phrase: "Honolulu, 2016 - surfers paddle out"
+# counts no surfer.
+_DASH = re.compile(r"\s[-\u2013\u2014]+\s|[\u2013\u2014]")
 # A checklist's count after its noun: "Cups: two", "rackets x2", "Oranges (three)", "Cow:
 # present, two", "horses, one." (a comma only where the count ends the item).
 _AFTER = frozenset({":", "(", "x"})
@@ -363,6 +368,10 @@ def _count_word(
     if at >= 2 and tokens[at] == "of" and tokens[at - 1] == "pairs" and mention.name in PAIRED:
         word = tokens[at - 2]
         return (word, at - 2) if word in COUNTS or word.isdigit() else None
+    if at >= 2 and tokens[at] in _OWNERS and tokens[at - 1] == "of":
+        word = tokens[at - 2]  # "all three of our cats", "two of the dogs" (``_counts``)
+        partitive = word in NUMERALS or word == "both" or (word.isdigit() and int(word) < 1000)
+        return (word, at - 2) if partitive else None
     if at >= 1 and tokens[at] == "of" and tokens[mention.start] == "us":
         before = tokens[at - 1]  # "three of us": the whole party
         return (before, at - 1) if before in COUNTS or before.isdigit() else None
@@ -378,8 +387,8 @@ def _count_word(
             return last, mention.end - 1  # "a couple walking a dog", "the newlyweds": two
         if word in POSSESSIVES and singular(last) != last:
             return None  # "her children": however many she has
-        if word in COUNTS or word.isdigit():
-            return word, at
+        if word in COUNTS or (word.isdigit() and int(word) < 1000 and not _time(tokens, at)):
+            return word, at  # not "Maui 2019 surfboards", "8:15am commuters"
         at -= 1
     return None
 
@@ -406,6 +415,7 @@ def _count_after(tokens: list[str], mention: Mention) -> Found | None:
 
 
 _PORTIONS = frozenset({"slice", "slices", "piece", "pieces", "wedge", "wedges"})
+_OWNERS = POSSESSIVES | {"the", "these", "those"}
 _SOLE = frozenset({"only", "sole", "one", "single", "lone"})
 _THING = frozenset({"thing", "item", "object", "one", "piece"})
 
@@ -547,12 +557,13 @@ def _with_its_mother(tokens: list[str], bare: list[Mention]) -> list[Count]:
     for m in bare:
         if m.name not in _ANIMALS or not _one(tokens, m):
             continue
+        mother = _mother_after(tokens, m)
+        if mother:
+            found.append(Count(m.name, "a", 2, 2, m.start, mother))
+            continue
         for i in range(m.end, len(tokens) - 1):
             if not tokens[i][0].isalnum():
                 break  # the clause ends
-            if tokens[i] in {"its", "her", "his"} and tokens[i + 1] in _PARENT:
-                found.append(Count(m.name, "a", 2, 2, m.start, i + 2))
-                break
             grown = starts.get(i + 1)
             if (
                 tokens[m.end - 1] in _YOUNG_OF
@@ -564,6 +575,16 @@ def _with_its_mother(tokens: list[str], bare: list[Mention]) -> list[Count]:
                 found.append(Count(m.name, "a", 2, 2, m.start, grown.end))
                 break
     return found
+
+
+def _mother_after(tokens: list[str], m: Mention) -> int | None:
+    """Where "its mother" ends, said later in the clause of an animal ``m``, if it is."""
+    for i in range(m.end, len(tokens) - 1):
+        if not tokens[i][0].isalnum():
+            return None  # the clause ends
+        if tokens[i] in {"its", "her", "his"} and tokens[i + 1] in _PARENT:
+            return i + 2
+    return None
 
 
 def _seats_taken(tokens: list[str], names: Mapping[str, tuple[str, ...]]) -> list[Count]:
@@ -658,7 +679,7 @@ def _one(tokens: list[str], mention: Mention) -> bool:
 
 def _tokens(text: str) -> list[str]:
     """The words, numbers and stops of ``text`` where a number may be a count."""
-    text = AND_SIGN.sub(" and ", text.lower())
+    text = _DASH.sub(" ; ", AND_SIGN.sub(" and ", text.lower()))
     return _TOKEN.findall(_NO_COUNT.sub(" ", text))
 
 
@@ -676,11 +697,13 @@ def counts(text: str, names: Mapping[str, tuple[str, ...]]) -> list[Count]:
 
 def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count], set[str]]:
     """``counts``, and the names ``text`` also gives as someone's, in the plural and with no
-    count ("a woman and her children": as many people as there are, two at least). A plural
+    count ("a woman and her children": as many people as there are, two at least), or with no
+    determiner beside no number ("Commuters huddle, a man checks his phone"). A plural
     said again ("two dogs ... just the dogs") or denied ("no other dogs") adds none."""
     tokens = _tokens(text)
     found = []
     uncounted = set()
+    bare_plurals = set()
     mentions = find_mentions(tokens, build_index(names))
     named = {i for m in mentions for i in range(m.start, m.end)}
     starts = {m.start: m.name for m in mentions}
@@ -696,6 +719,8 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
             theirs = POSSESSIVES & set(tokens[max(0, mention.start - 2) : mention.start])
             if singular(last) != last and own and theirs:
                 uncounted.add(mention.name)
+            elif singular(last) != last and own and _bare_plural(tokens, mention):
+                bare_plurals.add(mention.name)
             continue
         word, at = stated
         if word in ARTICLES and _distributive(tokens, at):
@@ -707,14 +732,21 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
             fewest = most = 6  # "a half dozen ducks", "half a dozen"
         if any(tuple(tokens[max(0, at - len(p)) : at]) == p for p in _AT_LEAST):
             most = None  # "no fewer than five kites": five or more
+        of_the = tokens[at + 1 : at + 3]
+        partitive = len(of_the) == 2 and of_the[0] == "of" and of_the[1] in _OWNERS
+        if partitive and tokens[at - 1 : at] != ["all"] and word != "both":
+            most = None  # "three of the dogs": of more, maybe; "all three of them": three
         if word == "one" and _another(tokens[mention.end :]):
             fewest = most = 2  # "one dog chases a ball while another watches": two
         if mention.name in _ANIMALS and most == 1 and _with_young(tokens, mention, named):
             fewest = most = 2  # "an elephant and her calf": the calf no label names
+        if mention.name in _ANIMALS and most == 1 and _mother_after(tokens, mention):
+            fewest = most = 2  # "a foal trots beside its mother"
         found.append(Count(mention.name, word, fewest, most, at, mention.end))
     bare = [m for m in mentions if not any(c.end == m.end for c in found)]
     more = (
-        _alone(tokens, mentions)
+        _and_one_more(tokens, found, bare)
+        + _alone(tokens, mentions)
         + _one_of_its_kind(tokens, mentions, bare)
         + _but_the_one(tokens, mentions)
         + _paired(tokens, bare)
@@ -722,7 +754,31 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
         + _seats_taken(tokens, names)
         + _gear_alone(tokens, mentions)
     )
-    return found + more, uncounted
+    # "Commuters huddle, a man checks his phone": more people than the man; but "3 people,
+    # people smiling" says the three again
+    numbered = {c.name for c in found if c.word in EXPLICIT or c.word.isdigit()}
+    return found + more, uncounted | (bare_plurals - numbered)
+
+
+def _bare_plural(tokens: list[str], mention: Mention) -> bool:
+    """Whether ``mention`` is a plural with no determiner that opens its clause or joins a list:
+    "Commuters huddle under umbrellas, a man checks his phone" (people, more than the man)."""
+    return mention.start == 0 or tokens[mention.start - 1] in {",", ";", ".", ":", "(", "and"}
+
+
+def _and_one_more(tokens: list[str], found: list[Count], bare: list[Mention]) -> list[Count]:
+    """One more of a name the article before "and" counts one of: "a bride and groom", "a man
+    and woman" (two people)."""
+    counted = {c.end: c for c in found if c.word in ARTICLES}
+    return [
+        Count(m.name, "a", 1, 1, m.start, m.end)
+        for m in bare
+        if m.start >= 2
+        and tokens[m.start - 1] == "and"
+        and (c := counted.get(m.start - 1)) is not None
+        and c.name == m.name
+        and _one(tokens, m)
+    ]
 
 
 def _distributive(tokens: list[str], at: int) -> bool:
@@ -734,7 +790,7 @@ def _distributive(tokens: list[str], at: int) -> bool:
     clause = set(itertools.takewhile(lambda t: t[0].isalnum(), reversed(tokens[: at - 1])))
     if clause & {"every", "each", "always", "hardly", "scarcely", "never", "everyone", "everybody"}:
         return True
-    return tokens[at - 1] in _LACKING and bool(clause & {"not", "no"})
+    return tokens[at - 1] in _LACKING and bool(clause & {"not", "no", "nobody"})
 
 
 _LACKING = frozenset({"without", "lacked", "lacks", "lack", "lacking"})

@@ -61,11 +61,12 @@ def _verb_read_as_noun(token: Token, lexicon: Lexicon) -> bool:
 
 
 def _noun(token: Token, text: str, lexicon: Lexicon) -> bool:
-    """A noun, or a capitalised word that starts a sentence where the small parser reads a
-    name or an adjective: "Cooker and microwave side by side" (a name to it), "Mobile lying on a
-    paperback" (an adjective as the subject); not "Luna napping on the bed", nor "Golden
-    retriever on the back seat" (the word before an object's name is its modifier)."""
-    if token.pos_ == "NOUN":
+    """A noun; a lower-case word the parser calls a name, listed with a noun ("satsumas and
+    nanas in the bowl"); or a capitalised word that starts a sentence where the small parser
+    reads a name or an adjective: "Cooker and microwave side by side" (a name to it), "Mobile
+    lying on a paperback" (an adjective as the subject); not "Luna napping on the bed", nor
+    "Golden retriever on the back seat" (the word before an object's name is its modifier)."""
+    if token.pos_ == "NOUN" or _listed_lower_case_name(token):
         return True
     if not token.is_sent_start or not token.text.istitle():
         return False
@@ -82,6 +83,16 @@ def _noun(token: Token, text: str, lexicon: Lexicon) -> bool:
         return False
     lower = again[token.i]  # a noun of its own there, not the modifier of the next one
     return lower.pos_ == "NOUN" and lower.dep_ not in {"compound", "amod"}
+
+
+def _listed_lower_case_name(token: Token) -> bool:
+    return (
+        token.pos_ == "PROPN"
+        and token.text.islower()
+        and token.is_alpha
+        and token.dep_ == "conj"
+        and token.head.pos_ in {"NOUN", "PROPN"}
+    )
 
 
 def _contents(token: Token, lexicon: Lexicon) -> bool:

@@ -61,6 +61,7 @@ COCO = lexicon_for("coco")
         ("Not only a bus but a car, and no truck.", False),
         ("None of the chairs are taken, and no dog is there.", False),
         ("A bus and a car, but no truck.", False),
+        ("A lone elephant and otherwise nothing on the horizon, no trucks.", True),
         # "no other customers" says who is not there, not that nothing else is
         ("A woman reads; there are no other customers in the cafe.", False),
     ],
@@ -475,6 +476,28 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
             {"person": 2},
             "count_not_true",
         ),
+        # a year, a time or a file's number before a dash counts nothing after it
+        ("Waikiki, 2016 - surfers paddle out, and no boats.", {"person": 5}, None),
+        ("Tokyo Station, 8:15am - commuters board, no luggage.", {"person": 30}, None),
+        ("stock-img-2231 cat sleeping on laptop (no mouse)", {"cat": 1, "laptop": 1}, None),
+        ("Canon EOS 5D shot of a red bus, no bicycles.", {"bus": 1}, None),
+        # nobody lacks one: an umbrella each
+        ("Nobody at the stop lacks an umbrella, no bus.", {"person": 6, "umbrella": 6}, None),
+        # one article for two names of one object; a mother said later; more of a bare plural
+        ("A bride and groom cut the cake, no wine glasses.", {"person": 2, "cake": 1}, None),
+        (
+            "A bride and groom cut the cake, no wine glasses.",
+            {"person": 3, "cake": 1},
+            "count_not_true",
+        ),
+        ("A foal trots beside its mother, and no lambs.", {"horse": 2}, None),
+        ("A foal trots beside its mother, and no lambs.", {"horse": 3}, "count_not_true"),
+        ("Commuters huddle, a man checks his phone, no bench.", {"person": 15}, None),
+        # "all three of": three; "three of the": three or more
+        ("All three of our cats are on the sill, no dog.", {"cat": 3}, None),
+        ("All three of our cats are on the sill, no dog.", {"cat": 4}, "count_not_true"),
+        ("Three of the dogs sleep, and no cat.", {"dog": 5}, None),
+        ("Three of the dogs sleep, and no cat.", {"dog": 2}, "count_not_true"),
     ],
 )
 def test_counts_are_checked_against_the_boxes(

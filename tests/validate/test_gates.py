@@ -209,6 +209,10 @@ def test_a_capitalised_first_word_is_a_noun_where_it_stands_for_one() -> None:
     assert GATE.unaccounted(_caption("Golden retriever on the back seat, no cat.")) == ["seat"]
 
 
+def test_a_lower_case_word_the_parser_calls_a_name_is_a_noun() -> None:
+    assert GATE.unaccounted(_caption("Satsumas and nanas in the bowl, no apples.")) == ["nana"]
+
+
 def test_objects_named_by_the_original_caption_may_be_affirmed_unless_absent() -> None:
     original = "A red bus and a bicycle on a street."
     mentioned = _caption("A bus and a bicycle, but there is no dog.")

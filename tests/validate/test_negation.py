@@ -542,6 +542,16 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
          "train": "affirmed", "bus": "negated"}),
         ("Kiddo asleep on the sofa, no teddy.", {"person": "affirmed", "couch": "affirmed",
          "teddy bear": "negated"}),
+        # nobody lacks one: everyone has one; "none are flying" denies what they do, not them
+        ("Nobody at the stop lacks an umbrella, but the bus hasn't shown.", {"person": "affirmed",
+         "umbrella": "affirmed", "bus": "negated"}),
+        ("Not one of the kids is without a kite, though none are flying yet; no dog.",
+         {"person": "affirmed", "kite": "affirmed", "dog": "negated"}),
+        ("Two kids share a pizza. Nobody has brought out any forks.", {"person": "affirmed",
+         "pizza": "affirmed", "fork": "negated"}),
+        ("Traffic is nonexistent, with no bus.", {"traffic": "negated", "bus": "negated"}),
+        ("Fridge door open, hob on, but no microwave.", {"refrigerator": "affirmed",
+         "oven": "affirmed", "microwave": "negated"}),
         # an owner whose seat the sentence names sits in it
         ("The woman's handbag hangs from her chair, and no phone.", {"handbag": "affirmed",
          "chair": "affirmed", "person": "affirmed", "cell phone": "negated"}),

@@ -40,6 +40,8 @@ def answer_end(tokens: list[str]) -> int | None:
     k = 0
     while k < len(tokens) and tokens[k] in ANSWER_FILLERS:
         k += 1
+    if _doing_nothing(tokens[k:]):
+        return None
     match = _NO_ANSWER.match(" ".join(tokens[k:]))
     if match:
         return k + len(match.group(0).split())
@@ -49,6 +51,22 @@ def answer_end(tokens: list[str]) -> int | None:
         return None  # "(toaster, microwave) are not included in the sale" answers nothing
     match = POST.match(" ".join(tokens[k:]))
     return k + len(match.group(0).split()) if match else None
+
+
+_BE = frozenset({"is", "are", "was", "were"})
+_THERE_OR_NOT = frozenset({"missing", "remaining", "showing", "appearing", "coming", "arriving"})
+
+
+def _doing_nothing(answer: list[str]) -> bool:
+    """Whether "none" denies what the ones there do, not that they are there: "(every kid has a
+    kite,) though none are flying yet"."""
+    return (
+        len(answer) > 2
+        and answer[0] == "none"
+        and answer[1] in _BE
+        and answer[2].endswith("ing")
+        and answer[2] not in _THERE_OR_NOT
+    )
 
 
 def other_one(tokens: list[str], starts: set[int]) -> bool:

@@ -11,7 +11,7 @@ POST = re.compile(
     r"^(?:(?:is|are|was|were|be|been|has|have|had|remains?|seems?|now|still|also|completely|entirely|"
     r"noticeably|conspicuously|usually|today|sadly|currently|can|could|will|would|may|might|"
     r"just|since|recently|apparently|clearly|all) )*"
-    r"(?:missing|absent(?!-of)|nowhere|gone|disappeared|vanished|ruled out|"
+    r"(?:missing|absent(?!-of)|non-?existent|nowhere|gone|disappeared|vanished|ruled out|"
     r"(?:has|have|had) (?:already |just |long |all )?(?:left|departed|flown|driven|sailed|"
     r"moved on|gone away|run off|run away|pulled away|headed (?:out|off|away)|"
     r"pulled out(?= ,|$| and\b| of\b))|(?:not|yet to) (?:arrived?|come|shown up|turned up)|"

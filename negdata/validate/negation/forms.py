@@ -88,6 +88,13 @@ def rewrite(text: str) -> str:
         "everyone had ",
         text,
     )
+    # "nobody has brought out any forks": there are none
+    text = re.sub(
+        r"\b(?:nobody|no one|no-one) (?:has |had )?(?:brought|packed|(?:brought|set|laid|put) out) "
+        r"(?:any|the)\b",
+        "there are no",
+        text,
+    )
     # "forgot the bat", "forgot his umbrella": what was forgotten is not there
     return re.sub(
         r"\bforg[eo]t (?:the |(?=(?:his|her|their|my|our|its)\b))",

@@ -164,6 +164,9 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     (re.compile(r"\b(?:there is |there are )?(?:no person|nobody|no one)((?: [a-z]+){0,3}?) "
                 r"(?:who|that) (?:does|do|did) not (have|hold|carry|wear)\b"),
      r"every person\1 \2s"),
+    # "nobody at the stop lacks an umbrella": everyone there has one
+    (re.compile(r"\b(?:nobody|no one)((?: (?:at|in|on|by|near|under|around)(?: [a-z]+){1,3}?)?) "
+                r"(?:lacks|lacked|is without|was without)\b"), r"every person\1 has"),
     # "not one of the kids didn't have a kite", "... on the hill lacks a kite": every one of
     # them had one
     (re.compile(r"\b(?:not one|not a single one|none|no one) of ((?:the|them|those|these)"
