@@ -196,6 +196,9 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout26.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout27.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen24.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout28.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout29.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen25.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

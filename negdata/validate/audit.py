@@ -114,6 +114,9 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out26": ("negation_heldout26.jsonl", "coco", False),
     "held-out27": ("negation_heldout27.jsonl", "coco", True),
     "unseen24": ("negation_unseen24.jsonl", "coco", True),
+    "held-out28": ("negation_heldout28.jsonl", "coco", False),
+    "held-out29": ("negation_heldout29.jsonl", "coco", True),
+    "unseen25": ("negation_unseen25.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

@@ -103,6 +103,8 @@ COUNTS: dict[str, tuple[int, int | None]] = {
     # "its rider", "our car": one, said of a singular name (``_count_word``)
     **dict.fromkeys(POSSESSIVES, (1, 1)),
 }
+# The upper bound of a count said of none there: "not a parent in sight" checks no box.
+DENIED = 0
 # What is wrong with a count (``count_problem``).
 CountProblem = Literal["count_not_true", "count_unverified"]
 ARTICLES = frozenset({"a", "an"})
@@ -393,6 +395,37 @@ def _count_word(
     return None
 
 
+def _group_of(tokens: list[str], mention: Mention) -> Found | None:
+    """The size of the group ``mention`` heads: "a giraffe family of four" (four giraffes)."""
+    at = mention.end
+    if tokens[at : at + 2] not in ([g, "of"] for g in _GROUPS | _HERDS):
+        return None
+    word = tokens[at + 2] if at + 2 < len(tokens) else ""
+    return (word, at + 2) if word in NUMERALS or (word.isdigit() and int(word) < 1000) else None
+
+
+def _people_of(
+    tokens: list[str], names: Mapping[str, tuple[str, ...]], mentions: list[Mention]
+) -> list[Count]:
+    """People a group's size counts, with no noun before or after it: "a family of five at the
+    picnic" (not "a giraffe family of four", "a group of four friends")."""
+    if "person" not in names:
+        return []
+    named = {m.start for m in mentions} | {m.end for m in mentions}
+    found = []
+    for i in range(len(tokens) - 2):
+        word = tokens[i + 2]
+        sized = word in NUMERALS or (word.isdigit() and int(word) < 1000)
+        alone = i not in named and i + 3 not in named
+        if tokens[i] in _GROUPS and tokens[i + 1] == "of" and sized and alone:
+            n = int(word) if word.isdigit() else COUNTS[word][0]
+            found.append(Count("person", word, n, n, i + 2, i + 3))
+    return found
+
+
+_HERDS = frozenset({"herd", "pack", "flock", "pod", "pride", "troop"})
+
+
 def _count_after(tokens: list[str], mention: Mention) -> Found | None:
     """The count a checklist states after ``mention`` ("Cups: two", "Children present: two"),
     else ``None``."""
@@ -476,8 +509,8 @@ def _one_of_its_kind(
     people" (or nobody). ``bare``: the mentions no count word counts."""
     denied: dict[str, list[Mention]] = {}
     for m in mentions:
-        if "no" in tokens[max(0, m.start - 3) : m.start]:
-            denied.setdefault(m.name, []).append(m)
+        if {"no", "not"} & set(tokens[max(0, m.start - 3) : m.start]):
+            denied.setdefault(m.name, []).append(m)  # "no other dogs", "not one person"
     nobody = "nobody" in tokens or "no one" in " ".join(tokens)
     found = []
     for m in bare:
@@ -562,8 +595,8 @@ def _with_its_mother(tokens: list[str], bare: list[Mention]) -> list[Count]:
             found.append(Count(m.name, "a", 2, 2, m.start, mother))
             continue
         for i in range(m.end, len(tokens) - 1):
-            if not tokens[i][0].isalnum():
-                break  # the clause ends
+            if not tokens[i][0].isalnum() and tokens[i] != ",":
+                break  # the sentence ends ("foal in the straw, the mare over it": one more)
             grown = starts.get(i + 1)
             if (
                 tokens[m.end - 1] in _YOUNG_OF
@@ -624,16 +657,20 @@ def _gear_alone(tokens: list[str], mentions: list[Mention]) -> list[Count]:
 
 
 def _with_young(tokens: list[str], mention: Mention, named: set[int]) -> bool:
-    """ "an elephant and her calf", "a giraffe with its calf": a young one no label's word
-    names."""
+    """ "an elephant and her calf", "a giraffe with its calf", "a bull elephant and a calf"
+    (no other animal has one here): a young one no label's word names."""
     young = tokens[mention.end : mention.end + 3]
+    theirs = {"her", "its"} | (ARTICLES if mention.name in _CALVES else set())
     return (
         len(young) == 3
         and young[0] in {"and", "with"}
-        and young[1] in {"her", "its"}
+        and young[1] in theirs
         and young[2] in _YOUNG
         and mention.end + 2 not in named
     )
+
+
+_CALVES = frozenset({"elephant", "giraffe", "zebra", "bear"})  # young no other label's word names
 
 
 _TAKEN = frozenset({"taken", "occupied"})
@@ -709,7 +746,8 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
     starts = {m.start: m.name for m in mentions}
     for mention in mentions:
         stated = (
-            _count_word(tokens, mention, named, starts)
+            _group_of(tokens, mention)
+            or _count_word(tokens, mention, named, starts)
             or _count_after(tokens, mention)
             or _count_predicate(tokens, mention)
         )
@@ -725,8 +763,12 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
         word, at = stated
         if word in ARTICLES and _distributive(tokens, at):
             continue  # "not a single table without a wine glass on it": one each
-        if "not" in tokens[max(0, at - 2) : at] and _without_after(tokens, mention.end):
-            continue  # "not a single table without a glass on it": every table, no count
+        before = tokens[max(0, at - 2) : at]
+        if before[-1:] in (["no"], ["not"]) or before in (["not", "a"], ["not", "an"]):
+            # "not a parent in sight", "not a single fork", "no two dogs alike": a count of none
+            # there (``DENIED``); but "not just three sheep", "isn't without a microwave"
+            found.append(Count(mention.name, word, 0, DENIED, at, mention.end))
+            continue
         fewest, most = (int(word), int(word)) if word.isdigit() else COUNTS[word]
         if word == "dozen" and "half" in tokens[max(0, at - 2) : at]:
             fewest = most = 6  # "a half dozen ducks", "half a dozen"
@@ -752,6 +794,7 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
         + _paired(tokens, bare)
         + _with_its_mother(tokens, bare)
         + _seats_taken(tokens, names)
+        + _people_of(tokens, names, mentions)
         + _gear_alone(tokens, mentions)
     )
     # "Commuters huddle, a man checks his phone": more people than the man; but "3 people,
@@ -763,7 +806,10 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
 def _bare_plural(tokens: list[str], mention: Mention) -> bool:
     """Whether ``mention`` is a plural with no determiner that opens its clause or joins a list:
     "Commuters huddle under umbrellas, a man checks his phone" (people, more than the man)."""
-    return mention.start == 0 or tokens[mention.start - 1] in {",", ";", ".", ":", "(", "and"}
+    return mention.start == 0 or tokens[mention.start - 1] in _CLAUSE_OPENERS
+
+
+_CLAUSE_OPENERS = frozenset({",", ";", ".", ":", "(", "and", "while", "as", "but", "where", "with"})
 
 
 def _and_one_more(tokens: list[str], found: list[Count], bare: list[Mention]) -> list[Count]:
@@ -894,6 +940,7 @@ def count_problem(
         count
         for count in stated
         if polarities[count.name] == "affirmed"
+        and count.most != DENIED
         and (articles or count.word not in GRAMMAR)
         and not (busy and count.name == "person" and count.word in GRAMMAR)
     ]

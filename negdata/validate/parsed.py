@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # spaCy (and torch, which thinc imports) only load to parse
     from spacy.tokens import Token
 
 NOUNS = frozenset({"NOUN", "PROPN"})
-NO_WORDS = frozenset({"no", "zero", "neither", "nor"})
+NO_WORDS = frozenset({"no", "zero", "neither", "nor", "nary"})
 # Prepositions whose object is not there.
 WITHOUT = frozenset({"without", "sans", "minus", "excluding", "lacking", "barring"})
 # "free of X", "devoid of X": the head of "of" that makes its object absent.

@@ -444,6 +444,12 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
         # a young one no label names; newlyweds are two; an article under "every" is one each
         ("An elephant and her calf on the road, no people.", {"elephant": 2}, None),
         ("An elephant and her calf on the road, no people.", {"elephant": 1}, "count_not_true"),
+        ("A bull elephant and a calf cross the track, no jeeps.", {"elephant": 2}, None),
+        (
+            "A bull elephant and a calf cross the track, no jeeps.",
+            {"elephant": 3},
+            "count_not_true",
+        ),
         (
             "The newlyweds share a slice of cake, no knife.",
             {"person": 3, "cake": 1},
@@ -493,6 +499,33 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
         ("A foal trots beside its mother, and no lambs.", {"horse": 2}, None),
         ("A foal trots beside its mother, and no lambs.", {"horse": 3}, "count_not_true"),
         ("Commuters huddle, a man checks his phone, no bench.", {"person": 15}, None),
+        # a group's size; a count denied counts nothing there, a count after it does
+        ("Is there a person? No. Two zebras grazing.", {"zebra": 3}, "count_not_true"),
+        (
+            "Not just three sheep but two cows, and no dog.",
+            {"sheep": 4, "cow": 2},
+            "count_not_true",
+        ),
+        ("Foal lying in the straw, the mare standing over it, no dog.", {"horse": 2}, None),
+        (
+            "Foal lying in the straw, the mare standing over it, no dog.",
+            {"horse": 3},
+            "count_not_true",
+        ),
+        ("A family of five at the picnic spot, no dog.", {"person": 5}, None),
+        ("A family of five at the picnic spot, no dog.", {"person": 6}, "count_not_true"),
+        ("A giraffe family of four, and no zebras.", {"giraffe": 4}, None),
+        ("A giraffe family of four, and no zebras.", {"giraffe": 5}, "count_not_true"),
+        (
+            "Two teenagers skateboarding in an empty car park, not a parent in sight.",
+            {"person": 2},
+            None,
+        ),
+        (
+            "A bride and groom cut a cake while guests look on, no vases.",
+            {"person": 30, "cake": 1},
+            None,
+        ),
         # "all three of": three; "three of the": three or more
         ("All three of our cats are on the sill, no dog.", {"cat": 3}, None),
         ("All three of our cats are on the sill, no dog.", {"cat": 4}, "count_not_true"),

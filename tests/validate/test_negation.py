@@ -552,6 +552,28 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         ("Traffic is nonexistent, with no bus.", {"traffic": "negated", "bus": "negated"}),
         ("Fridge door open, hob on, but no microwave.", {"refrigerator": "affirmed",
          "oven": "affirmed", "microwave": "negated"}),
+        # "not an hour goes by here without", "hasn't gone a night without": always with
+        ("Not an hour goes by here without a plane overhead, and no birds.",
+         {"airplane": "affirmed", "bird": "negated"}),
+        ("The toddler hasn't gone a night without his teddy; no storybook.", {"person": "affirmed",
+         "teddy bear": "affirmed", "book": "negated"}),
+        # a bull elephant, an elephant family and a foal's mother are no cow and no people
+        ("A bull elephant and a calf cross the track, no jeeps.", {"elephant": "affirmed",
+         "car": "negated"}),
+        ("Elephant family crossing a dirt road, no jeeps.", {"elephant": "affirmed",
+         "car": "negated"}),
+        ("A zebra foal stands close to its striped mother, no jeeps.", {"zebra": "affirmed",
+         "car": "negated"}),
+        ("Neither of their owners is anywhere in the shot.", {"person": "negated"}),
+        ("There are no people, only parked cars and a bus stop sign.", {"person": "negated",
+         "car": "affirmed"}),
+        ("Mare and foal in the stable; no stable hands around.", {"horse": "affirmed",
+         "person": "negated"}),
+        # a hedge ends where a cue of its own starts
+        ("Surfers waiting for a wave, no boats.", {"person": "affirmed", "boat": "negated"}),
+        ("Her cellphone is not in the bag or anywhere else.", {"cell phone": "negated"}),
+        ("The cat is our only pet, so don't expect a dog here.", {"cat": "affirmed",
+         "pet": "affirmed", "dog": "negated"}),
         # an owner whose seat the sentence names sits in it
         ("The woman's handbag hangs from her chair, and no phone.", {"handbag": "affirmed",
          "chair": "affirmed", "person": "affirmed", "cell phone": "negated"}),

@@ -69,6 +69,7 @@ COCO = lexicon_for("coco")
         ("Fridge is not seen here.", {"refrigerator": "negated"}),
         ("The cat is not pictured, but a fridge is seen.", {"cat": "negated",
          "refrigerator": "affirmed"}),
+        ("With nary a chair to sit on, guests stand.", {"chair": "negated", "person": "affirmed"}),
     ],
 )  # fmt: skip
 def test_the_parse_reads_negation(text: str, expected: dict[str, str]) -> None:

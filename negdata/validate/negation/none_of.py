@@ -20,8 +20,8 @@ _PREDICATE = frozenset(
 _PRESENT = re.compile(
     r"^(?:(?:is|are|was|were|can be|could be|can|could|has|have|had) )?(?:(?:been|be) )?"
     # "around" ends the phrase: "none of the chairs around the table" places the chairs
-    r"(?:visible|present|here|there|around(?! the| a| an| it| its| their)|seen|shown|pictured|"
-    r"depicted|left|to be seen|"
+    r"(?:visible|present|here|there|anywhere|around(?! the| a| an| it| its| their)|seen|shown|"
+    r"pictured|depicted|left|to be seen|"
     r"in (?:view|sight)|(?:in|within) (?:the |this )?(?:" + "|".join(FRAME_WORDS) + r")|"
     r"appears?|appeared|remains?|show up|shows up|arrived|come|came)\b"
 )

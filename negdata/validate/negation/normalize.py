@@ -121,8 +121,9 @@ _NOT_ONE = r"(?:not (?:a single |even )?one of the|not a single|not one|no|none 
 # but the dog is asleep"), and one that does deny it, said the other way round ("not once does
 # a car appear").
 _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
-    (re.compile(r"\b(?:not an?|no|never an?) (?:day|week|morning|evening|night|year|moment|"
-                r"minute|hour)(?: (?:goes|passes|went|passed) by)? without\b"), "always with"),
+    (re.compile(r"\b(?:not an?|no|never an?|(?:has|have|had|did) not (?:gone|go|spent|spend) "
+                r"(?:an?|one|a single)) (?:day|week|morning|evening|night|year|moment|minute|hour)"
+                r"(?: (?:goes|passes|went|passed) by)?(?: here| there)? without\b"), "always with"),
     # "never seen this road without a truck on it": there is one, as always
     (re.compile(r"\bnever (?:seen|known|see|seeing) ((?:this|the|that|our|my) [a-z]+(?: [a-z]+)?) "
                 r"without\b"), r"always seen \1 with"),
@@ -210,6 +211,11 @@ _ARRIVED = re.compile(
 )
 
 
+# Animals whose males and females are bulls and cows, and animals that go in families.
+_BIG_GAME = "elephant|giraffe|moose|elk|seal|walrus|whale|hippo|rhino|bison|buffalo"
+_HERDS = "zebra|bear|horse|sheep|cow|duck|goose|swan|cat|dog|bird"
+
+
 @lru_cache(maxsize=4096)
 def prepare(text: str) -> str:
     """``text`` as the rules read it: lower case, plain words and marks, one clause per ``|``
@@ -234,7 +240,14 @@ def prepare(text: str) -> str:
     text = re.sub(
         r"\b(?:men|women|kids|children|boys|girls|ladies|unisex)(?:'s|')(?= [a-z])", " ", text
     )
-    text = re.sub(r"\bits (?:mother|father|mom|mum|parent|baby|young)\b", "its", text)
+    text = re.sub(r"\bits (?:[a-z]+ )?(?:mother|father|mom|mum|parent|baby|young)\b", "its", text)
+    # "a family of five at the picnic": a family, of a size (``claims`` counts it)
+    text = re.sub(
+        rf"\b(famil(?:y|ies)|group|crew|team) of +(?:{NUMBERS}|num)\b(?! +[a-z]+s\b)", r"\1", text
+    )
+    # "a bull elephant", "an elephant family": elephants, no cow and no people
+    text = re.sub(rf"\b(?:bull|cow) (?=(?:{_BIG_GAME})s?\b)", "", text)
+    text = re.sub(rf"\b({_BIG_GAME}|{_HERDS}) famil(?:y|ies)\b", r"\1 herd", text)
     # "a two-person tent", "a 2-bed flat", "a two-car garage": a count modifier, no object.
     text = re.sub(rf"\b(?:{NUMBERS}|\d+)-([a-z]+)", r"num-\1", text)
     # "a bottle-fed lamb": fed from one, which is there
@@ -393,6 +406,13 @@ def prepare(text: str) -> str:
     text = re.sub(r"\b(not|never) (?:been |being )?[a-z]+ed by\b", r"\1 have", text)
     text = re.sub(r"\bused to have\b", "not have", text)  # "the room used to have a TV"
     text = re.sub(r"\bnary an?\b", "no", text)
+    # "her phone is not in it or anywhere else": nowhere; "don't expect a dog here": none
+    text = re.sub(
+        r"\b(is|are|was|were) not (?:[a-z]+ ){1,4}?or anywhere else\b", r"\1 nowhere", text
+    )
+    text = re.sub(
+        r"\b(?:do|does) not expect (?:to (?:see|find) )?(?:an?|any)\b", "there is no", text
+    )
     text = re.sub(r"\bnor of\b", "nor", text)  # "no sign of the farmer, nor of the sheepdog"
     text = re.sub(r"\bw/", "with ", text)
     text = re.sub(rf"\bfails? to ({SHOW_VERBS})\b", r"does not \1", text)

@@ -96,6 +96,8 @@ def scope_end(
         ):
             break  # "without a helmet rides a bicycle": an unknown verb and its object
         if tok == ",":
+            if nxt in {"no", "without", "zero", "not"}:
+                break  # "waiting for a wave, no boats": a cue of its own
             if not item_found and not {"or", "nor"} & set(tokens[j:]):
                 break  # "no umbrellas, turquoise water, boats": a list of scenery, not objects
             if nxt in DESCRIBED and not _closes_with_or(tokens, j):

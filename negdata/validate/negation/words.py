@@ -172,7 +172,7 @@ NOT_OBJECTS = (
     "lunch bag", "shopping bag", "plastic bag", "paper bag", "tea bag", "sleeping bag", "bean bag",
     "garbage bag", "trash bag", "punching bag", "coffee table", "side table", "bedside table",
     "end table", "pool table", "changing table", "table setting", "table tennis", "apple pie",
-    "chocolate orange",
+    "chocolate orange", "bus stop sign",
     "bear hug", "cat walk", "hot tub", "super bowl", "rose bowl", "dust bowl", "piece of cake",
     "train of thought", "ball of yarn", "ball of wool", "ball of string", "ball of twine",
     # a group of animals or things, not people: "a couple of dogs", "a family of ducks"
