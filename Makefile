@@ -199,6 +199,8 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout28.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout29.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen25.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout30.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen26.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

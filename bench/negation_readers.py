@@ -102,6 +102,8 @@ SCORED = {
     "held-out28": ("negation_heldout28", False),
     "held-out29": ("negation_heldout29", True),
     "unseen25": ("negation_unseen25", True),
+    "held-out30": ("negation_heldout30", False),
+    "unseen26": ("negation_unseen26", True),
     "held-out": ("negation_heldout", True),
     "unseen": ("negation_unseen", True),
     "claims": ("negation_claims", False),

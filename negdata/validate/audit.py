@@ -117,6 +117,8 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out28": ("negation_heldout28.jsonl", "coco", False),
     "held-out29": ("negation_heldout29.jsonl", "coco", True),
     "unseen25": ("negation_unseen25.jsonl", "coco", True),
+    "held-out30": ("negation_heldout30.jsonl", "coco", False),
+    "unseen26": ("negation_unseen26.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

@@ -787,7 +787,7 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
         found.append(Count(mention.name, word, fewest, most, at, mention.end))
     bare = [m for m in mentions if not any(c.end == m.end for c in found)]
     more = (
-        _and_one_more(tokens, found, bare)
+        _listed_ones(tokens, found, bare)
         + _alone(tokens, mentions)
         + _one_of_its_kind(tokens, mentions, bare)
         + _but_the_one(tokens, mentions)
@@ -812,19 +812,27 @@ def _bare_plural(tokens: list[str], mention: Mention) -> bool:
 _CLAUSE_OPENERS = frozenset({",", ";", ".", ":", "(", "and", "while", "as", "but", "where", "with"})
 
 
-def _and_one_more(tokens: list[str], found: list[Count], bare: list[Mention]) -> list[Count]:
-    """One more of a name the article before "and" counts one of: "a bride and groom", "a man
-    and woman" (two people)."""
-    counted = {c.end: c for c in found if c.word in ARTICLES}
-    return [
-        Count(m.name, "a", 1, 1, m.start, m.end)
-        for m in bare
-        if m.start >= 2
-        and tokens[m.start - 1] == "and"
-        and (c := counted.get(m.start - 1)) is not None
-        and c.name == m.name
-        and _one(tokens, m)
-    ]
+def _listed_ones(tokens: list[str], found: list[Count], bare: list[Mention]) -> list[Count]:
+    """One each of the singular names listed beside a count of their kind: "a bride and groom"
+    (two people), "Grandad, mum and two kids" (four)."""
+    counted = [c for c in found if c.word in ARTICLES | EXPLICIT or c.word.isdigit()]
+    ones = []
+    for name in {c.name for c in counted}:
+        singles = [m for m in bare if m.name == name and _one(tokens, m)]
+        filler = {i for m in singles for i in range(m.start, m.end)} | {
+            i for i, t in enumerate(tokens) if t in {",", "and"}
+        }
+        spans = sorted(
+            [(m.start, m.end) for m in singles] + [(c.at, c.end) for c in counted if c.name == name]
+        )
+        listed: set[tuple[int, int]] = set()
+        for (s1, e1), (s2, e2) in itertools.pairwise(spans):
+            if e1 < s2 and set(range(e1, s2)) <= filler:
+                listed |= {(s1, e1), (s2, e2)}
+        ones += [
+            Count(name, "a", 1, 1, m.start, m.end) for m in singles if (m.start, m.end) in listed
+        ]
+    return ones
 
 
 def _distributive(tokens: list[str], at: int) -> bool:

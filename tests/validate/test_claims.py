@@ -499,6 +499,9 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
         ("A foal trots beside its mother, and no lambs.", {"horse": 2}, None),
         ("A foal trots beside its mother, and no lambs.", {"horse": 3}, "count_not_true"),
         ("Commuters huddle, a man checks his phone, no bench.", {"person": 15}, None),
+        # one each of the singular names listed beside a count
+        ("Grandad, mum and two kids on bicycles, no car.", {"person": 4}, None),
+        ("Grandad, mum and two kids on bicycles, no car.", {"person": 5}, "count_not_true"),
         # a group's size; a count denied counts nothing there, a count after it does
         ("Is there a person? No. Two zebras grazing.", {"zebra": 3}, "count_not_true"),
         (

@@ -569,6 +569,16 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
          "car": "affirmed"}),
         ("Mare and foal in the stable; no stable hands around.", {"horse": "affirmed",
          "person": "negated"}),
+        # never unoccupied: people there; a verb "crowds" is no crowd; who feeds a dog is a person
+        ("The bus stop is never unoccupied, but no bus is in sight.", {"person": "affirmed",
+         "bus": "negated"}),
+        ("Not one chair is unoccupied at the table; no cake.", {"chair": "affirmed",
+         "person": "affirmed", "dining table": "affirmed", "cake": "negated"}),
+        ("A flock of pigeons crowds the pier, but there are no fishermen.", {"bird": "affirmed",
+         "person": "negated"}),
+        ("He is feeding his sandwich to the dog, and no chairs.", {"person": "affirmed",
+         "sandwich": "affirmed", "dog": "affirmed", "chair": "negated"}),
+        ("Station platform, train not yet in.", {"train": "negated"}),
         # a hedge ends where a cue of its own starts
         ("Surfers waiting for a wave, no boats.", {"person": "affirmed", "boat": "negated"}),
         ("Her cellphone is not in the bag or anywhere else.", {"cell phone": "negated"}),

@@ -155,6 +155,11 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     # "there isn't a windowsill in the house without a potted plant": every one has one
     (re.compile(r"\bthere (?:is|are|was|were) not (?:a single |one |an? |any )?([a-z]+(?: [a-z]+)"
                 r"{0,5}?) without\b"), r"every \1 is with"),
+    # "the bus stop is never unoccupied", "not one chair is unoccupied": people there
+    (re.compile(r"\b(is|are|was|were) never (?:unoccupied|empty|deserted|vacant)\b"),
+     r"\1 with people"),
+    (re.compile(r"\bnot (?:one|a single) ([a-z]+) (is|was) (?:unoccupied|empty|free|vacant)\b"),
+     r"every \1 \2 taken"),
     # "every spot on the bench is taken", "one of the chairs is occupied": someone sits there
     (SEAT_TAKEN, rf"\1\2 {TAKEN_SEAT}"),
     # "not a single slice of the pizza is missing": all of it is there
@@ -245,6 +250,10 @@ def prepare(text: str) -> str:
     text = re.sub(
         rf"\b(famil(?:y|ies)|group|crew|team) of +(?:{NUMBERS}|num)\b(?! +[a-z]+s\b)", r"\1", text
     )
+    # "a flock of pigeons crowds the pier": a verb, no crowd of people
+    text = re.sub(
+        r"(?<=[a-z]s )crowds (?=(?:the|a|an|its|their|around|into|onto)\b)", "fill ", text
+    )
     # "a bull elephant", "an elephant family": elephants, no cow and no people
     text = re.sub(rf"\b(?:bull|cow) (?=(?:{_BIG_GAME})s?\b)", "", text)
     text = re.sub(rf"\b({_BIG_GAME}|{_HERDS}) famil(?:y|ies)\b", r"\1 herd", text)
@@ -289,6 +298,9 @@ def prepare(text: str) -> str:
     text = _ELLIPSIS.sub(_fill_ellipsis, text)
     text = rewrite_report(text)
     text = rewrite(text)
+    text = re.sub(
+        r"\bnot yet in\b(?! (?:the|a|an|this|that|its|their|his|her)\b)", "not arrived", text
+    )
     text = re.sub(r"\bnot yet\b", "not", text)  # "yet" starts no clause here
     # "not actual zebras", "not real cats": none of them there
     text = re.sub(r"\bnot (?:actual|real|genuine|live|living) (?=[a-z])", "no ", text)

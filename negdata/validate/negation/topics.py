@@ -75,9 +75,13 @@ CROWD_VERB = re.compile(
 )
 PRONOUN = re.compile(r"\b(?:he|she)\b", re.IGNORECASE)
 OWNER = re.compile(r"\b(?:his|her|him)\b", re.IGNORECASE)
-# An animal's owner is a person: "he's never without his dog".
+# An animal's owner is a person: "he's never without his dog", and so is who feeds, walks or
+# pets one: "he is feeding his sandwich to the dog".
 PET_OWNER = re.compile(
-    r"\b(?:his|her) (?:dogs?|puppy|puppies|cats?|kitten|horses?|pony|parrot)\b", re.IGNORECASE
+    r"\b(?:(?:his|her)|(?:feed|feeds|feeding|fed|walk|walks|walking|pet|pets|petting|strokes?|"
+    r"stroking)\b(?: [a-z]+){0,3}? (?:the|a|an|his|her|their)) "
+    r"(?:dogs?|puppy|puppies|cats?|kitten|horses?|pony|parrot)\b",
+    re.IGNORECASE,
 )
 # "us" is people, whatever else is about: "it's just us on the trail", "three of us" ("we"
 # is most often the photographer: "so we walked").
