@@ -852,12 +852,6 @@ _EACH_VERBS = _LACKING | {"with", "has", "have", "had", "got", "holds", "hold", 
                           "carries", "carry", "carrying"}  # fmt: skip
 
 
-def _without_after(tokens: list[str], end: int) -> bool:
-    """Whether "without" follows ``end`` in its clause ("not a single table in the hall without
-    a glass on it")."""
-    return "without" in itertools.takewhile(lambda t: t[0].isalnum(), tokens[end:])
-
-
 _TWO = frozenset({"couple", "newlyweds"})  # people two at a time
 _AT_LEAST = frozenset(
     {("no", "fewer", "than"), ("no", "less", "than"), ("not", "fewer", "than"), ("at", "least")}
