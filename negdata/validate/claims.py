@@ -372,7 +372,7 @@ def _count_word(
         return (word, at - 2) if word in COUNTS or word.isdigit() else None
     if at >= 2 and tokens[at] in _OWNERS and tokens[at - 1] == "of":
         word = tokens[at - 2]  # "all three of our cats", "two of the dogs" (``_counts``)
-        partitive = word in NUMERALS or word == "both" or (word.isdigit() and int(word) < 1000)
+        partitive = _number(word) or word == "both"
         return (word, at - 2) if partitive else None
     if at >= 1 and tokens[at] == "of" and tokens[mention.start] == "us":
         before = tokens[at - 1]  # "three of us": the whole party
@@ -389,10 +389,15 @@ def _count_word(
             return last, mention.end - 1  # "a couple walking a dog", "the newlyweds": two
         if word in POSSESSIVES and singular(last) != last:
             return None  # "her children": however many she has
-        if word in COUNTS or (word.isdigit() and int(word) < 1000 and not _time(tokens, at)):
+        if word in COUNTS or (_number(word) and not _time(tokens, at)):
             return word, at  # not "Maui 2019 surfboards", "8:15am commuters"
         at -= 1
     return None
+
+
+def _number(word: str) -> bool:
+    """A number word, or digits under 1,000 (a year or a file's number counts nothing)."""
+    return word in NUMERALS or (word.isdigit() and int(word) < 1000)
 
 
 def _group_of(tokens: list[str], mention: Mention) -> Found | None:
@@ -401,7 +406,7 @@ def _group_of(tokens: list[str], mention: Mention) -> Found | None:
     if tokens[at : at + 2] not in ([g, "of"] for g in _GROUPS | _HERDS):
         return None
     word = tokens[at + 2] if at + 2 < len(tokens) else ""
-    return (word, at + 2) if word in NUMERALS or (word.isdigit() and int(word) < 1000) else None
+    return (word, at + 2) if _number(word) else None
 
 
 def _people_of(
@@ -415,9 +420,8 @@ def _people_of(
     found = []
     for i in range(len(tokens) - 2):
         word = tokens[i + 2]
-        sized = word in NUMERALS or (word.isdigit() and int(word) < 1000)
         alone = i not in named and i + 3 not in named
-        if tokens[i] in _GROUPS and tokens[i + 1] == "of" and sized and alone:
+        if tokens[i] in _GROUPS and tokens[i + 1] == "of" and _number(word) and alone:
             n = int(word) if word.isdigit() else COUNTS[word][0]
             found.append(Count("person", word, n, n, i + 2, i + 3))
     return found

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from negdata.validate.negation.cues import POST
 from negdata.validate.negation.mentions import Mention
-from negdata.validate.negation.words import ANSWER_FILLERS, PREPOSITIONS, Polarity
+from negdata.validate.negation.words import ANSWER_FILLERS, COPULAS, PREPOSITIONS, Polarity
 
 _NO_ANSWER = re.compile(
     r"^(?:(?:no|nope|nah|none|zero|nil|absent|missing|gone|all gone|sold out|negative)"
@@ -53,7 +53,6 @@ def answer_end(tokens: list[str]) -> int | None:
     return k + len(match.group(0).split()) if match else None
 
 
-_BE = frozenset({"is", "are", "was", "were"})
 _THERE_OR_NOT = frozenset({"missing", "remaining", "showing", "appearing", "coming", "arriving"})
 
 
@@ -63,7 +62,7 @@ def _doing_nothing(answer: list[str]) -> bool:
     return (
         len(answer) > 2
         and answer[0] == "none"
-        and answer[1] in _BE
+        and answer[1] in COPULAS
         and answer[2].endswith("ing")
         and answer[2] not in _THERE_OR_NOT
     )

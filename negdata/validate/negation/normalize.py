@@ -218,7 +218,7 @@ _ARRIVED = re.compile(
 
 # Animals whose males and females are bulls and cows, and animals that go in families.
 _BIG_GAME = "elephant|giraffe|moose|elk|seal|walrus|whale|hippo|rhino|bison|buffalo"
-_HERDS = "zebra|bear|horse|sheep|cow|duck|goose|swan|cat|dog|bird"
+_FAMILY_ANIMALS = "zebra|bear|horse|sheep|cow|duck|goose|swan|cat|dog|bird"
 
 
 @lru_cache(maxsize=4096)
@@ -256,7 +256,7 @@ def prepare(text: str) -> str:
     )
     # "a bull elephant", "an elephant family": elephants, no cow and no people
     text = re.sub(rf"\b(?:bull|cow) (?=(?:{_BIG_GAME})s?\b)", "", text)
-    text = re.sub(rf"\b({_BIG_GAME}|{_HERDS}) famil(?:y|ies)\b", r"\1 herd", text)
+    text = re.sub(rf"\b({_BIG_GAME}|{_FAMILY_ANIMALS}) famil(?:y|ies)\b", r"\1 herd", text)
     # "a two-person tent", "a 2-bed flat", "a two-car garage": a count modifier, no object.
     text = re.sub(rf"\b(?:{NUMBERS}|\d+)-([a-z]+)", r"num-\1", text)
     # "a bottle-fed lamb": fed from one, which is there
