@@ -201,6 +201,9 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen25.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout30.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen26.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout31.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout32.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen27.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

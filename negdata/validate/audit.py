@@ -18,10 +18,11 @@ Per set it prints:
 
 - **false statements published per 1,000**: of the flipped (false) captions, how many publish;
 - **yield**: of the true captions, the share that publish: explicit negations whose every noun
-  something can check, apart from those that name what nothing checks ("a lamp": *unchecked*,
-  refused as ``unaccounted_noun`` unless the original caption names it, and the audit's
-  captions have none) and from implicit ones (world knowledge: "the bullring is vacant"), whose
-  rejection is allowed and counted;
+  something can check, apart from those that name what nothing checks (*unchecked*: "a lamp",
+  refused as ``unaccounted_noun``, or a kind none of whose labels the photo shows, "a chef
+  slices vegetables", refused as ``affirms_unverified``, unless the original caption names it,
+  and the audit's captions have none) and from implicit ones (world knowledge: "the bullring
+  is vacant"), whose rejection is allowed and counted;
 - why true captions were refused, by reason.
 
 The development sets are those the rules were tuned on; the others were never tuned on.
@@ -43,6 +44,7 @@ from negdata.validate.audit_common import audit_config, figure
 from negdata.validate.audit_mcq import audit_mcqs
 from negdata.validate.audit_mcq import report as mcq_report
 from negdata.validate.gates import CaptionGate
+from negdata.validate.negation import analyze
 from negdata.validate.nouns import unaccounted_nouns
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
@@ -119,6 +121,9 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen25": ("negation_unseen25.jsonl", "coco", True),
     "held-out30": ("negation_heldout30.jsonl", "coco", False),
     "unseen26": ("negation_unseen26.jsonl", "coco", True),
+    "held-out31": ("negation_heldout31.jsonl", "coco", False),
+    "held-out32": ("negation_heldout32.jsonl", "coco", True),
+    "unseen27": ("negation_unseen27.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {
@@ -229,7 +234,7 @@ def audit_set(
         others = set(objects) - affirmed
         affirmed |= _shown(case)
         text = str(case["text"])
-        kind = _kind(str(case["construction"]), text, gate.lexicon)
+        kind = _kind(str(case["construction"]), text, gate.lexicon, affirmed)
         counts = _boxes(case)
         for negated in sorted(label for label, pol in objects.items() if pol == "negated"):
             key = f"{case['id']}:{negated}"
@@ -248,10 +253,22 @@ def audit_set(
     return found
 
 
-def _kind(construction: str, text: str, lexicon: Lexicon) -> str:
+def _kind(construction: str, text: str, lexicon: Lexicon, shown: set[str] | None = None) -> str:
+    """Implicit, unchecked (a noun nothing checks, or, given the labels ``shown``, a kind
+    affirmed of which none is shown: "a chef slices vegetables", onions perhaps), or
+    explicit."""
     if construction == IMPLICIT:
         return IMPLICIT
-    return UNCHECKED if unaccounted_nouns(text, "", lexicon) else "explicit"
+    if unaccounted_nouns(text, "", lexicon):
+        return UNCHECKED
+    if shown is None:
+        return "explicit"
+    kinds = (
+        lexicon.members(n)
+        for n, pol in analyze(text, lexicon).items()
+        if pol == "affirmed" and lexicon.members(n) != {n}
+    )
+    return UNCHECKED if any(members.isdisjoint(shown) for members in kinds) else "explicit"
 
 
 def report(audits: list[Audit]) -> str:

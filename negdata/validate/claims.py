@@ -141,11 +141,24 @@ _TOKEN = re.compile(r"[a-z]+|\d+(?:\.\d+)?|[,;.:()|]")  # "(0.92)": a score, no 
 # rating or a date ("10/10", "3/4").
 _NO_COUNT = re.compile(
     r"(?<!\d)\d{4}-\d\d-\d\d(?!\d)|"  # "screenshot_2023-06-11": a date
+    r"\b\d{1,2}[:.]\d\d(?:[:.]\d\d)?\b|"  # "03:14", "at 14.32.10": a time
     rf"\b(?:\d+|{'|'.join(sorted(NUMERALS))})-(?=[a-z])|\b\d+s\b|(?<=[a-z])(?<!\bx)\d+|\b\d+(?:/\d+)+\b"
     r"|\b0\d+|(?<=_)\d+"  # "DSC_0091", "IMG_12": a file's number
     r"|\b\d+(?=[a-z])"  # "4k", "1080p", "EOS 5D", "3rd": a resolution, a model, a rank
     r"|(?<=[a-z]-)\d+"  # "stock-img-2231": a name's number
 )
+# A number that names one of a series is no count: "Kenya safari day 3", "a train at platform
+# 7", "Scene photo 2 of 5", "iPhone 12", "gate two".
+_SERIES = (
+    "day|platform|gate|track|route|terminal|chapter|page|photo|image|shot|slide|episode|season"
+    "|exit|aisle|hole|lap|stage|act|round|week|part"
+)
+_INDEXED = re.compile(
+    rf"\b({_SERIES}) #?(?:\d+(?: of \d+)?|{'|'.join(sorted(NUMERALS))}|one)\b"
+    r"|\b(iphone|pixel|galaxy|room|ward|no\.?|number|bus|flight|highway|interstate|row|seat"
+    r"|court|bay|pier|berth|dock|zone|block|unit|apt|suite|cam|camera) (?:#|no\. )?\d+\b"
+)
+_PACK = re.compile(rf"\b(\d+|{'|'.join(sorted(NUMERALS))})-(pack|piece|set)\b")
 # A dash between spaces, or a long one, ends a phrase: "Honolulu, 2016 - surfers paddle out"
 # counts no surfer.
 _DASH = re.compile(r"\s[-\u2013\u2014]+\s|[\u2013\u2014]")
@@ -662,15 +675,59 @@ def _gear_alone(tokens: list[str], mentions: list[Mention]) -> list[Count]:
 
 def _with_young(tokens: list[str], mention: Mention, named: set[int]) -> bool:
     """ "an elephant and her calf", "a giraffe with its calf", "a bull elephant and a calf"
-    (no other animal has one here): a young one no label's word names."""
-    young = tokens[mention.end : mention.end + 3]
+    (no other animal has one here), "an elephant walks with its calf": a young one no label's
+    word names."""
     theirs = {"her", "its"} | (ARTICLES if mention.name in _CALVES else set())
+    for i in range(mention.end, min(mention.end + 4, len(tokens) - 2)):
+        young = tokens[i : i + 3]
+        if young[0] in {"and", "with", "beside", "alongside"}:
+            return young[1] in theirs and young[2] in _YOUNG and i + 2 not in named
+        if not tokens[i].isalpha() or i in named:
+            return False  # the clause ends, or names another
+    return False
+
+
+def _young_ones_after(tokens: list[str], mention: Mention) -> bool:
+    """Young ones, in the plural and uncounted, later in the clause of a grown one whose label
+    no other young name has: "an elephant leads the calves down to the river"."""
+    for i in range(mention.end, min(mention.end + 6, len(tokens) - 1)):
+        if not tokens[i].isalnum():
+            return False
+        if tokens[i] in _THE and tokens[i + 1] != singular(tokens[i + 1]):
+            return singular(tokens[i + 1]) in _YOUNG
+    return False
+
+
+def _young_counted(tokens: list[str], mentions: list[Mention]) -> list[Count]:
+    """Young ones counted beside a grown one whose label no other young name has: "one brown
+    bear and two cubs" (two more bears), "an elephant with her three calves"."""
+    found = []
+    for m in mentions:
+        if m.name not in _CALVES:
+            continue
+        for i in range(m.end, min(m.end + 5, len(tokens) - 1)):
+            if not tokens[i].isalnum():
+                break
+            word, young = tokens[i], singular(tokens[i + 1])
+            if _number(word) and young in _YOUNG:
+                n = int(word) if word.isdigit() else COUNTS[word][0]
+                found.append(Count(m.name, word, n, n, i, i + 2))
+                break
+    return found
+
+
+def _young_before(tokens: list[str], mention: Mention, mentions: list[Mention]) -> bool:
+    """A young one of ``mention``'s kind named just before it, with no count of its own:
+    "calf suckling from a Jersey cow", "foal beside a mare"."""
+    young = max((m for m in mentions if m.end <= mention.start), key=lambda m: m.end, default=None)
+    between = tokens[young.end : mention.start] if young else []
     return (
-        len(young) == 3
-        and young[0] in {"and", "with"}
-        and young[1] in theirs
-        and young[2] in _YOUNG
-        and mention.end + 2 not in named
+        young is not None
+        and young.name == mention.name
+        and tokens[young.end - 1] in _YOUNG_OF
+        and (young.start == 0 or tokens[young.start - 1] in {",", ";", ".", "|"})
+        and len(between) <= 4
+        and all(t.isalpha() for t in between)
     )
 
 
@@ -721,6 +778,10 @@ def _one(tokens: list[str], mention: Mention) -> bool:
 def _tokens(text: str) -> list[str]:
     """The words, numbers and stops of ``text`` where a number may be a count."""
     text = _DASH.sub(" ; ", AND_SIGN.sub(" and ", text.lower()))
+    text = _INDEXED.sub(lambda m: m.group(1) or m.group(2), text)
+    text = _PACK.sub(r"\1 \2", text)  # "a six-pack of beer bottles": six bottles, a count
+    text = re.sub(r"\b(\d+) ?\+", r"at least \1", text)  # "100+ bikes"
+    text = re.sub(r"\b[a-z]+-(?:only|free|friendly|proof)\b", " ", text)  # "a dogs-only beach"
     return _TOKEN.findall(_NO_COUNT.sub(" ", text))
 
 
@@ -788,6 +849,12 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
             fewest = most = 2  # "an elephant and her calf": the calf no label names
         if mention.name in _ANIMALS and most == 1 and _mother_after(tokens, mention):
             fewest = most = 2  # "a foal trots beside its mother"
+        if mention.name in _ANIMALS and most == 1 and _young_before(tokens, mention, mentions):
+            fewest = most = 2  # "calf suckling from a Jersey cow"
+        if mention.name in _CALVES and most == 1 and _young_ones_after(tokens, mention):
+            fewest, most = 3, None  # "an elephant matriarch leads the calves to the river"
+        if word in GRAMMAR and tokens[mention.end - 1] in _HERDS | _GROUPS:
+            fewest, most = 2, None  # "the shepherd leads his flock": one flock, of sheep
         found.append(Count(mention.name, word, fewest, most, at, mention.end))
     bare = [m for m in mentions if not any(c.end == m.end for c in found)]
     more = (
@@ -800,6 +867,7 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
         + _seats_taken(tokens, names)
         + _people_of(tokens, names, mentions)
         + _gear_alone(tokens, mentions)
+        + _young_counted(tokens, mentions)
     )
     # "Commuters huddle, a man checks his phone": more people than the man; but "3 people,
     # people smiling" says the three again
@@ -870,10 +938,32 @@ def stray_number(text: str, stated: list[Count]) -> bool:
     used = {count.at for count in stated}
     return any(
         i not in used
-        and (word in NUMERALS or (word.isdigit() and 0 < int(word) < 100))
-        and not _time(tokens, i)
+        and (
+            (
+                (word in NUMERALS or (word.isdigit() and 0 < int(word) < 100))
+                and not _time(tokens, i)
+            )
+            or _pronoun_count(tokens, i)
+        )
         for i, word in enumerate(tokens)
     )
+
+
+_CAUGHT = frozenset(
+    {"caught", "spotted", "saw", "seen", "got", "found", "shows", "showed", "captured"}
+)
+_THERE_IS = (["there", "s"], ["there", "is"], ["there", "was"])
+
+
+def _pronoun_count(tokens: list[str], i: int) -> bool:
+    """A count of what an earlier clause named: "there's a pair of them", "this shot caught
+    one"."""
+    word, after = tokens[i], tokens[i + 1 : i + 3]
+    if word == "pair":
+        return after in (["of", "them"], ["of", "these"], ["of", "those"])
+    ends = not after or after[0] in {",", ".", ";", ":", "and", "but", "too", "here", "today"}
+    caught = (i > 0 and tokens[i - 1] in _CAUGHT) or tokens[i - 2 : i] in _THERE_IS
+    return word == "one" and ends and caught
 
 
 def _time(tokens: list[str], i: int) -> bool:
@@ -885,7 +975,7 @@ def _time(tokens: list[str], i: int) -> bool:
     clock = before == ":" and tokens[i].isdigit() and i > 1 and tokens[i - 2].isdigit()
     return (
         clock  # "11:58", not "wine glasses: six of them"
-        or before in {"at", "reads", "read", "past", "for"}
+        or before in {"at", "reads", "read", "past", "for", "seats", "sleeps", "serves"}
         or after[:1] in (["am"], ["pm"], ["oclock"], [":"])
         or after in (["a", "."], ["p", "."], ["a", "m"], ["p", "m"])
     )
@@ -909,12 +999,42 @@ def _listed(stated: list[Count], tokens: list[str]) -> list[list[Count]]:
         if (
             last is not None
             and not (again or same or restated)
-            and set(tokens[last[-1].end : count.at]) <= _JOINS
+            and _joined(tokens[last[-1].end : count.at], count)
         ):
             last.append(count)
         else:
             groups.append([count])
     return groups
+
+
+def _joined(between: list[str], count: Count) -> bool:
+    """Whether a count of a name counts more of it than one before it, ``between`` them: in a
+    list ("a man and a woman"), or one more said in passing ("a man tosses a frisbee to his
+    son", "a man without a tie sits beside a woman"); not the same one again ("the only person
+    is a skier", "a man dressed as a clown")."""
+    if set(between) <= _JOINS:
+        return True
+    return count.word in ARTICLES | POSSESSIVES and not _SAME_AGAIN & set(between)
+
+
+# Words between two counts of one name that make the second the first again.
+_SAME_AGAIN = COPULAS | {
+    "as",
+    "like",
+    ":",
+    "(",
+    "named",
+    "called",
+    "namely",
+    "become",
+    "becomes",
+    "only",
+    "just",
+    "or",
+    "exactly",
+    "precisely",
+    "alone",
+}
 
 
 def _restates(before: Count, count: Count, tokens: list[str]) -> bool:

@@ -153,7 +153,7 @@ class CaptionGate:
         # false claim.
         parsed = kind_exclusions(text, analyze_parse(text, self.lexicon), self.lexicon)
         for name, pol in parsed.items():
-            contradiction = _contradicts(pol, self._verdict(name, pol, parsed, verdicts))
+            contradiction = _contradicts(pol, self._verdict(name, pol, parsed, verdicts, False))
             if name not in polarities and contradiction is not None:
                 return contradiction
         if self.cfg.compose.readers_agree and not readers_agree(
@@ -175,10 +175,18 @@ class CaptionGate:
         pol: Polarity,
         polarities: Mapping[str, Polarity],
         verdicts: Mapping[str, Verdict],
+        open_kinds: bool = True,
     ) -> Verdict:
+        """The evidence's verdict on what the sentence says of ``name``. With ``open_kinds``, a
+        kind affirmed with none of its labels there is unverifiable, not absent: "a chef slices
+        vegetables" with no broccoli or carrot (onions, perhaps); the rules' reading must then
+        come from the original caption. What only the parse reads is held to the labels."""
         if pol == "negated":
             return negation_verdict(name, polarities, verdicts, self.lexicon)
-        return verdicts.get(name, "unverifiable")
+        verdict = verdicts.get(name, "unverifiable")
+        if open_kinds and verdict == "absent" and self.lexicon.members(name) != {name}:
+            return "unverifiable"
+        return verdict
 
     def unaccounted(self, row: CaptionRecord) -> list[str]:
         """The caption's nouns that nothing accounts for (``validate.nouns``): no vocabulary

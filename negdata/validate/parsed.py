@@ -33,7 +33,15 @@ from negdata.detect.lexicon import Lexicon
 from negdata.detect.vocab import singular
 from negdata.validate.negation import mention_terms
 from negdata.validate.negation.mentions import TermIndex, build_index, owner_in_picture
-from negdata.validate.negation.words import SIGN_NOUNS, Polarity
+from negdata.validate.negation.words import (
+    BIG_GAME,
+    CAMERA_VERBS,
+    FAMILY_ANIMALS,
+    LEFT_PLACES,
+    SIGN_NOUNS,
+    YOUNG_ANIMALS,
+    Polarity,
+)
 from negdata.validate.parser import parse
 
 if TYPE_CHECKING:  # spaCy (and torch, which thinc imports) only load to parse
@@ -54,6 +62,8 @@ TRACE_WORDS = frozenset({"trace", "sign", "hint", "evidence", "glimpse", "sight"
 GONE_PASSIVE = frozenset({"remove", "steal", "take", "sell", "eat", "crop", "move", "cancel",
                           "clear", "pack", "put", "drive", "tow"})  # fmt: skip
 GONE_ACTIVE = frozenset({"leave", "depart", "vanish", "disappear", "escape", "flee", "fly"})
+# What one leaves by going: "the dog has left the room".
+PLACES_LEFT = frozenset(LEFT_PLACES.split("|"))
 ELSEWHERE = frozenset({"home", "indoors", "inside", "behind", "away", "out", "elsewhere"})
 ABSENT_WORDS = frozenset({"absent", "missing", "gone", "nowhere", "away", "elsewhere", "lacking"})
 # Predicates that say whether something is there, so that negating them negates their subject.
@@ -81,6 +91,18 @@ CHECKLIST_HEDGES = frozenset(
 )  # fmt: skip
 CONTRAST = frozenset({"but", "only", "just", "except", "yet", "instead"})
 NOBODY = frozenset({"nobody", "noone", "no-one"})
+AIRCRAFT = frozenset({"plane", "airplane", "jet", "airliner", "aircraft", "jetliner"})
+HERD_ANIMALS = frozenset(f"{BIG_GAME}|{FAMILY_ANIMALS}".split("|"))
+# Words after which "crowds" is what a flock does ("a flock of sheep crowds the lane").
+CROWDED = frozenset({"the", "a", "an", "its", "their", "around", "into", "onto"})
+# Words before a "crowd" that is people: "a large crowd", "the cheering crowd".
+ONE_CROWD = frozenset(
+    {"the", "a", "an", "this", "that", "his", "her", "their", "its", "our", "my", "your", "large",
+     "huge", "big", "small", "whole", "entire", "cheering", "noisy", "excited"}
+)  # fmt: skip
+PLACE_PREPOSITIONS = frozenset({"at", "outside", "inside", "into", "in", "near", "by"})
+PARENTS = frozenset({"mother", "mom", "mum", "mama", "parent", "parents"})
+YOUNG = frozenset(YOUNG_ANIMALS.split("|"))
 
 
 @dataclass(frozen=True)
@@ -103,11 +125,14 @@ def _mentions(doc: list[Token], index: TermIndex) -> Iterator[Mention]:
                 head.pos_ in NOUNS
                 or head.dep_ in {"pobj", "dobj"}  # "at the bus stop", stop a VERB
             )
+            and not _names_nothing_here(head, doc)  # "a jet taxis": "jet" heads its phrase
         ):
             continue  # "bus stop", "dog bed", "fat orange cats"
         after = doc[token.i + 1 : token.i + 3]
         if len(after) == 2 and after[0].text == "-" and after[1].lower_.endswith("ed"):
             continue  # "a glass-topped desk": part of an adjective
+        if _names_nothing_here(token, doc):
+            continue
         ahead = tuple(singular(t.lower_) for t in doc[token.i : token.i + longest])
         if any(index.get(ahead[:n]) == "" for n in range(2, len(ahead) + 1)):
             continue  # "a couple of suitcases", "a ball of yarn": a phrase that names no object
@@ -120,6 +145,47 @@ def _mentions(doc: list[Token], index: TermIndex) -> Iterator[Mention]:
             if name:  # "" is a phrase that names something else ("zebra crossing")
                 yield Mention(name, token, token.dep_ == "poss")
             break
+
+
+def _names_nothing_here(token: Token, doc: list[Token]) -> bool:
+    """A noun-tagged word that names no one and nothing in the picture: a verb the small model
+    reads as a noun ("a jet taxis to the gate", "a flock of sheep crowds the lane"), an
+    animal's family ("an elephant family"), a hashtag ("#family"), the camera ("Taken with
+    iPhone 12")."""
+    word = token.lower_
+    camera = token.head.head if token.dep_ == "pobj" else token.head
+    if (
+        camera.lemma_.lower() in CAMERA_VERBS
+        # "Taken with iPhone 12", "Shot on my phone:", not "she photographs it with a phone"
+        and (camera.tag_ == "VBN" or camera.i == 0)
+        and camera.i < token.i
+        and not any(c.dep_.startswith("nsubj") for c in camera.children)
+    ):
+        return True
+    before = [t.lower_ for t in doc[max(0, token.i - 3) : token.i]]
+    after = doc[token.i + 1 : token.i + 2]
+    crowds = word == "crowds" or (
+        word == "crowd" and before[-1:] != [] and before[-1] not in ONE_CROWD
+    )
+    return (
+        (word.startswith("taxi") and not AIRCRAFT.isdisjoint(singular(w) for w in before))
+        or (crowds and bool(after) and after[0].lower_ in CROWDED)
+        or (word in {"matriarch", "patriarch"} and bool(before) and before[-1] in HERD_ANIMALS)
+        or (word in PARENTS and _young_ones_kin(token))
+        # "parked at a Route 66 diner", "Thanksgiving at Grandma's": a place
+        or (word == "diner" and token.dep_ == "pobj" and token.head.lower_ in PLACE_PREPOSITIONS)
+        or (before[-1:] == ["at"] and after[:1] != [] and after[0].lower_ in {"'s", "\u2019s"})
+        or (
+            word in {"family", "families"} and bool(before) and singular(before[-1]) in HERD_ANIMALS
+        )
+        or before[-1:] == ["#"]
+    )
+
+
+def _young_ones_kin(token: Token) -> bool:
+    """ "Ducklings follow their mother": a young animal's parent, not a person."""
+    theirs = any(c.dep_ == "poss" and c.lower_ in {"its", "their"} for c in token.children)
+    return theirs and any(t.lower_ in YOUNG for t in token.doc[: token.i])
 
 
 def _first_conjunct(token: Token) -> tuple[Token, bool]:
@@ -212,7 +278,9 @@ def _governed_negation(token: Token) -> bool:
 def _gone(verb: Token) -> bool:
     """ "The birds have left", "the dog stayed home"."""
     if verb.lemma_ in GONE_ACTIVE:
-        return True
+        # "the man has left his pickup running": what he left is there, and so may he be
+        left = [c for c in verb.children if c.dep_ == "dobj"]
+        return all(c.lemma_.lower() in PLACES_LEFT for c in left)
     return verb.lemma_ == "stay" and any(c.lower_ in ELSEWHERE for c in verb.children)
 
 

@@ -165,3 +165,25 @@ def test_a_caption_naming_what_nothing_checks_is_counted_apart(tmp_path: Path) -
     assert found.true == {"unchecked": 1} and found.published["unchecked"] == 0
     assert found.refused == {"unaccounted_noun": 1}
     assert report([found]).splitlines()[1].split()[3:6] == ["-", "0.000", "-"]
+
+
+def test_a_kind_affirmed_with_none_of_its_labels_shown_is_counted_apart(tmp_path: Path) -> None:
+    """ "A chef slices vegetables": onions, perhaps, which no label checks. Such a caption is
+    refused unless the original caption says so (``affirms_unverified``), and counted apart;
+    where the labels show one of the kind, it is checked as any other."""
+    cases = [
+        {"id": "v", "construction": "plain", "text": "A chef slices vegetables, and there is no "
+         "microwave.", "objects": {"person": "affirmed", "microwave": "negated"}},
+        {"id": "w", "construction": "plain", "text": "A chef slices vegetables, and there is no "
+         "microwave.", "objects": {"person": "affirmed", "carrot": "affirmed",
+                                   "microwave": "negated"}},
+    ]  # fmt: skip
+    path = tmp_path / "set.jsonl"
+    path.write_text("".join(json.dumps(case) + "\n" for case in cases))
+
+    found = audit_set("mine", path, "coco", tuned=False)
+
+    assert found.true == {"unchecked": 1, "explicit": 1}
+    assert found.published == {"unchecked": 0, "explicit": 1}
+    assert found.refused == {"affirms_unverified": 1}
+    assert found.false_published == 0

@@ -534,6 +534,58 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
         ("All three of our cats are on the sill, no dog.", {"cat": 4}, "count_not_true"),
         ("Three of the dogs sleep, and no cat.", {"dog": 5}, None),
         ("Three of the dogs sleep, and no cat.", {"dog": 2}, "count_not_true"),
+        # one more said in passing counts with the first; the same one again does not
+        ("A man tosses a frisbee to his son, and no dogs.", {"person": 2, "frisbee": 1}, None),
+        (
+            "A man tosses a frisbee to his son, and no dogs.",
+            {"person": 1, "frisbee": 1},
+            "count_not_true",
+        ),
+        ("A man without a tie sits beside a woman, no dog.", {"person": 2}, None),
+        ("Five children sit around their teacher, no books.", {"person": 6}, None),
+        ("The only person here is a skier, and no dogs.", {"person": 1}, None),
+        # a young one beside its parent, a herd's owner, "N+", a dogs-only beach
+        ("An elephant walks with its calf, no zebras.", {"elephant": 2}, None),
+        ("An elephant walks with its calf, no zebras.", {"elephant": 1}, "count_not_true"),
+        ("Calf suckling from a Jersey cow, no dog.", {"cow": 2}, None),
+        ("A shepherd leads his flock across the road, no cars.", {"person": 1, "sheep": 30}, None),
+        ("100+ bikes racked outside the station and 0 cars.", {"bicycle": 120}, None),
+        ("A dogs-only beach: three terriers and no person.", {"dog": 3}, None),
+        # a series' number, a time, a size: no count
+        ("On day 3 zebras crossed the river, but no giraffes.", {"zebra": 20}, None),
+        ("A train at platform 7, no suitcases.", {"train": 1}, None),
+        ("CCTV still 03:14 - parking lot, 1 car, no people.", {"car": 1}, None),
+        (
+            "A dining table seats twelve, but there is not a single chair.",
+            {"dining table": 1},
+            None,
+        ),
+        # a count of what an earlier clause named, which no box can be matched to
+        (
+            "Planes fly over often; this shot caught one, and no birds.",
+            {"airplane": 1},
+            "count_unverified",
+        ),
+        (
+            "The park has benches, there's a pair of them, and no bikes.",
+            {"bench": 2},
+            "count_unverified",
+        ),
+        ("A six-pack of beer bottles and not one cup.", {"bottle": 6}, "count_unverified"),
+        # young ones beside a grown one; "only" says it again
+        ("One brown bear and two cubs fish at the falls, no person.", {"bear": 3}, None),
+        (
+            "One brown bear and two cubs fish at the falls, no person.",
+            {"bear": 4},
+            "count_not_true",
+        ),
+        ("An elephant leads the calves to the river, no jeeps.", {"elephant": 4}, None),
+        ("An elephant leads the calves to the river, no jeeps.", {"elephant": 2}, "count_not_true"),
+        (
+            "A zebra, and only a zebra, crosses the track; no giraffes.",
+            {"zebra": 2},
+            "count_not_true",
+        ),
     ],
 )
 def test_counts_are_checked_against_the_boxes(

@@ -58,6 +58,7 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("A red bus waits at the stop with a cat, but no dog.", "affirms_absent"),
         ("Red bus the; people board is was, dog no.", "garbled"),
         ("A red bus, and nobody would deny that there is no dog.", "double_negation"),
+        ("A red bus; not a window on this street is without a flag, no dog.", "double_negation"),
         # a cleft's contrast: is the car there? Authors read it both ways
         ("It's the red bus, not the car, that's late, and there is no dog.", "contrast_cleft"),
         ("It's a red bus, not a dog, that people board.", None),
@@ -211,6 +212,16 @@ def test_a_capitalised_first_word_is_a_noun_where_it_stands_for_one() -> None:
 
 def test_a_lower_case_word_the_parser_calls_a_name_is_a_noun() -> None:
     assert GATE.unaccounted(_caption("Satsumas and nanas in the bowl, no apples.")) == ["nana"]
+
+
+def test_a_kind_with_none_of_its_labels_there_may_be_affirmed_only_from_the_original() -> None:
+    """ "A chef slices vegetables" with no broccoli or carrot: onions, perhaps. The labels do
+    not rule the kind out; the original caption must say so."""
+    row = _caption("A chef slices vegetables, and there is no dog.")
+    evidence = _every_label_scored({"person": 0.9})
+    assert GATE.check(row, evidence) == "affirms_unverified"
+    said = row.model_copy(update={"original_caption": "chef slicing vegetables"})
+    assert GATE.check(said, evidence) is None
 
 
 def test_objects_named_by_the_original_caption_may_be_affirmed_unless_absent() -> None:

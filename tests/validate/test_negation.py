@@ -587,6 +587,43 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         # an owner whose seat the sentence names sits in it
         ("The woman's handbag hangs from her chair, and no phone.", {"handbag": "affirmed",
          "chair": "affirmed", "person": "affirmed", "cell phone": "negated"}),
+        # what one leaves behind stays; a headline's empty place; a denial of what lacks
+        ("The man fixing the fence has left his pickup running, but no dog.", {"person":
+         "affirmed", "truck": "affirmed", "dog": "negated"}),
+        ("The guests have left the room, and no dog.", {"person": "negated", "dog": "negated"}),
+        ("Train gone; platform empty.", {"train": "negated", "person": "negated"}),
+        ("None of the patio chairs are occupied; no dogs.", {"chair": "affirmed",
+         "person": "negated", "dog": "negated"}),
+        ("A packed suitcase and nothing else, not even the cat.", {"suitcase": "affirmed",
+         "cat": "negated"}),
+        ("Two diners, and not so much as a bowl in front of them.", {"person": "affirmed",
+         "bowl": "negated"}),
+        ("One lone guest sits at the table, but the cake never showed.", {"person": "affirmed",
+         "dining table": "affirmed", "cake": "negated"}),
+        # what names no one and nothing here: a verb, an animal's kin, the camera, a name
+        ("Two bottles of red crowd the bistro table, yet nobody is there.", {"bottle":
+         "affirmed", "dining table": "affirmed", "person": "negated"}),
+        ("An elephant matriarch leads the calves, with no jeeps.", {"elephant": "affirmed",
+         "car": "negated"}),
+        ("Ducklings follow their mother across the lawn; no cats.", {"bird": "affirmed",
+         "cat": "negated"}),
+        ("Taken with iPhone 12 - my cat on the couch, no dog.", {"cat": "affirmed",
+         "couch": "affirmed", "dog": "negated"}),
+        ("A soap dish by the sink, and no toothbrush.", {"sink": "affirmed",
+         "toothbrush": "negated"}),
+        ("A bench faces the duck pond, no dogs.", {"bench": "affirmed", "dog": "negated"}),
+        ("A family of four picnics on the grass, no dog.", {"person": "affirmed",
+         "dog": "negated"}),
+        ("Table set for twelve, no dogs yet #family", {"dining table": "affirmed",
+         "dog": "negated"}),
+        ("Thanksgiving at Grandma's: the table set, but no cake yet.", {"dining table":
+         "affirmed", "cake": "negated"}),
+        ("A motorbike parked at a Route 66 diner, no cars.", {"motorcycle": "affirmed",
+         "car": "negated"}),
+        ("When officers arrived, no one was found nearby and no car.", {"person": "negated",
+         "car": "negated"}),
+        ("A whole pizza, not one slice missing, and no knife.", {"pizza": "affirmed",
+         "knife": "negated"}),
     ],
 )  # fmt: skip
 def test_analyze_resolves_every_name(text: str, expected: dict[str, str]) -> None:

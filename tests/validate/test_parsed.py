@@ -70,6 +70,23 @@ COCO = lexicon_for("coco")
         ("The cat is not pictured, but a fridge is seen.", {"cat": "negated",
          "refrigerator": "affirmed"}),
         ("With nary a chair to sit on, guests stand.", {"chair": "negated", "person": "affirmed"}),
+        # a verb the small model tags as a noun, an animal's kin, the camera, a hashtag
+        ("A passenger jet taxis toward the runway, with no trucks nearby.", {"airplane":
+         "affirmed", "truck": "negated"}),
+        ("A flock of sheep crowds the lane, and there is no car.", {"sheep": "affirmed",
+         "car": "negated"}),
+        ("Elephant family crossing a dirt road. No vehicles in sight.", {"elephant": "affirmed",
+         "vehicle": "negated"}),
+        ("Ducklings follow their mother across the lawn; no cats.", {"bird": "affirmed",
+         "cat": "negated"}),
+        ("Shot on my phone, a cat sleeps on the chair with no dog.", {"cat": "affirmed",
+         "chair": "affirmed", "dog": "negated"}),
+        ("A tourist photographs the tower with her phone, no dog.", {"person": "affirmed",
+         "cell phone": "affirmed", "dog": "negated"}),
+        ("Table set for twelve, no dogs yet #family", {"dining table": "affirmed",
+         "dog": "negated"}),
+        ("The man has left his pickup running, but no dog.", {"person": "affirmed",
+         "truck": "affirmed", "dog": "negated"}),
     ],
 )  # fmt: skip
 def test_the_parse_reads_negation(text: str, expected: dict[str, str]) -> None:

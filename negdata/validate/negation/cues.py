@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import re
 
-from negdata.validate.negation.words import FRAME_WORDS, ROOM_WORDS
+from negdata.validate.negation.words import FRAME_WORDS, LEFT_PLACES, ROOM_WORDS
 
 POST = re.compile(
     r"^(?:(?:is|are|was|were|be|been|has|have|had|remains?|seems?|now|still|also|completely|entirely|"
     r"noticeably|conspicuously|usually|today|sadly|currently|can|could|will|would|may|might|"
     r"just|since|recently|apparently|clearly|all) )*"
     r"(?:missing|absent(?!-of)|non-?existent|nowhere|gone|disappeared|vanished|ruled out|"
-    r"(?:has|have|had) (?:already |just |long |all )?(?:left|departed|flown|driven|sailed|"
+    r"(?:has|have|had) (?:already |just |long |all )?(?:left(?! (?:his|her|their|its|my|our|"
+    rf"your|a|an|the|some) (?!(?:{LEFT_PLACES})\b))|departed|flown|driven|sailed|"
     r"moved on|gone away|run off|run away|pulled away|headed (?:out|off|away)|"
     r"pulled out(?= ,|$| and\b| of\b))|(?:not|yet to) (?:arrived?|come|shown up|turned up)|"
     r"(?:left|departed)(?= (?:an? |some |many |several |a few )?[a-z]+s? ago| early| already)|"
@@ -37,7 +38,8 @@ POST = re.compile(
     r"(?:is|are|was|were) (?:all )?(?:off |away )?(?:on|at) (?:a |an |the |their |his |her )?"
     r"(?:field trip|vacation|holiday|lunch|break|recess|school|work)\b|"
     r"(?:entirely |completely )hidden|hidden (?:entirely|completely)|"
-    r"never (?:comes?|came)\b|(?:deliberately |intentionally )?left out(?! of\b)|"
+    r"never (?:comes?|came|showed(?: up)?|turned up|arrived)\b|"
+    r"(?:deliberately |intentionally )?left out(?! of\b)|"
     r"(?:is |are )?(?:sold|ships?|shipped) separately|(?:is|are|was|were) not part of\b|"
     r"(?:is |are )?(?:put|packed|cleared|tucked|stored) away|"
     # elsewhere: "the cows are away", "the cat is out", "the laptop is in the other room"

@@ -25,7 +25,13 @@ _FIRST = rf"(?:{_CUE}|hardly|barely|scarcely)"
 _SAY = r"(?:say|says|said|claim|claims|call|think|pretend|argue|deny|doubt)"
 _EMBED = rf"(?:(?:[a-z'-]+ ){{0,3}}?{_SAY}|that)"
 _GAP = r"(?:(?!\b(?:and|or|nor|but)\b)[^.;:!?|,]){0,60}?"  # no new list item or clause
-_DOUBLE = re.compile(rf"\b{_FIRST} {_EMBED}\b{_GAP}\b{_CUE}\b")
+_DOUBLE = re.compile(
+    rf"\b{_FIRST} {_EMBED}\b{_GAP}\b{_CUE}\b"
+    # a denial of what lacks: "not a window on this street is without a potted plant",
+    # "there is never a time the vending area lacks bottles"
+    rf"|\b(?:not (?:an?|one|a single)|never|no|nobody|nothing|(?:hardly|scarcely|barely) an?)\b"
+    rf"{_GAP}\b(?:without|lacks?|lacking|lacked|missing|free-of|devoid of|empty of)\b"
+)
 
 
 _OWNED = r"(?:the|his|her|their|its|my|our)"

@@ -13,10 +13,13 @@ from negdata.validate.negation.forms import rewrite
 from negdata.validate.negation.hedges import HEDGE_AFTER, HEDGE_CLAUSE, HEDGES
 from negdata.validate.negation.words import (
     AND_SIGN,
+    BIG_GAME,
     BREAK,
+    CAMERA_PHRASE,
     CLAUSE_WORDS,
     DENIED_ABSENCE,
     FALSE_FRIENDS,
+    FAMILY_ANIMALS,
     HEDGE,
     NOT_DESERTED,
     NT_BASES,
@@ -29,6 +32,7 @@ from negdata.validate.negation.words import (
     SHOW_VERBS,
     STOP,
     VEHICLE_PLACES,
+    YOUNG_ANIMALS,
 )
 
 _TOKEN = re.compile(r"[a-z]+(?:-[a-z]+)*|[,|#]")
@@ -102,7 +106,8 @@ TAKEN_SEAT = "occupied by a person"  # what the rewriting makes of a seat taken
 FREE_SEATS = "no person sits there"  # and of seats none of which is taken
 # "four chairs around the table, none of them occupied": nobody sits in them
 _NONE_TAKEN = re.compile(
-    r"\b((?:none|not one|neither) of (?:them|the (?:chairs|seats|stools|benches|places|spots)))"
+    r"\b((?:none|not one|neither) of (?:them|the (?:[a-z]+ )?"
+    r"(?:chairs|seats|stools|benches|places|spots)))"
     r" (?:is |are |was |were )?(?:occupied|taken)\b"
 )
 SEAT_TAKEN = re.compile(
@@ -125,8 +130,9 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
                 r"(?:an?|one|a single)) (?:day|week|morning|evening|night|year|moment|minute|hour)"
                 r"(?: (?:goes|passes|went|passed) by)?(?: here| there)? without\b"), "always with"),
     # "never seen this road without a truck on it": there is one, as always
-    (re.compile(r"\bnever (?:seen|known|see|seeing) ((?:this|the|that|our|my) [a-z]+(?: [a-z]+)?) "
-                r"without\b"), r"always seen \1 with"),
+    (re.compile(r"\bnever (?:seen|known|see|seeing|find|found|catch|caught|pass|passed) "
+                r"((?:this|the|that|our|my) [a-z]+(?: [a-z]+)?) without\b"),
+     r"always seen \1 with"),
     (re.compile(r"\b(?:there (?:is|are|was|were) not|can not see|no|not) (?:a single |one |any )?"
                 r"([a-z]+(?: [a-z]+){0,6}?) (?:that|which|who) (?:is|are|was|were|does|do) not\b"),
      r"every \1 that is"),
@@ -164,9 +170,15 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     (SEAT_TAKEN, rf"\1\2 {TAKEN_SEAT}"),
     # "not a single slice of the pizza is missing": all of it is there
     (re.compile(rf"\b{_NOT_ONE} ([a-z]+(?: [a-z]+){{0,4}}?) "
-                r"(?:is|are|was|were) (?:missing|gone|absent)\b"), r"every \1 is here"),
+                r"(?:(?:is|are|was|were) )?(?:missing|gone|absent)\b"), r"every \1 is here"),
+    # "a packed suitcase and nothing else - not even the cat": no cat either
+    (re.compile(r"\b((?:nothing|nobody|no one) else[^a-z]*)not even (?=(?:the|his|her|their|"
+                r"its|my|our) )"), r"\1no "),
     # "not even the dog has noticed the cake": "the" names one that is there
     (re.compile(r"\bnot even (?=(?:the|his|her|their|its|my|our) )"), ""),
+    # "not so much as a bowl", "without so much as a chair to sit on"
+    (re.compile(r"\bnot so much as an?\b"), "no"),
+    (re.compile(r"\bwithout so much as (?=an?\b)"), "without "),
     (re.compile(r"\b(?:there is |there are )?(?:no person|nobody|no one)((?: [a-z]+){0,3}?) "
                 r"(?:who|that) (?:does|do|did) not (have|hold|carry|wear)\b"),
      r"every person\1 \2s"),
@@ -217,8 +229,14 @@ _ARRIVED = re.compile(
 
 
 # Animals whose males and females are bulls and cows, and animals that go in families.
-_BIG_GAME = "elephant|giraffe|moose|elk|seal|walrus|whale|hippo|rhino|bison|buffalo"
-_FAMILY_ANIMALS = "zebra|bear|horse|sheep|cow|duck|goose|swan|cat|dog|bird"
+# What a family or a group does, in the third person: "a family of four picnics on the grass".
+_GROUP_VERBS = (
+    "picnics|eats|dines|poses|walks|sits|stands|relaxes|gathers|plays|enjoys|shares|waits|hikes"
+    "|rides|camps|smiles|lounges|strolls|celebrates|watches|crosses|rests|heads|explores|visits"
+)
+
+
+_CAMERA = re.compile(rf"\b(?:{CAMERA_PHRASE})(?: (?:\d+|pro|max|mini|plus|ultra))*\b")
 
 
 @lru_cache(maxsize=4096)
@@ -231,6 +249,22 @@ def prepare(text: str) -> str:
     text = re.sub(rf"\b(?:Apple|APPLE)(?=['\u2019]s\b| (?i:{products})\b)", "brand", text)
     text = text.lower().replace("\u2019", "'").replace("\u2018", "'")
     text = AND_SIGN.sub(" and ", text)
+    text = _CAMERA.sub(" ", text)  # "Taken with iPhone 12": the camera, not in the picture
+    text = re.sub(r"(?<![\w&])#[a-z][\w-]*", " ", text)  # "#family": a tag, no claim of a picture
+    # "parked at a Route 66 diner": a restaurant, no one dining
+    text = re.sub(
+        r"\b((?:at|outside|inside|into|in|near|by) (?:a|the|this|our|an) (?:[a-z0-9']+ ){0,3})"
+        r"diner\b",
+        r"\1restaurant",
+        text,
+    )
+    # "Thanksgiving at Grandma's": her house
+    text = re.sub(
+        r"\bat (?:my |our |your )?(?:grandma|grandpa|granny|gran|nana|grandad|grandmother|"
+        r"grandfather|mum|mom|dad|aunt|auntie|uncle)'s\b(?! [a-z])",
+        "at home",
+        text,
+    )
     # A file-name slug is words: "sunset-beach-no-people-1920x1080.jpg".
     text = re.sub(
         r"\b[a-z0-9]+(?:[-_][a-z0-9]+){2,}\b", lambda m: re.sub("[-_]", " ", m.group(0)), text
@@ -246,17 +280,44 @@ def prepare(text: str) -> str:
         r"\b(?:men|women|kids|children|boys|girls|ladies|unisex)(?:'s|')(?= [a-z])", " ", text
     )
     text = re.sub(r"\bits (?:[a-z]+ )?(?:mother|father|mom|mum|parent|baby|young)\b", "its", text)
-    # "a family of five at the picnic": a family, of a size (``claims`` counts it)
+    # "a family of five at the picnic", "a family of four picnics on the grass": a family, of a
+    # size (``claims`` counts it); but "a family of four ducks"
     text = re.sub(
-        rf"\b(famil(?:y|ies)|group|crew|team) of +(?:{NUMBERS}|num)\b(?! +[a-z]+s\b)", r"\1", text
+        rf"\b(famil(?:y|ies)|group|crew|team) of +(?:{NUMBERS}|num)\b"
+        rf"(?! +(?!(?:{_GROUP_VERBS})\b)[a-z]+s\b)",
+        r"\1",
+        text,
     )
     # "a flock of pigeons crowds the pier": a verb, no crowd of people
     text = re.sub(
-        r"(?<=[a-z]s )crowds (?=(?:the|a|an|its|their|around|into|onto)\b)", "fill ", text
+        r"\b([a-z]+s|sheep|cattle|deer|geese) crowds (?=(?:the|a|an|its|their|around|into|onto)\b)",
+        r"\1 fill ",
+        text,
+    )
+    # "two bottles of red crowd the bistro table": a verb, no crowd of people
+    text = re.sub(
+        r"\b(?!(?:the|a|an|this|that|his|her|their|its|our|my|your|large|huge|big|small|whole"
+        r"|entire|cheering|noisy|excited)\b)([a-z]+) crowd (?=(?:the|a|an|its|their)\b)",
+        r"\1 fill ",
+        text,
+    )
+    # "when officers arrived at 23:40 ... no one was found": who came then, not in the picture
+    text = re.sub(
+        r"\bwhen (?:the |an? )?[a-z]+ (?=(?:arrived|came|got there|showed up|turned up)\b)",
+        "when they ",
+        text,
+    )
+    # "an elephant matriarch", "ducklings follow their mother": an animal's kin, no people
+    text = re.sub(rf"\b({BIG_GAME}|{FAMILY_ANIMALS}) (?:matriarch|patriarch)\b", r"\1", text)
+    text = re.sub(
+        rf"\b((?:{YOUNG_ANIMALS})(?: [a-z]+){{0,3}}) their (?:[a-z]+ )?"
+        r"(?:mother|mom|mum|parents?)\b",
+        r"\1 its",
+        text,
     )
     # "a bull elephant", "an elephant family": elephants, no cow and no people
-    text = re.sub(rf"\b(?:bull|cow) (?=(?:{_BIG_GAME})s?\b)", "", text)
-    text = re.sub(rf"\b({_BIG_GAME}|{_FAMILY_ANIMALS}) famil(?:y|ies)\b", r"\1 herd", text)
+    text = re.sub(rf"\b(?:bull|cow) (?=(?:{BIG_GAME})s?\b)", "", text)
+    text = re.sub(rf"\b({BIG_GAME}|{FAMILY_ANIMALS}) famil(?:y|ies)\b", r"\1 herd", text)
     # "a two-person tent", "a 2-bed flat", "a two-car garage": a count modifier, no object.
     text = re.sub(rf"\b(?:{NUMBERS}|\d+)-([a-z]+)", r"num-\1", text)
     # "a bottle-fed lamb": fed from one, which is there
@@ -311,8 +372,8 @@ def prepare(text: str) -> str:
         r"\1 rolls",
         text,
     )
-    text = _there_after_all(text)
     text = _NONE_TAKEN.sub(rf"\1 {BREAK} {FREE_SEATS}", text)
+    text = _there_after_all(text)
     # "nowhere on the table is a knife" -> "on the table there is no knife"
     text = re.sub(
         r"\bnowhere ((?:on|in|at|by|beside|behind|under|above|inside|around|along|among|within) "
@@ -634,6 +695,12 @@ EMPTY_PLACES = (
         rf"\b((?:{PEOPLE_PLACES}) (?:is|are|was|were|remains?|remained|stands?|stood|sits?|sat|"
         r"looks?|looked|lies|lay) (?:now |still |completely |entirely |totally |almost |all )?"
         r"(?:empty|vacant))\b(?! of\b)",
+        re.IGNORECASE,
+    ),
+    # a headline's: "Train gone; platform empty."
+    re.compile(
+        rf"\b((?:{PEOPLE_PLACES}) (?:now |still |completely |entirely |totally |almost |all )?"
+        r"(?:empty|vacant))(?= *(?:[.;,!?]|$))",
         re.IGNORECASE,
     ),
 )

@@ -164,6 +164,26 @@ NOT_DESERTED = re.compile(rf"\b{DENIED_ABSENCE} deserted\b")
 EXAMPLE_WORDS = frozenset({"such-as", "including", "like", "especially"})
 GENERIC_HEADS = frozenset({"items", "products", "things", "objects", "stuff", "goods", "articles"})
 COPULAS = frozenset({"is", "are", "was", "were"})
+# A photo's camera, named in its caption: "Taken with iPhone 12", "shot on my phone".
+CAMERA_PHRASE = (
+    r"(?:taken|shot|captured|photographed|snapped) (?:with|on|using) (?:an? |my |the )?"
+    r"(?:iphone|phone|smartphone|cell ?phone|mobile|pixel|galaxy|android)"
+)
+CAMERA_VERBS = frozenset({"take", "shoot", "shot", "capture", "photograph", "snap"})
+# What one leaves by going ("the dog has left the room"); anything else left stays ("he has left
+# his pickup running").
+LEFT_PLACES = (
+    "room|house|home|building|park|field|beach|scene|table|stage|station|platform|frame|shot"
+    "|picture|area|yard|garden|court|pitch|kitchen|office|shop|store|party|nest|harbor|harbour"
+    "|port|dock|pier|airport|gate|road|street|lot|pasture|stable|barn|pen|ring|arena|track"
+)
+# Animals whose "family" is a herd, not people: "an elephant family", "zebra families".
+BIG_GAME = "elephant|giraffe|moose|elk|seal|walrus|whale|hippo|rhino|bison|buffalo"
+FAMILY_ANIMALS = "zebra|bear|horse|sheep|cow|duck|goose|swan|cat|dog|bird"
+YOUNG_ANIMALS = (
+    "ducklings|goslings|cygnets|chicks|foals|lambs|calves|cubs|puppies|pups|kittens|piglets|fawns"
+    "|joeys"
+)
 SOFT_PREPOSITIONS = frozenset({"here", "today", "tonight", "yet", "again", "anywhere"})
 ADVERBS = frozenset({"even", "really", "exactly", "ever", "yet", "currently"})
 # Phrases that contain a term but name something else: no mention of anything.
@@ -185,7 +205,11 @@ NOT_OBJECTS = (
     "lifeguard tower", "lifeguard stand", "hen house",
     # a diner is a restaurant where it is a place or a part of one
     "outside the diner", "at the diner", "in the diner", "inside the diner", "into the diner",
-    "roadside diner", "diner counter", "diner booth",
+    "roadside diner", "diner counter", "diner booth", "at a diner", "outside a diner",
+    # what washes or holds no dish of a table's
+    "soap dish", "dish soap", "dish rack", "dish towel", "dish drainer", "satellite dish",
+    # a pond named for ducks, the people a game draws
+    "duck pond", "football fan", "football fans", "football supporters",
     # toys, models and machines named for what they imitate
     "toy car", "toy truck", "toy train", "toy bus", "toy boat", "toy airplane", "toy plane",
     "toy motorcycle", "kick scooter", "push scooter", "electric scooter", "e scooter",
