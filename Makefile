@@ -204,6 +204,10 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout31.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout32.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen27.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout33.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout34.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout35.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen28.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

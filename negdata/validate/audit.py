@@ -124,6 +124,10 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out31": ("negation_heldout31.jsonl", "coco", False),
     "held-out32": ("negation_heldout32.jsonl", "coco", True),
     "unseen27": ("negation_unseen27.jsonl", "coco", True),
+    "held-out33": ("negation_heldout33.jsonl", "coco", False),
+    "held-out34": ("negation_heldout34.jsonl", "coco", False),
+    "held-out35": ("negation_heldout35.jsonl", "coco", True),
+    "unseen28": ("negation_unseen28.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

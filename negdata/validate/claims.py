@@ -158,6 +158,7 @@ _INDEXED = re.compile(
     r"|\b(iphone|pixel|galaxy|room|ward|no\.?|number|bus|flight|highway|interstate|row|seat"
     r"|court|bay|pier|berth|dock|zone|block|unit|apt|suite|cam|camera) (?:#|no\. )?\d+\b"
 )
+_BED_SIZE = re.compile(rf"\b(\d+|{'|'.join(sorted(NUMERALS))}) (?:single|double)(?= beds?\b)")
 _PACK = re.compile(rf"\b(\d+|{'|'.join(sorted(NUMERALS))})-(pack|piece|set)\b")
 # A dash between spaces, or a long one, ends a phrase: "Honolulu, 2016 - surfers paddle out"
 # counts no surfer.
@@ -262,7 +263,9 @@ GEAR: dict[str, str] = {
     "cyclist": "bicycle",
     "motorcyclist": "motorcycle",
     "backpacker": "backpack",
+    **dict.fromkeys(("texts", "texting", "texted"), "cell phone"),  # "a teenager texts"
 }
+TEXTING = frozenset({"texts", "texting", "texted"})
 
 
 # The speaker among all there is: "just me and my bike" has a person in it.
@@ -293,7 +296,8 @@ def implied_labels(text: str, polarities: Mapping[str, str]) -> set[str]:
         implied.add("person")
     if polarities.get("person") != "affirmed":
         return implied
-    words = {singular(w) for w in re.findall(r"[a-z]+", text.lower())}
+    said = re.findall(r"[a-z]+", text.lower())
+    words = {singular(w) for w in said} | (TEXTING & set(said))
     return implied | {GEAR[w] for w in words & GEAR.keys() if polarities.get(GEAR[w]) != "negated"}
 
 
@@ -781,6 +785,7 @@ def _tokens(text: str) -> list[str]:
     text = _INDEXED.sub(lambda m: m.group(1) or m.group(2), text)
     text = _PACK.sub(r"\1 \2", text)  # "a six-pack of beer bottles": six bottles, a count
     text = re.sub(r"\b(\d+) ?\+", r"at least \1", text)  # "100+ bikes"
+    text = _BED_SIZE.sub(r"\1", text)  # "two single beds": two beds, each of a size
     text = re.sub(r"\b[a-z]+-(?:only|free|friendly|proof)\b", " ", text)  # "a dogs-only beach"
     return _TOKEN.findall(_NO_COUNT.sub(" ", text))
 

@@ -123,6 +123,10 @@ class CaptionGate:
         polarities = kind_exclusions(text, analyze(text, self.lexicon), self.lexicon)
         if unresolved_anaphor(text, polarities, self.lexicon):
             return "unresolved_anaphor"  # "no dog on the sofa - it's curled up on the floor"
+        if " " not in text.strip() and set(self.lexicon.mentioned(text)) - set(polarities):
+            # a file name's words, all run together: "hero_img__beach-umbrella-chairs--nobody"
+            # has an umbrella to one reader and umbrella chairs to another
+            return "unaccounted_noun"
         if label_polarity(polarities, row.negated_label, self.lexicon) != "negated":
             # negated by name, by its kind's ("no vehicles"), or left out of all there is of
             # its kind ("the only vehicle is a motorcycle")

@@ -100,6 +100,7 @@ ONE_CROWD = frozenset(
     {"the", "a", "an", "this", "that", "his", "her", "their", "its", "our", "my", "your", "large",
      "huge", "big", "small", "whole", "entire", "cheering", "noisy", "excited"}
 )  # fmt: skip
+PICKUPS = frozenset({"pickup", "truck", "pickups", "trucks"})
 PLACE_PREPOSITIONS = frozenset({"at", "outside", "inside", "into", "in", "near", "by"})
 PARENTS = frozenset({"mother", "mom", "mum", "mama", "parent", "parents"})
 YOUNG = frozenset(YOUNG_ANIMALS.split("|"))
@@ -172,6 +173,10 @@ def _names_nothing_here(token: Token, doc: list[Token]) -> bool:
         or (crowds and bool(after) and after[0].lower_ in CROWDED)
         or (word in {"matriarch", "patriarch"} and bool(before) and before[-1] in HERD_ANIMALS)
         or (word in PARENTS and _young_ones_kin(token))
+        # "a pickup truck with no dog in the bed": the truck's bed
+        or (word == "bed" and any(t.lower_ in PICKUPS for t in doc))
+        # "the cake, which the baker finished at dawn": who made it then, not said to be here
+        or _past_agent(token)
         # "parked at a Route 66 diner", "Thanksgiving at Grandma's": a place
         or (word == "diner" and token.dep_ == "pobj" and token.head.lower_ in PLACE_PREPOSITIONS)
         or (before[-1:] == ["at"] and after[:1] != [] and after[0].lower_ in {"'s", "\u2019s"})
@@ -179,6 +184,18 @@ def _names_nothing_here(token: Token, doc: list[Token]) -> bool:
             word in {"family", "families"} and bool(before) and singular(before[-1]) in HERD_ANIMALS
         )
         or before[-1:] == ["#"]
+    )
+
+
+def _past_agent(token: Token) -> bool:
+    """The subject of a relative clause in the past whose object is the thing named before it:
+    "the cake, which the baker finished at dawn"."""
+    verb = token.head
+    return (
+        token.dep_ == "nsubj"
+        and verb.dep_ == "relcl"
+        and verb.tag_ in {"VBD", "VBN"}
+        and any(c.dep_ == "dobj" and c.lower_ in {"which", "that"} for c in verb.children)
     )
 
 

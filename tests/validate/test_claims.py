@@ -572,6 +572,7 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
             "count_unverified",
         ),
         ("A six-pack of beer bottles and not one cup.", {"bottle": 6}, "count_unverified"),
+        ("Two single beds fill the hotel room, with no TV.", {"bed": 2}, None),
         # young ones beside a grown one; "only" says it again
         ("One brown bear and two cubs fish at the falls, no person.", {"bear": 3}, None),
         (

@@ -214,6 +214,22 @@ def test_a_lower_case_word_the_parser_calls_a_name_is_a_noun() -> None:
     assert GATE.unaccounted(_caption("Satsumas and nanas in the bowl, no apples.")) == ["nana"]
 
 
+def test_a_file_name_with_a_label_no_reading_places_is_refused() -> None:
+    """ "beach-umbrella-chairs": an umbrella to one reader, umbrella chairs to another."""
+    row = _caption("hero_img__beach-umbrella-chairs--nobody", negated="person")
+    evidence = _every_label_scored({"chair": 0.9, "umbrella": 0.9})
+    assert GATE.check(row, evidence) == "unaccounted_noun"
+
+
+def test_a_verb_that_needs_an_object_implies_it() -> None:
+    """ "A teenager texts on a bench": a phone, which the evidence must not rule out."""
+    row = _caption("A teenager texts on a park bench with her backpack beside her, and no dog.")
+    seen = {"person": 0.9, "bench": 0.9, "backpack": 0.9}
+    assert GATE.check(row, _every_label_scored(seen)) == "affirms_absent"
+    there = _every_label_scored({**seen, "cell phone": 0.9})
+    assert GATE.check(row, there) is None
+
+
 def test_a_kind_with_none_of_its_labels_there_may_be_affirmed_only_from_the_original() -> None:
     """ "A chef slices vegetables" with no broccoli or carrot: onions, perhaps. The labels do
     not rule the kind out; the original caption must say so."""

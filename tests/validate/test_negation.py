@@ -624,6 +624,18 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
          "car": "negated"}),
         ("A whole pizza, not one slice missing, and no knife.", {"pizza": "affirmed",
          "knife": "negated"}),
+        ("Clock says noon; café empty.", {"clock": "affirmed", "person": "negated"}),
+        ("The fridge is literally empty, not even a bottle of water.", {"refrigerator":
+         "affirmed", "food": "negated", "bottle": "negated"}),
+        ("I wouldn't say the fridge was empty; there's a bottle of milk, but no cake.",
+         {"refrigerator": "affirmed", "bottle": "affirmed", "cake": "negated"}),
+        ("The cake, which the baker finished at dawn, stands where there are no knives.",
+         {"cake": "affirmed", "knife": "negated"}),
+        ("The suitcase that she packed last night waits by the door, no backpack.",
+         {"suitcase": "affirmed", "backpack": "negated"}),
+        ("A parked pickup truck with nobody around and no dog in the bed.", {"truck":
+         "affirmed", "person": "negated", "dog": "negated"}),
+        ("Picture: man w/out umbrella in rain.", {"person": "affirmed", "umbrella": "negated"}),
     ],
 )  # fmt: skip
 def test_analyze_resolves_every_name(text: str, expected: dict[str, str]) -> None:

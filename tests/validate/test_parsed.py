@@ -87,6 +87,10 @@ COCO = lexicon_for("coco")
          "dog": "negated"}),
         ("The man has left his pickup running, but no dog.", {"person": "affirmed",
          "truck": "affirmed", "dog": "negated"}),
+        ("The cake, which the baker finished at dawn, stands where there are no knives.",
+         {"cake": "affirmed", "knife": "negated"}),
+        ("A parked pickup truck with nobody around and no dog in the bed.", {"truck":
+         "affirmed", "person": "negated", "dog": "negated"}),
     ],
 )  # fmt: skip
 def test_the_parse_reads_negation(text: str, expected: dict[str, str]) -> None:

@@ -100,10 +100,12 @@ from negdata.validate.negation.hedges import hedged_starts
 from negdata.validate.negation.mentions import Mention, TermIndex, build_index, find_mentions
 from negdata.validate.negation.none_of import decide_none_of, never_subjects
 from negdata.validate.negation.normalize import (
+    EMPTY_FRIDGE,
     EMPTY_PLACES,
     EMPTY_ROADS,
     EMPTY_TRACKS,
     FREE_SEATS,
+    FRIDGE_CONTENTS,
     ROAD_VEHICLES,
     SEAT_TAKEN,
     TAKEN_SEAT,
@@ -283,8 +285,9 @@ def _terms(text: str, lexicon: Lexicon) -> dict[str, tuple[str, ...]]:
         terms["cow"] = tuple(t for t in terms["cow"] if t not in {"calf", "calves"})
     emptied: tuple[str, ...] = ROAD_VEHICLES if EMPTY_ROADS.search(text) else ()  # "empty road"
     emptied += ("train",) if EMPTY_TRACKS.search(text) else ()  # "the tracks are clear"
+    emptied += FRIDGE_CONTENTS if EMPTY_FRIDGE.search(text) else ()  # "an empty fridge"
     for label in emptied:
-        if label not in terms and label in lexicon.vocabulary:
+        if label not in terms and lexicon.members(label):
             terms[label] = lexicon.terms(label)
     if "person" in lexicon.vocabulary:
         # "nobody", "a deserted beach", "the seat is taken": a person the rewriting names

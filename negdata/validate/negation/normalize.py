@@ -236,6 +236,11 @@ _GROUP_VERBS = (
 )
 
 
+_PAST_AGENT = re.compile(
+    r"\b(which|that) (?:(?:the|a|an|her|his|their|my|our) (?:[a-z]+ )?[a-z]+|she|he|they|i|we) "
+    r"(?:just |had |has |have |already |recently )?"
+    r"(?=(?:[a-z]+ed|made|built|left|bought|brought|forgot|set|put|wrote|drew|painted|baked)\b)"
+)
 _CAMERA = re.compile(rf"\b(?:{CAMERA_PHRASE})(?: (?:\d+|pro|max|mini|plus|ultra))*\b")
 
 
@@ -250,7 +255,6 @@ def prepare(text: str) -> str:
     text = text.lower().replace("\u2019", "'").replace("\u2018", "'")
     text = AND_SIGN.sub(" and ", text)
     text = _CAMERA.sub(" ", text)  # "Taken with iPhone 12": the camera, not in the picture
-    text = re.sub(r"(?<![\w&])#[a-z][\w-]*", " ", text)  # "#family": a tag, no claim of a picture
     # "parked at a Route 66 diner": a restaurant, no one dining
     text = re.sub(
         r"\b((?:at|outside|inside|into|in|near|by) (?:a|the|this|our|an) (?:[a-z0-9']+ ){0,3})"
@@ -325,6 +329,7 @@ def prepare(text: str) -> str:
     # "a glass-topped desk", "a tree-lined street": one adjective, no object
     text = re.sub(r"\b(?!(?:not|no|non)-)([a-z]+)-([a-z]+ed)\b", r"\1\2", text)
     text = initialisms(hashtags(text))
+    text = re.sub(r"(?<![\w&])#[a-z][\w-]*", " ", text)  # "#family": a tag, no claim of a picture
     # Contractions typed without the apostrophe: "isnt", "doesnt", "there aint", "theres".
     text = re.sub(rf"\b({NT_BASES})nt\b", r"\1 not", text)
     text = re.sub(r"\bcant\b", "can not", text)
@@ -352,7 +357,13 @@ def prepare(text: str) -> str:
     # A possessive is marked: "Mum's handbag" names a handbag, not Mum (see ``_is_modifier``).
     text = re.sub(r"(?<=[a-z])(?:'s|(?<=s)')(?= [a-z])", f" {POSSESSIVE}", text)
     text = re.sub(r"'s\b|'re\b|'ll\b|'ve\b|'d\b|'m\b", "", text)
-    text = re.sub(r"\bw/o\b", "without", text)
+    text = re.sub(r"\bw/(?:o|out)\b", "without", text)
+    # "the cake, which the baker finished at dawn", "the suitcase that she packed last night":
+    # who made or left a thing then is not said to be in the picture
+    text = _PAST_AGENT.sub(r"\1 ", text)
+    # "a pickup truck with no dog in the bed": the truck's bed
+    if re.search(r"\b(?:pickup|pick-up|truck)s?\b", text):
+        text = re.sub(r"\b(in|on|from) (the|its|his|her) bed\b", r"\1 \2 truck bed", text)
     # "w/o knife, fork only": what "only" follows is had, out of the list before it.
     text = _ONLY_AFTER.sub(rf" {BREAK} only \1", text)
     # "a woman who is not wearing a tie beside a man who is": the man wears one.
@@ -523,6 +534,7 @@ def prepare(text: str) -> str:
     text = drop_neither_nor_predicates(text)
     text = EMPTY_ROADS.sub(rf"\g<0> with no {', no '.join(ROAD_VEHICLES)} {STOP}", text)
     text = EMPTY_TRACKS.sub(rf"\g<0> with no train {STOP}", text)
+    text = EMPTY_FRIDGE.sub(_fridge_emptied, text)
     text = EMPTY_SPACE_FOR.sub(r"there is no \1", text)
     # "the dog park is deserted": no dog in it either
     text = re.sub(
@@ -723,6 +735,26 @@ EMPTY_TRACKS = re.compile(
     rf"|\b(?:tracks|rails) (?:{_IS}|{_AWAY}) {_QUITE}(?:{_EMPTY}|clear)\b(?! of\b)",
     re.IGNORECASE,
 )
+# "the fridge is literally empty", "an empty fridge": no food or drink in it
+EMPTY_FRIDGE = re.compile(
+    rf"\b{_EMPTY} (?:[a-z]+ )?(?:fridge|refrigerator)s?\b"
+    rf"|(?<!for a )(?<!for the )\b(?:fridge|refrigerator)s? (?:{_IS}) "
+    rf"(?:literally |practically |basically )?{_QUITE}"
+    r"(?:empty|bare)\b(?! of\b)",
+    re.IGNORECASE,
+)
+FRIDGE_CONTENTS = ("food", "bottle")
+
+
+def _fridge_emptied(m: re.Match[str]) -> str:
+    """An empty fridge has no food or drink, unless its clause denies it is empty ("I wouldn't
+    say the fridge was empty")."""
+    clause = m.string[: m.start()].rsplit(BREAK, 1)[-1]
+    if re.search(r"\b(?:not|never|hardly)\b", clause):
+        return m.group(0)
+    return f"{m.group(0)} with no {', no '.join(FRIDGE_CONTENTS)} {STOP}"
+
+
 # "the space for a fridge stands empty": no fridge (a space for one alone is a hedge).
 EMPTY_SPACE_FOR = re.compile(
     r"\b(?:the |an? )?(?:space|spot|slot|gap|alcove|nook|niche|place)s? (?:meant |left )?for "

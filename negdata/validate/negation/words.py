@@ -27,7 +27,7 @@ FALSE_FRIENDS = (
 PEOPLE_PLACES = (
     "stadiums?|rooms?|classrooms?|streets?|roads?|beach(?:es)?|playgrounds?|benches|bench|beds?|"
     "seats?|offices?|halls?|courts?|platforms?|stations?|squares?|plazas?|theaters?|theatres?|"
-    "arenas?|churche?s?|restaurants?|cafes?|bars?|cabins?|pools?|lobby|lobbies|corridors?|"
+    "arenas?|churche?s?|restaurants?|caf[eé]s?|bars?|cabins?|pools?|lobby|lobbies|corridors?|"
     "hallways?|auditoriums?|gyms?|stores?|shops?|chairs?|couch(?:es)?|sofas?|armchairs?|"
     "stands|bleachers|terraces?|booths?|"
     "carriages?|train cars?|trams?|sidewalks?|pavements?|pews?|stalls?|desks?|counters?|"
