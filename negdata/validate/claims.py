@@ -135,6 +135,7 @@ _STOPS = frozenset(
 # Words no count reaches past to its noun: "no one is there to pet it" counts no pet.
 _NO_ADJECTIVE = _STOPS | PREPOSITIONS | {"is", "are", "was", "were", "to", "there"}
 _TOKEN = re.compile(r"[a-z]+|\d+(?:\.\d+)?|[,;.:()|]")  # "(0.92)": a score, no count
+_NUMERALS = "|".join(sorted(NUMERALS))  # for patterns
 # A number joined to the word after it is part of an adjective, and a decade is a time: "a
 # three-year-old dog", "a 2-slice toaster", "a 27-inch monitor", "a 1960s diner"; a number
 # joined to letters before it is part of a name ("Canon EOS R5"), and one over another a
@@ -142,7 +143,7 @@ _TOKEN = re.compile(r"[a-z]+|\d+(?:\.\d+)?|[,;.:()|]")  # "(0.92)": a score, no 
 _NO_COUNT = re.compile(
     r"(?<!\d)\d{4}-\d\d-\d\d(?!\d)|"  # "screenshot_2023-06-11": a date
     r"\b\d{1,2}[:.]\d\d(?:[:.]\d\d)?\b|"  # "03:14", "at 14.32.10": a time
-    rf"\b(?:\d+|{'|'.join(sorted(NUMERALS))})-(?=[a-z])|\b\d+s\b|(?<=[a-z])(?<!\bx)\d+|\b\d+(?:/\d+)+\b"
+    rf"\b(?:\d+|{_NUMERALS})-(?=[a-z])|\b\d+s\b|(?<=[a-z])(?<!\bx)\d+|\b\d+(?:/\d+)+\b"
     r"|\b0\d+|(?<=_)\d+"  # "DSC_0091", "IMG_12": a file's number
     r"|\b\d+(?=[a-z])"  # "4k", "1080p", "EOS 5D", "3rd": a resolution, a model, a rank
     r"|(?<=[a-z]-)\d+"  # "stock-img-2231": a name's number
@@ -154,12 +155,12 @@ _SERIES = (
     "|exit|aisle|hole|lap|stage|act|round|week|part"
 )
 _INDEXED = re.compile(
-    rf"\b({_SERIES}) #?(?:\d+(?: of \d+)?|{'|'.join(sorted(NUMERALS))}|one)\b"
+    rf"\b({_SERIES}) #?(?:\d+(?: of \d+)?|{_NUMERALS}|one)\b"
     r"|\b(iphone|pixel|galaxy|room|ward|no\.?|number|bus|flight|highway|interstate|row|seat"
     r"|court|bay|pier|berth|dock|zone|block|unit|apt|suite|cam|camera) (?:#|no\. )?\d+\b"
 )
-_BED_SIZE = re.compile(rf"\b(\d+|{'|'.join(sorted(NUMERALS))}) (?:single|double)(?= beds?\b)")
-_PACK = re.compile(rf"\b(\d+|{'|'.join(sorted(NUMERALS))})-(pack|piece|set)\b")
+_BED_SIZE = re.compile(rf"\b(\d+|{_NUMERALS}) (?:single|double)(?= beds?\b)")
+_PACK = re.compile(rf"\b(\d+|{_NUMERALS})-(pack|piece|set)\b")
 # A dash between spaces, or a long one, ends a phrase: "Honolulu, 2016 - surfers paddle out"
 # counts no surfer.
 _DASH = re.compile(r"\s[-\u2013\u2014]+\s|[\u2013\u2014]")
@@ -253,6 +254,8 @@ def _others_there(
     return found
 
 
+# Verbs that need a phone, matched as said ("texts" is no plural of "text" here).
+TEXTING = frozenset({"texts", "texting", "texted"})
 # A person named by what they ride: "a lone surfer" has a board, whatever the reader makes of
 # the word (a person).
 GEAR: dict[str, str] = {
@@ -263,9 +266,8 @@ GEAR: dict[str, str] = {
     "cyclist": "bicycle",
     "motorcyclist": "motorcycle",
     "backpacker": "backpack",
-    **dict.fromkeys(("texts", "texting", "texted"), "cell phone"),  # "a teenager texts"
+    **dict.fromkeys(TEXTING, "cell phone"),  # "a teenager texts"
 }
-TEXTING = frozenset({"texts", "texting", "texted"})
 
 
 # The speaker among all there is: "just me and my bike" has a person in it.
@@ -1024,22 +1026,9 @@ def _joined(between: list[str], count: Count) -> bool:
 
 # Words between two counts of one name that make the second the first again.
 _SAME_AGAIN = COPULAS | {
-    "as",
-    "like",
-    ":",
-    "(",
-    "named",
-    "called",
-    "namely",
-    "become",
-    "becomes",
-    "only",
-    "just",
-    "or",
-    "exactly",
-    "precisely",
-    "alone",
-}
+    "as", "like", ":", "(", "named", "called", "namely", "become", "becomes", "only", "just", "or",
+    "exactly", "precisely", "alone",
+}  # fmt: skip
 
 
 def _restates(before: Count, count: Count, tokens: list[str]) -> bool:

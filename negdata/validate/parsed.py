@@ -33,11 +33,14 @@ from negdata.detect.lexicon import Lexicon
 from negdata.detect.vocab import singular
 from negdata.validate.negation import mention_terms
 from negdata.validate.negation.mentions import TermIndex, build_index, owner_in_picture
+from negdata.validate.negation.topics import CROWD_VERB
 from negdata.validate.negation.words import (
+    AIRCRAFT_WORDS,
     BIG_GAME,
     CAMERA_VERBS,
     FAMILY_ANIMALS,
     LEFT_PLACES,
+    PICKUP_WORDS,
     SIGN_NOUNS,
     YOUNG_ANIMALS,
     Polarity,
@@ -91,16 +94,9 @@ CHECKLIST_HEDGES = frozenset(
 )  # fmt: skip
 CONTRAST = frozenset({"but", "only", "just", "except", "yet", "instead"})
 NOBODY = frozenset({"nobody", "noone", "no-one"})
-AIRCRAFT = frozenset({"plane", "airplane", "jet", "airliner", "aircraft", "jetliner"})
+AIRCRAFT = frozenset(AIRCRAFT_WORDS.split("|"))
 HERD_ANIMALS = frozenset(f"{BIG_GAME}|{FAMILY_ANIMALS}".split("|"))
-# Words after which "crowds" is what a flock does ("a flock of sheep crowds the lane").
-CROWDED = frozenset({"the", "a", "an", "its", "their", "around", "into", "onto"})
-# Words before a "crowd" that is people: "a large crowd", "the cheering crowd".
-ONE_CROWD = frozenset(
-    {"the", "a", "an", "this", "that", "his", "her", "their", "its", "our", "my", "your", "large",
-     "huge", "big", "small", "whole", "entire", "cheering", "noisy", "excited"}
-)  # fmt: skip
-PICKUPS = frozenset({"pickup", "truck", "pickups", "trucks"})
+PICKUPS = frozenset(PICKUP_WORDS.split("|"))
 PLACE_PREPOSITIONS = frozenset({"at", "outside", "inside", "into", "in", "near", "by"})
 PARENTS = frozenset({"mother", "mom", "mum", "mama", "parent", "parents"})
 YOUNG = frozenset(YOUNG_ANIMALS.split("|"))
@@ -165,12 +161,9 @@ def _names_nothing_here(token: Token, doc: list[Token]) -> bool:
         return True
     before = [t.lower_ for t in doc[max(0, token.i - 3) : token.i]]
     after = doc[token.i + 1 : token.i + 2]
-    crowds = word == "crowds" or (
-        word == "crowd" and before[-1:] != [] and before[-1] not in ONE_CROWD
-    )
     return (
         (word.startswith("taxi") and not AIRCRAFT.isdisjoint(singular(w) for w in before))
-        or (crowds and bool(after) and after[0].lower_ in CROWDED)
+        or any(m.start("verb") == token.idx for m in CROWD_VERB.finditer(token.doc.text))
         or (word in {"matriarch", "patriarch"} and bool(before) and before[-1] in HERD_ANIMALS)
         or (word in PARENTS and _young_ones_kin(token))
         # "a pickup truck with no dog in the bed": the truck's bed

@@ -126,6 +126,7 @@ from negdata.validate.negation.topics import (
     PRONOUN,
     TRUCK_CAB,
     WILD_CALF,
+    crowd_filled,
     topic_terms,
 )
 from negdata.validate.negation.words import ANSWER_FILLERS, HEDGE, PERSON_NEGATIONS, Polarity
@@ -269,11 +270,9 @@ def _plain(text: str) -> str:
 def _terms(text: str, lexicon: Lexicon) -> dict[str, tuple[str, ...]]:
     names = set(lexicon.mentioned(_LESS.sub(r"\1 less", text)))  # "a carless street"
     terms = {name: lexicon.terms(name) for name in names}
-    if "person" in terms and CROWD_VERB.search(text):  # "ten sheep crowd the lane": a verb
-        if "person" in lexicon.mentioned(CROWD_VERB.sub(r"\1 fill", text)):
-            terms["person"] = tuple(t for t in terms["person"] if t != "crowd")
-        else:
-            del terms["person"]
+    crowd_verb = CROWD_VERB.search(text) is not None  # "ten sheep crowd the lane": a verb
+    if crowd_verb and "person" in terms and "person" not in lexicon.mentioned(crowd_filled(text)):
+        del terms["person"]
     for label, words in topic_terms(text, lexicon).items():
         terms[label] = (*terms.get(label, lexicon.terms(label)), *words)
     lower = text.lower()
@@ -304,6 +303,8 @@ def _terms(text: str, lexicon: Lexicon) -> dict[str, tuple[str, ...]]:
             terms["person"] = (*terms.get("person", lexicon.terms("person")), "he", "she")
         if FIRST_PERSON.search(text):
             terms["person"] = (*terms.get("person", lexicon.terms("person")), "us")
+    if crowd_verb and "person" in terms:  # "... crowd the bistro table, yet nobody is there"
+        terms["person"] = tuple(t for t in terms["person"] if t != "crowd")
     return terms
 
 

@@ -12,6 +12,7 @@ from negdata.validate.negation.cues import CLINICAL_PRE, POST
 from negdata.validate.negation.forms import rewrite
 from negdata.validate.negation.hedges import HEDGE_AFTER, HEDGE_CLAUSE, HEDGES
 from negdata.validate.negation.words import (
+    AIRCRAFT_WORDS,
     AND_SIGN,
     BIG_GAME,
     BREAK,
@@ -26,6 +27,7 @@ from negdata.validate.negation.words import (
     NUMBERS,
     PEOPLE_PLACES,
     PERSON_NEGATIONS,
+    PICKUP_WORDS,
     POSSESS_VERBS,
     POSSESSIVE,
     PREPOSITIONS,
@@ -292,19 +294,6 @@ def prepare(text: str) -> str:
         r"\1",
         text,
     )
-    # "a flock of pigeons crowds the pier": a verb, no crowd of people
-    text = re.sub(
-        r"\b([a-z]+s|sheep|cattle|deer|geese) crowds (?=(?:the|a|an|its|their|around|into|onto)\b)",
-        r"\1 fill ",
-        text,
-    )
-    # "two bottles of red crowd the bistro table": a verb, no crowd of people
-    text = re.sub(
-        r"\b(?!(?:the|a|an|this|that|his|her|their|its|our|my|your|large|huge|big|small|whole"
-        r"|entire|cheering|noisy|excited)\b)([a-z]+) crowd (?=(?:the|a|an|its|their)\b)",
-        r"\1 fill ",
-        text,
-    )
     # "when officers arrived at 23:40 ... no one was found": who came then, not in the picture
     text = re.sub(
         r"\bwhen (?:the |an? )?[a-z]+ (?=(?:arrived|came|got there|showed up|turned up)\b)",
@@ -362,7 +351,7 @@ def prepare(text: str) -> str:
     # who made or left a thing then is not said to be in the picture
     text = _PAST_AGENT.sub(r"\1 ", text)
     # "a pickup truck with no dog in the bed": the truck's bed
-    if re.search(r"\b(?:pickup|pick-up|truck)s?\b", text):
+    if re.search(rf"\b(?:{PICKUP_WORDS})\b", text):
         text = re.sub(r"\b(in|on|from) (the|its|his|her) bed\b", r"\1 \2 truck bed", text)
     # "w/o knife, fork only": what "only" follows is had, out of the list before it.
     text = _ONLY_AFTER.sub(rf" {BREAK} only \1", text)
@@ -378,7 +367,7 @@ def prepare(text: str) -> str:
     text = re.sub(r"\bnot (?:actual|real|genuine|live|living) (?=[a-z])", "no ", text)
     # "a jet taxis to the gate": a plane's verb, no taxi cab
     text = re.sub(
-        r"\b((?:plane|airplane|jet|airliner|aircraft|jetliner)s?(?: [a-z]+){0,2}) "
+        rf"\b((?:{AIRCRAFT_WORDS})s?(?: [a-z]+){{0,2}}) "
         r"taxi(?:s|es|ed)\b",
         r"\1 rolls",
         text,

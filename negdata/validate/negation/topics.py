@@ -67,12 +67,22 @@ WILD_CALF = re.compile(
     r"\b(?:elephants?|giraffes?|whales?|rhinos?|rhinoceros|hippos?|moose|camels?)\b"
 )
 COMPUTING = re.compile(r"\b(?:computer|keyboard|laptop|desk|click|cursor|wireless|pad|usb|pc)")
-# "crowd" as the verb of a plural subject: "ten sheep crowd the lane", "glasses crowd the table".
+# "crowd" as the verb of a plural subject: "ten sheep crowd the lane", "glasses crowd the table",
+# "two bottles of red crowd the bistro table", "a flock of pigeons crowds the pier", "the sheep
+# have been brought in and crowd the pen".
 CROWD_VERB = re.compile(
-    r"\b([a-z]+s|people|sheep|cattle|deer|fish) crowd(?= (?:the|a|an|around|into|onto|together|"
-    r"in|along|on|at)\b)",
+    r"\b(?:[a-z]+s|people|sheep|cattle|deer|fish|geese|and|then|who|which)"
+    r"(?: of [a-z]+)? (?P<verb>crowds?)"
+    r"(?= (?:the|a|an|its|their|around|into|onto|together|in|along|on|at)\b)",
     re.IGNORECASE,
 )
+
+
+def crowd_filled(text: str) -> str:
+    """``text`` with "crowd" as a verb ("ten sheep crowd the lane") said as "fill"."""
+    return CROWD_VERB.sub(lambda m: m.group(0)[: m.start("verb") - m.start()] + "fill", text)
+
+
 PRONOUN = re.compile(r"\b(?:he|she)\b", re.IGNORECASE)
 OWNER = re.compile(r"\b(?:his|her|him)\b", re.IGNORECASE)
 # An animal's owner is a person: "he's never without his dog", and so is who feeds, walks or

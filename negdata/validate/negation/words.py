@@ -177,6 +177,10 @@ LEFT_PLACES = (
     "|picture|area|yard|garden|court|pitch|kitchen|office|shop|store|party|nest|harbor|harbour"
     "|port|dock|pier|airport|gate|road|street|lot|pasture|stable|barn|pen|ring|arena|track"
 )
+# What taxis to a runway ("a jet taxis to the gate"), and what has a bed that is no bed ("no dog
+# in the bed" of a pickup).
+AIRCRAFT_WORDS = "plane|airplane|jet|airliner|aircraft|jetliner"
+PICKUP_WORDS = "pickup|pick-up|truck|pickups|pick-ups|trucks"
 # Animals whose "family" is a herd, not people: "an elephant family", "zebra families".
 BIG_GAME = "elephant|giraffe|moose|elk|seal|walrus|whale|hippo|rhino|bison|buffalo"
 FAMILY_ANIMALS = "zebra|bear|horse|sheep|cow|duck|goose|swan|cat|dog|bird"
