@@ -208,6 +208,10 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout34.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout35.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen28.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout36.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout37.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen29.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen30.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

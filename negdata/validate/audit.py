@@ -128,6 +128,10 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out34": ("negation_heldout34.jsonl", "coco", False),
     "held-out35": ("negation_heldout35.jsonl", "coco", True),
     "unseen28": ("negation_unseen28.jsonl", "coco", True),
+    "held-out36": ("negation_heldout36.jsonl", "coco", False),
+    "held-out37": ("negation_heldout37.jsonl", "coco", True),
+    "unseen29": ("negation_unseen29.jsonl", "coco", True),
+    "unseen30": ("negation_unseen30.jsonl", "coco", False),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

@@ -30,6 +30,7 @@ from negdata.validate.negation.words import (
     NUMBER_WORDS,
     NUMERALS,
     PREPOSITIONS,
+    TENS,
 )
 
 # People a sentence says there are no others of: "a woman reads; no other customers".
@@ -39,12 +40,24 @@ _PEOPLE = ("people", "persons", "customers", "guests", "passengers", "diners", "
 _WORDS = r"(?:[\w'-]+,? ){0,12}"  # up to twelve words between the parts of a phrase
 _BUT = r"(?:but|except|besides|apart from|other than|save|beyond|aside from|more than)"
 EXCLUSIVE = re.compile(
-    r"(?<!\bnot )\b(?:only|just|solely|merely|exclusively|alone|the sole|no one else)\b"
+    r"(?<!\bnot )\b(?:only|just|solely|merely|exclusively|alone|no one else)\b"
+    # "a toothbrush lies solo", "the suitcase sits unaccompanied"; not "mid-solo", not
+    # "unaccompanied by giraffes" (none there)
+    r"|(?<!-)\bsolo\b(?!-)|\bunaccompanied\b(?! by\b)"
+    r"|\bsole\b(?! of\b)"  # "sole occupant of the bench: a pigeon", not "the sole of a shoe"
+    r"|\b(?:lone|only) occupants?\b"  # "the lone occupant of the lot is a pickup"
+    # "a teddy bear on the shelf, the rest of which is bare", "bereft of anything but milk"
+    r"|\bthe rest (?:of (?:which|it|them) )?(?:is|are|was|were|lies|stands) (?:bare|empty)\b"
+    rf"|\b(?:bereft|devoid|empty|free) of (?:anything|everything) {_BUT}\b"
     r"|\bsimply (?=(?:an?|the|one|two|three|some)\b)"  # "simply a bowl of oranges"
     # "no other objects", "no other vehicles", but "no other customers" only says who is not
     rf"|\bno other\b(?! (?:{'|'.join(_PEOPLE)})\b)"
     # "nothing but", "nothing else", "nothing on it except", "no one in the room but"
-    rf"|\b(?:nothing|nobody|no one)\b,? {_WORDS}(?:else|{_BUT})\b"
+    rf"|\b(?:nothing|nobody|no one|not (?:a|one|a single) thing)\b,? {_WORDS}(?:else|{_BUT})\b"
+    # "a vase with nothing beside it", "no nothing", "a napkin the last thing on it"
+    r"|\bnothing (?:beside|besides|near|around|next to|with) (?:it|them|him|her)\b|\bno nothing\b"
+    r"|\bthe (?:last|only remaining) (?:thing|item|object)\b"
+    r"|\bisolated on (?:an? )?(?:white|black|plain|transparent|grey|gray)\b"  # a stock photo
     # "empty except for a chair", "bare save for", "deserted but for"
     r"|\b(?:empty|bare|deserted|vacant|clear|unoccupied|unfurnished)\b,? "
     rf"{_WORDS}(?:{_BUT}|but for)\b"
@@ -52,7 +65,9 @@ EXCLUSIVE = re.compile(
     rf"|\b(?:apart from|aside from|other than|besides|save for|except for)\b {_WORDS}"
     r"(?:nothing|nobody|no one|empty|bare|deserted|unoccupied|vacant)\b"
     r"|\ball (?:that(?:'s| is| are| remains| stands| sits)|there is|there's|is there|remains"
-    r"|(?:you|i|we|one) (?:can )?see)\b"
+    r"|(?:you|i|we|one)(?:'ll| will| can| could)? (?:see|find|spot)|(?:that )?(?:can|could) be "
+    r"(?:seen|found)|the (?:picture|image|photo|frame|shot|scene|camera) (?:contains|shows|holds"
+    r"|has|captures|caught))\b"
     r"|(?:\b(?:and|with)|[,;:]) nothing (?:else|more)\b|\bthat'?s (?:it|all)\b"
     r"|\bby (?:it|them)sel(?:f|ves)\b|\bon its own\b"
     # "the dog has the couch (all) to itself"
@@ -89,7 +104,7 @@ COUNTS: dict[str, tuple[int, int | None]] = {
     "both": (2, 2),
     "twin": (2, 2),
     "dozen": (12, 12),
-    "twenty": (20, 20),
+    **{word: (n, n) for n, word in zip(range(20, 60, 10), TENS, strict=True)},
     "pair": (2, 2),
     "couple": (2, 2),
     "newlyweds": (2, 2),
@@ -180,6 +195,7 @@ class Count:
     most: int | None
     at: int  # the count word's token
     end: int  # the token after the object's name
+    bound: bool = False  # a count with no noun, of the name before it (``_bound_counts``)
 
 
 def exclusive(text: str) -> bool:
@@ -298,9 +314,37 @@ def implied_labels(text: str, polarities: Mapping[str, str]) -> set[str]:
         implied.add("person")
     if polarities.get("person") != "affirmed":
         return implied
-    said = re.findall(r"[a-z]+", text.lower())
-    words = {singular(w) for w in said} | (TEXTING & set(said))
+    said = _said(text)
+    words = {singular(w) for i, w in enumerate(said) if not _denied_word(said, i)}
+    words |= TEXTING & set(said)
     return implied | {GEAR[w] for w in words & GEAR.keys() if polarities.get(GEAR[w]) != "negated"}
+
+
+_DENIERS = frozenset({"no", "not", "without", "nor", "none", "never"})
+
+
+def _said(text: str) -> list[str]:
+    """The words and stops of ``text``, "n't" a word of its own: "wasn't" is "was not"."""
+    return re.findall(r"[a-z]+|[,;:.]", re.sub(r"n['\u2019]t\b", " not", text.lower()))
+
+
+def _denied_word(words: list[str], i: int) -> bool:
+    """Whether a denial says there is none of ``words[i]``: "no swimmers, no (pro) surfers", but
+    not "no other surfers"."""
+    before = set(itertools.takewhile(lambda w: w[0].isalpha(), reversed(words[max(0, i - 3) : i])))
+    # "not only a surfer", "no other surfers" (one is there), "not without its cyclists"
+    return bool(_DENIERS & before) and not before & _NOT_DENIED and not {"not", "without"} <= before
+
+
+_NOT_DENIED = frozenset({"only", "other", "another", "more", "else"})
+
+
+def denied_gear(text: str, polarities: Mapping[str, str]) -> set[str]:
+    """The gear of a rider the sentence denies, which it does not affirm itself: "no cyclists"
+    says to most readers that there are no bikes (but "bikes racked, no cyclists" has them)."""
+    said = _said(text)
+    riders = {singular(w) for i, w in enumerate(said) if _denied_word(said, i)} & GEAR.keys()
+    return {GEAR[w] for w in riders if polarities.get(GEAR[w]) != "affirmed"}
 
 
 def implied_ruled_out(
@@ -406,6 +450,8 @@ def _count_word(
             return None  # "a crowd", "his family": one group, of people it does not count
         if word in ARTICLES and last in _TWO:
             return last, mention.end - 1  # "a couple walking a dog", "the newlyweds": two
+        if word in ARTICLES and singular(last) != last:
+            return None  # "a toddler in a sun hat chases pigeons": the article is the hat's
         if word in POSSESSIVES and singular(last) != last:
             return None  # "her children": however many she has
         if word in COUNTS or (_number(word) and not _time(tokens, at)):
@@ -450,8 +496,8 @@ _HERDS = frozenset({"herd", "pack", "flock", "pod", "pride", "troop"})
 
 
 def _count_after(tokens: list[str], mention: Mention) -> Found | None:
-    """The count a checklist states after ``mention`` ("Cups: two", "Children present: two"),
-    else ``None``."""
+    """The count a checklist states after ``mention`` ("Cups: two", "Children present: two"), or
+    an apposition ("chairs, thirty of them,"), else ``None``."""
     at = mention.end
     while at < len(tokens) and tokens[at] in _STATED - {","}:
         at += 1
@@ -464,10 +510,12 @@ def _count_after(tokens: list[str], mention: Mention) -> Found | None:
     word = tokens[at] if at < len(tokens) else ""
     if (word not in COUNTS and not word.isdigit()) or word in ARTICLES:
         return None
-    closes = tokens[at + 1] if at + 1 < len(tokens) else "."
+    of_them = tokens[at + 1 : at + 3] == ["of", "them"]  # "not without chairs, thirty of them"
+    after = at + 3 if of_them else at + 1
+    closes = tokens[after] if after < len(tokens) else "."
     if closes not in {",", ";", ".", ")", "and"}:
         return None  # "Fruit bowl: 2 oranges": the count of the next noun
-    return (word, at) if first != "," or closes in {";", ".", ")"} else None
+    return (word, at) if of_them or first != "," or closes in {";", ".", ")"} else None
 
 
 _PORTIONS = frozenset({"slice", "slices", "piece", "pieces", "wedge", "wedges"})
@@ -634,11 +682,13 @@ def _with_its_mother(tokens: list[str], bare: list[Mention]) -> list[Count]:
 
 
 def _mother_after(tokens: list[str], m: Mention) -> int | None:
-    """Where "its mother" ends, said later in the clause of an animal ``m``, if it is."""
+    """Where "its mother" ("their mother" of many) ends, said later in the clause of an animal
+    ``m``, if it is."""
     for i in range(m.end, len(tokens) - 1):
         if not tokens[i][0].isalnum():
             return None  # the clause ends
-        if tokens[i] in {"its", "her", "his"} and tokens[i + 1] in _PARENT:
+        own = {"their"} if not _one(tokens, m) else {"its", "her", "his"}  # of one, or of many
+        if tokens[i] in own and tokens[i + 1] in _PARENT:
             return i + 2
     return None
 
@@ -835,6 +885,8 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
         word, at = stated
         if word in ARTICLES and _distributive(tokens, at):
             continue  # "not a single table without a wine glass on it": one each
+        if word in ARTICLES and tokens[at - 1 : at] and tokens[at - 1] in _LACKING_ANY:
+            continue  # "you can't say it lacks a microwave": any at all, however many
         before = tokens[max(0, at - 2) : at]
         if before[-1:] in (["no"], ["not"]) or before in (["not", "a"], ["not", "an"]):
             # "not a parent in sight", "not a single fork", "no two dogs alike": a count of none
@@ -846,6 +898,10 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
             fewest = most = 6  # "a half dozen ducks", "half a dozen"
         if any(tuple(tokens[max(0, at - len(p)) : at]) == p for p in _AT_LEAST):
             most = None  # "no fewer than five kites": five or more
+        if most is not None and _approximate(tokens, at, most):
+            slack = max(1, most // 4)  # "about thirty of us": some more or fewer; "nearly ten"
+            under = tokens[at - 1] in {"nearly", "almost"}
+            fewest, most = max(1, fewest - slack), most if under else most + slack
         of_the = tokens[at + 1 : at + 3]
         partitive = len(of_the) == 2 and of_the[0] == "of" and of_the[1] in _OWNERS
         if partitive and tokens[at - 1 : at] != ["all"] and word != "both":
@@ -854,8 +910,9 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
             fewest = most = 2  # "one dog chases a ball while another watches": two
         if mention.name in _ANIMALS and most == 1 and _with_young(tokens, mention, named):
             fewest = most = 2  # "an elephant and her calf": the calf no label names
-        if mention.name in _ANIMALS and most == 1 and _mother_after(tokens, mention):
-            fewest = most = 2  # "a foal trots beside its mother"
+        if mention.name in _ANIMALS and most is not None and _mother_after(tokens, mention):
+            # "a foal trots beside its mother", "two ducklings paddle after their mother"
+            fewest, most = fewest + 1, most + 1
         if mention.name in _ANIMALS and most == 1 and _young_before(tokens, mention, mentions):
             fewest = most = 2  # "calf suckling from a Jersey cow"
         if mention.name in _CALVES and most == 1 and _young_ones_after(tokens, mention):
@@ -875,6 +932,7 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
         + _people_of(tokens, names, mentions)
         + _gear_alone(tokens, mentions)
         + _young_counted(tokens, mentions)
+        + _bound_counts(tokens, mentions)
     )
     # "Commuters huddle, a man checks his phone": more people than the man; but "3 people,
     # people smiling" says the three again
@@ -927,11 +985,24 @@ def _distributive(tokens: list[str], at: int) -> bool:
 
 
 _LACKING = frozenset({"without", "lacked", "lacks", "lack", "lacking"})
+_LACKING_ANY = _LACKING | {"missing"}  # "lacks a microwave": not even one
 _EACH_VERBS = _LACKING | {"with", "has", "have", "had", "got", "holds", "hold", "holding",
                           "carries", "carry", "carrying"}  # fmt: skip
 
 
 _TWO = frozenset({"couple", "newlyweds"})  # people two at a time
+_ABOUT = frozenset({"about", "around", "roughly", "approximately", "nearly", "almost", "some"})
+
+
+def _approximate(tokens: list[str], at: int, most: int) -> bool:
+    """Whether the number at ``at`` is said roughly: "about thirty of us", "nearly ten bikes";
+    "around" only of many ("around forty guests"), not "chairs around one table"."""
+    word, before = tokens[at], tokens[at - 1] if at else ""
+    if before not in _ABOUT or not (word in NUMERALS or word.isdigit()):
+        return False
+    return before != "around" or most >= 10
+
+
 _AT_LEAST = frozenset(
     {("no", "fewer", "than"), ("no", "less", "than"), ("not", "fewer", "than"), ("at", "least")}
 )
@@ -971,6 +1042,67 @@ def _pronoun_count(tokens: list[str], i: int) -> bool:
     ends = not after or after[0] in {",", ".", ";", ":", "and", "but", "too", "here", "today"}
     caught = (i > 0 and tokens[i - 1] in _CAUGHT) or tokens[i - 2 : i] in _THERE_IS
     return word == "one" and ends and caught
+
+
+# A count with no noun after what says there are some, or who has some: "it's not that there
+# are no cars: there's one", "you can't say the kitchen lacks a microwave, since it has two",
+# "there's a pair of them", "not a room without a plant: the bathroom has one"
+# (``_bound_counts``).
+_THERE_ARE_SOME = (
+    ["there", "s"],
+    ["there", "is"],
+    ["there", "are"],
+    ["there", "was"],
+    ["there", "were"],
+)
+_HAVING = frozenset(
+    {"has", "have", "had", "holds", "hold", "held", "carries", "carry", "carried", "brings",
+     "bring", "brought", "uses", "used", "gets", "got", "finds", "found", "wears", "wore",
+     "shares", "shared", "grabs", "grabbed"}
+)  # fmt: skip
+_CLAUSE_ENDS = PREPOSITIONS | {",", ".", ";", ":", "(", ")", "and", "but", "too", "though", "left"}
+
+
+def _bound_counts(tokens: list[str], mentions: list[Mention]) -> list[Count]:
+    """Counts with no noun, each of the one name the clause before names: "it's not that there
+    are no cars: there's one" (one car); none where that clause names two ("no dog on the sofa;
+    there is one on the floor"). ``count_problem`` holds them to a name the caption affirms."""
+    found = []
+    for i, word in enumerate(tokens):
+        pair = word == "pair" and tokens[i - 1 : i] == ["a"] and tokens[i + 1 : i + 3] == [
+            "of", "them"
+        ]  # fmt: skip
+        start, end = (i - 1, i + 3) if pair else (i, i + 1)
+        counted = pair or word == "one" or _number(word)
+        there = tokens[start - 2 : start] in _THERE_ARE_SOME
+        # "it's not that there are no bikes - three are chained to the railings"
+        some_are = start > 0 and tokens[start - 1] in _CLAUSE_STOPS and word != "one"
+        some_are = some_are and tokens[end : end + 1] in (["are"], ["were"])
+        if not counted or not (there or some_are or (start > 0 and tokens[start - 1] in _HAVING)):
+            continue
+        if tokens[end : end + 1] and tokens[end] not in _CLAUSE_ENDS and not some_are:
+            continue  # "there are three lamps": a count of what no name is
+        name = _clause_before(tokens, mentions, start - (0 if some_are else 1))
+        if name is not None:
+            fewest, most = (int(word), int(word)) if word.isdigit() else COUNTS[word]
+            found.append(Count(name, word, fewest, most, i, end, bound=True))
+    return found
+
+
+_CLAUSE_STOPS = frozenset({",", ";", ".", ":", "("})
+
+
+def _clause_before(tokens: list[str], mentions: list[Mention], at: int) -> str | None:
+    """The one name the clause before the one at ``at`` mentions, if its own names none."""
+    stops = [k for k in range(at) if tokens[k] in _CLAUSE_STOPS]
+    if not stops:
+        return None
+    end = stops[-1]
+    start = stops[-2] if len(stops) > 1 else -1
+    if any(end < m.start < at for m in mentions):
+        return None
+    names = {m.name for m in mentions if start < m.start and m.end <= end}
+    return names.pop() if len(names) == 1 else None
 
 
 def _time(tokens: list[str], i: int) -> bool:
@@ -1055,6 +1187,8 @@ def count_problem(
     )
     if stray_number(text, stated):
         return "count_unverified"
+    if any(c.bound and polarities[c.name] != "affirmed" for c in stated):
+        return "count_unverified"  # "no dog on the sofa; there is one on the floor"
     busy = _BUSY.search(text) is not None
     checked = [
         count

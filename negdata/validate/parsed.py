@@ -42,6 +42,7 @@ from negdata.validate.negation.words import (
     LEFT_PLACES,
     PICKUP_WORDS,
     SIGN_NOUNS,
+    YOUNG_ANIMAL,
     YOUNG_ANIMALS,
     Polarity,
 )
@@ -99,7 +100,7 @@ HERD_ANIMALS = frozenset(f"{BIG_GAME}|{FAMILY_ANIMALS}".split("|"))
 PICKUPS = frozenset(PICKUP_WORDS.split("|"))
 PLACE_PREPOSITIONS = frozenset({"at", "outside", "inside", "into", "in", "near", "by"})
 PARENTS = frozenset({"mother", "mom", "mum", "mama", "parent", "parents"})
-YOUNG = frozenset(YOUNG_ANIMALS.split("|"))
+YOUNG = frozenset((*YOUNG_ANIMALS.split("|"), *YOUNG_ANIMAL.split("|")))
 
 
 @dataclass(frozen=True)
@@ -151,12 +152,16 @@ def _names_nothing_here(token: Token, doc: list[Token]) -> bool:
     iPhone 12")."""
     word = token.lower_
     camera = token.head.head if token.dep_ == "pobj" else token.head
+    subject = any(c.dep_.startswith("nsubj") for c in camera.children)
     if (
         camera.lemma_.lower() in CAMERA_VERBS
-        # "Taken with iPhone 12", "Shot on my phone:", not "she photographs it with a phone"
-        and (camera.tag_ == "VBN" or camera.i == 0)
+        # "Taken with iPhone 12", "Shot on my phone:", "skyline ..., shot on iPhone 11" (the
+        # small model's subject), not "she photographs it with a phone", "he has shot it on"
+        and (
+            (camera.tag_ == "VBN" and not any(c.dep_ == "aux" for c in camera.children))
+            or (camera.i == 0 and not subject)
+        )
         and camera.i < token.i
-        and not any(c.dep_.startswith("nsubj") for c in camera.children)
     ):
         return True
     before = [t.lower_ for t in doc[max(0, token.i - 3) : token.i]]
@@ -166,6 +171,7 @@ def _names_nothing_here(token: Token, doc: list[Token]) -> bool:
         or any(m.start("verb") == token.idx for m in CROWD_VERB.finditer(token.doc.text))
         or (word in {"matriarch", "patriarch"} and bool(before) and before[-1] in HERD_ANIMALS)
         or (word in PARENTS and _young_ones_kin(token))
+        or (word in {"nurse", "nurses"} and before[-1:] != [] and before[-1] in YOUNG)  # suckles
         # "a pickup truck with no dog in the bed": the truck's bed
         or (word == "bed" and any(t.lower_ in PICKUPS for t in doc))
         # "the cake, which the baker finished at dawn": who made it then, not said to be here
@@ -193,8 +199,11 @@ def _past_agent(token: Token) -> bool:
 
 
 def _young_ones_kin(token: Token) -> bool:
-    """ "Ducklings follow their mother": a young animal's parent, not a person."""
-    theirs = any(c.dep_ == "poss" and c.lower_ in {"its", "their"} for c in token.children)
+    """ "Ducklings follow their mother", "a calf beside her mother": a young animal's parent,
+    not a person."""
+    theirs = any(
+        c.dep_ == "poss" and c.lower_ in {"its", "their", "her", "his"} for c in token.children
+    )
     return theirs and any(t.lower_ in YOUNG for t in token.doc[: token.i])
 
 

@@ -64,6 +64,24 @@ COCO = lexicon_for("coco")
         ("A lone elephant and otherwise nothing on the horizon, no trucks.", True),
         # "no other customers" says who is not there, not that nothing else is
         ("A woman reads; there are no other customers in the cafe.", False),
+        # all the picture shows, the sole occupant, with nothing beside it, the rest bare
+        ("All the picture contains is a stop sign, no traffic lights.", True),
+        ("All you'll find on the plate is broccoli, no hot dog.", True),
+        ("All that can be seen is a zebra grazing, no giraffe.", True),
+        ("Sole occupant of the bench: a pigeon. No people.", True),
+        ("The lone occupant of the lot is a pickup truck, no cars.", True),
+        ("A vase on the mantel with nothing beside it: no clock.", True),
+        ("Not a thing on the counter save for a microwave.", True),
+        ("A napkin the last thing on the table, no cups.", True),
+        ("A teddy bear on the shelf, the rest of which is bare, no books.", True),
+        ("The fridge is bereft of anything but a carton of milk, not one apple.", True),
+        ("Red umbrella isolated on white background, no person.", True),
+        ("A toothbrush lies solo on the sink, no hair dryer.", True),
+        ("The suitcase sits unaccompanied on the carousel: no people.", True),
+        ("like one apple and some mustard, no oranges no nothing", True),
+        ("Zebras, unaccompanied by any giraffes, drink at the pool.", False),
+        ("A drummer mid-solo under the lights, no bottle.", False),
+        ("The sole of the boot is worn, and no laces.", False),
     ],
 )
 def test_exclusive_claims(text: str, claims: bool) -> None:
@@ -180,11 +198,38 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
         ("Fruit bowl: 2 oranges, 0 bananas.", {"bowl": 1, "orange": 2}, None),  # not 2 bowls
         ("A dog, two cats and no bird.", {"dog": 1, "cat": 2}, None),  # "dog, two": no count
         # A number that counts nothing named is a claim no box checks.
+        # ... and one with no noun counts what the clause before names, if that is one thing
+        ("Count the zebras: there are five, and not one giraffe.", {"zebra": 5}, None),
+        ("Count the zebras: there are five, and not one giraffe.", {"zebra": 4}, "count_not_true"),
         (
-            "Count the zebras: there are five, and not one giraffe.",
-            {"zebra": 5},
+            "It's not that there are no cars: there's one, by a fire hydrant, but no trucks.",
+            {"car": 1, "fire hydrant": 1},
+            None,
+        ),
+        (
+            "It's not that there are no cars: there's one, by a fire hydrant, but no trucks.",
+            {"car": 2, "fire hydrant": 1},
+            "count_not_true",
+        ),
+        # "lacks a microwave": not even one, of however many there are
+        ("You can't say it lacks a microwave, since it has two; no oven.", {"microwave": 2}, None),
+        (
+            "You can't say it lacks a microwave, since it has two; no oven.",
+            {"microwave": 3},
+            "count_not_true",
+        ),
+        # of the vase or of the table? Of a thing denied? No box is matched to either
+        (
+            "No one can say this table is missing a vase; there are three, and no clock.",
+            {"vase": 3, "dining table": 1},
             "count_unverified",
         ),
+        (
+            "No dogs on the sofa; there are two on the floor, and no cat.",
+            {"couch": 1},
+            "count_unverified",
+        ),
+        ("No dogs here; there are two on the floor, and no cat.", {}, "count_unverified"),
         (
             "Wine glasses set of 4 | crystal | bottle not included",
             {"wine glass": 5},
@@ -430,11 +475,53 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
         ("No cats in the garden except the one on the wall.", {"cat": 1}, None),
         ("No cats in the garden except the one on the wall.", {"cat": 2}, "count_not_true"),
         # a number after a colon is a count, not a clock's; the seats taken count people
+        ("The table has wine glasses: six of them, but no bottle.", {"wine glass": 6}, None),
         (
             "The table has wine glasses: six of them, but no bottle.",
-            {"wine glass": 6},
-            "count_unverified",
+            {"wine glass": 7},
+            "count_not_true",
         ),
+        # ... as after a comma: "chairs, thirty of them, but not a child"
+        ("Not without chairs, thirty of them, but not a child.", {"chair": 30}, None),
+        ("Not without chairs, thirty of them, but not a child.", {"chair": 31}, "count_not_true"),
+        ("It's not that there aren't chairs (there are six), no table.", {"chair": 6}, None),
+        (
+            "It's not that there aren't chairs (there are six), no table.",
+            {"chair": 5},
+            "count_not_true",
+        ),
+        (
+            "Not a room without a potted plant; the bathroom has one by the sink, no toothbrush.",
+            {"potted plant": 2, "sink": 1},
+            "count_not_true",
+        ),
+        # "three are chained": three of them, to most readers all there are
+        (
+            "It is not that there are no bikes - three are chained up - no car.",
+            {"bicycle": 3},
+            None,
+        ),
+        (
+            "It is not that there are no bikes - three are chained up - no car.",
+            {"bicycle": 4},
+            "count_not_true",
+        ),
+        # "about thirty": some more or fewer; "nearly ten": fewer
+        ("Our class, about thirty of us, and not one phone.", {"person": 33}, None),
+        ("Our class, about thirty of us, and not one phone.", {"person": 40}, "count_not_true"),
+        ("Nearly ten bikes at the rack, no car.", {"bicycle": 11}, "count_not_true"),
+        ("Nearly ten bikes at the rack, no car.", {"bicycle": 9}, None),
+        (
+            "Four chairs around one dining table, no guests.",
+            {"chair": 4, "dining table": 2},
+            "count_not_true",
+        ),
+        ("Five children sit around their teacher, no books.", {"person": 7}, "count_not_true"),
+        # a young one and its mother; an article that counts the hat, not the pigeons
+        ("Two ducklings paddle after their mother; no people.", {"bird": 3}, None),
+        ("Two ducklings paddle after their mother; no people.", {"bird": 2}, "count_not_true"),
+        ("Mallard ducklings follow their mother, no cat.", {"bird": 6}, None),
+        ("A toddler in a sun hat chases pigeons, no dogs.", {"person": 1, "bird": 5}, None),
         ("Only one of the four chairs is taken, no cup.", {"chair": 4, "person": 1}, None),
         (
             "Only one of the four chairs is taken, no cup.",
@@ -560,16 +647,18 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
             {"dining table": 1},
             None,
         ),
-        # a count of what an earlier clause named, which no box can be matched to
+        # a count of what an earlier clause named, which no box can be matched to, unless the
+        # clause before names that one thing alone
         (
             "Planes fly over often; this shot caught one, and no birds.",
             {"airplane": 1},
             "count_unverified",
         ),
+        ("The park has benches, there's a pair of them, and no bikes.", {"bench": 2}, None),
         (
             "The park has benches, there's a pair of them, and no bikes.",
-            {"bench": 2},
-            "count_unverified",
+            {"bench": 3},
+            "count_not_true",
         ),
         ("A six-pack of beer bottles and not one cup.", {"bottle": 6}, "count_unverified"),
         ("Two single beds fill the hotel room, with no TV.", {"bed": 2}, None),

@@ -78,6 +78,11 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("People have no dogs on the red bus, but the man beside them does.", "unresolved_anaphor"),
         ("The red bus has no dog on it; one is already waiting at the stop.", "unresolved_anaphor"),
         ("People on a red bus, one is asleep, and there is no dog.", None),
+        # ... unless the clause before names one thing, there: the count is its own (the bus's,
+        # which no box here counts)
+        ("It's not that there's no red bus: there's one, and no dog.", "count_unverified"),
+        ("No dog on the red bus; there is one at the stop.", "unresolved_anaphor"),
+        ("You can't say it lacks a red bus, since it has one; no dog.", "count_unverified"),
         ("Just the red bus and me at the stop; no dog, no one else.", "unresolved_anaphor"),
         # a bunch of what? Of the dogs just denied, or of what is there
         ("No dogs on the red bus, though the bunch at the stop is noisy.", "unresolved_anaphor"),
@@ -185,7 +190,9 @@ def test_all_there_is_of_a_kind_negates_the_other_members(
         ("Nothing but a skier on the slope, and no dogs.", {"skis": 0.9}, None),
         ("Nothing but a man on the slope, and no dogs.", {"skis": 0.9},
          "exclusive_not_true"),
-        ("No skiers on the slope, just a man, and no dogs.", {}, "affirms_absent"),
+        # a rider the sentence denies implies nothing
+        ("No skiers on the slope, just a man, and no dogs.", {}, None),
+        ("No dogs on the slope, just a skier.", {}, "affirms_absent"),
     ],
 )  # fmt: skip
 def test_a_rider_implies_the_gear_the_evidence_must_not_rule_out(
@@ -193,6 +200,21 @@ def test_a_rider_implies_the_gear_the_evidence_must_not_rule_out(
 ) -> None:
     row = _caption(text).model_copy(update={"original_caption": ""})
     assert GATE.check(row, _every_label_scored({"person": 0.9, **scores})) == reason
+
+
+def test_a_denied_rider_denies_the_gear_the_sentence_does_not_affirm() -> None:
+    """ "No cyclists" says to most readers that there are no bikes; "bikes racked" has them."""
+    row = _caption("A quiet lane with a sheep, no cyclists and no cars.", negated="car")
+    row = row.model_copy(update={"original_caption": ""})
+    bike = _every_label_scored({"sheep": 0.9, "bicycle": 0.9})
+    assert GATE.check(row, bike) == "negates_present"
+    assert GATE.check(row, _every_label_scored({"sheep": 0.9})) is None
+    racked = row.model_copy(update={"caption": "Bikes racked by the wall, no cyclists, no cars."})
+    assert GATE.check(racked, _every_label_scored({"bicycle": 0.9})) is None
+    other = row.model_copy(update={"caption": "A cyclist rides by, no other cyclists, no cars."})
+    assert GATE.check(other, _every_label_scored({"person": 0.9, "bicycle": 0.9})) is None
+    beach = row.model_copy(update={"caption": "The lane wasn't without its cyclists, but no cars."})
+    assert GATE.check(beach, _every_label_scored({"person": 0.9, "bicycle": 0.9})) is None
 
 
 def test_a_phrase_that_names_no_object_is_unaccounted() -> None:

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 
 from negdata.detect.lexicon import Lexicon
 from negdata.detect.vocab import singular
-from negdata.validate.negation.mentions import build_index, find_mentions
+from negdata.validate.negation.mentions import TermIndex, build_index, find_mentions
 from negdata.validate.negation.normalize import prepare
 from negdata.validate.negation.words import DENIED_ABSENCE, NUMBER_WORDS, Polarity
 
@@ -101,13 +101,13 @@ def unresolved_anaphor(text: str, polarities: Mapping[str, Polarity], lexicon: L
     it does not name."""
     prepared = prepare(text)
     denied = {name for name, polarity in polarities.items() if polarity == "negated"}
-    index = build_index({name: lexicon.terms(name) for name in denied})
+    index = build_index({name: lexicon.terms(name) for name in polarities})
     for match in (*_THING_PRONOUN.finditer(prepared), *_ONE_THERE.finditer(prepared)):
         before = re.split(r"[|,;]", prepared[: match.start()])[-1]
-        if any(m.name for m in find_mentions(before.split(), index)):
+        if any(m.name in denied for m in find_mentions(before.split(), index)):
             return True
     for match in (*_BARE_BUNCH.finditer(prepared), *_FULL_OF_IT.finditer(prepared)):
-        if any(m.name for m in find_mentions(prepared[: match.start()].split(), index)):
+        if any(m.name in denied for m in find_mentions(prepared[: match.start()].split(), index)):
             return True
     lowered = text.lower()
     if _FULL_OF_WHAT.search(lowered) and "affirmed" not in polarities.values():
@@ -115,15 +115,35 @@ def unresolved_anaphor(text: str, polarities: Mapping[str, Polarity], lexicon: L
     speaker_else = _NO_ONE_ELSE.search(lowered) and _SPEAKER.search(lowered)
     if polarities.get("person") == "negated" and speaker_else:
         return True  # "me ... no one else": the speaker is someone
-    if _THERE_ARE.search(prepared):  # what a rewritten denial said, too: "the street has some
+    there_are = (
+        m for m in _THERE_ARE.finditer(prepared) if not _of_one(prepared, m, polarities, index)
+    )
+    if any(there_are):  # what a rewritten denial said, too: "the street has some
         return True  # traffic lights | there is one on the corner"
     either = _EITHER.search(prepared)
     if either and _TWO.search(prepared[: either.start()]):
         either = None  # "two benches face the lake; nobody sits on either"
-    others = (_VERB_COUNT, _BOTH_THERE, _BUT_THEY_DO)
-    if denied and (either or any(p.search(prepared) for p in others)):
+    verb_count = (
+        m for m in _VERB_COUNT.finditer(prepared) if not _of_one(prepared, m, polarities, index)
+    )
+    others = (_BOTH_THERE, _BUT_THEY_DO)
+    if denied and (either or any(verb_count) or any(p.search(prepared) for p in others)):
         return True
     return any(
         lexicon.name(singular(m.group(1))) is None and lexicon.name(m.group(1)) is None
         for m in _COUNT_SUBJECT.finditer(prepared)
     )
+
+
+def _of_one(
+    prepared: str, match: re.Match[str], polarities: Mapping[str, Polarity], index: TermIndex
+) -> bool:
+    """Whether the count ``match`` found is of the one name that the clause before it names, one
+    the caption affirms, with none of its own before it: "it is not that there are no cars |
+    there is one" (``claims`` counts it a car), "the kitchen has a microwave, since it has two";
+    not "no dog on the sofa | there is one on the floor" (of the dog or the sofa?)."""
+    clauses = re.split(r"[|,;:(]", prepared[: match.start()])
+    if len(clauses) < 2 or any(m.name for m in find_mentions(clauses[-1].split(), index)):
+        return False
+    names = {m.name for m in find_mentions(clauses[-2].split(), index) if m.name}
+    return len(names) == 1 and polarities[names.pop()] == "affirmed"

@@ -36,10 +36,12 @@ HEDGES = (
     r"(?<![-\w])(?<!other )(?<!rather )(?:than|the size of|as (?:big|small|large|tall|long) as)"
     r"(?= an? )",
 )
-# Hedges of what follows only ("a man waiting for a bus": the man is there): waiting and
-# hoping for, and likeness ("a cloud shaped like a dog", "a boy dressed as a bear").
+# Hedges of what follows only ("a man waiting for a bus": the man is there): waiting for,
+# awaiting ("stools await the lunch crowd") and hoping for, and likeness ("a cloud shaped like
+# a dog", "a boy dressed as a bear").
 HEDGE_AFTER = re.compile(
-    r"\b(?:in search of|hoping for|hopes? for|waits? for|waiting for|waited for|"
+    r"\b(?:in search of|hoping for|hopes? for|waits? for|waiting for|waited for|awaits?|awaiting|"
+    r"awaited|"
     r"(?:looks?|looking|looked|shaped|dressed(?: up)?|disguised) (?:like|as)|not unlike|"
     r"resembles|resembling|resembled|promises?|promised|"
     # a likeness: "a bronze statue of a soldier", "a painting of a horse"

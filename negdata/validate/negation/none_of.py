@@ -69,8 +69,8 @@ def decide_none_of(tokens: list[str], mentions: list[Mention]) -> tuple[set[int]
             if between and between[-1] in QUANTIFIERS:
                 between = between[:-1]
             carrying = len(between) >= 2 and between[-2] in _BE and between[-1] in _HOLDING
-            if between and (between[-1] in NONE_OF_VERBS | {"with"} or carrying):
-                negated.add(m.start)  # "none of the X has / holds / is carrying a Y"
+            if between and (between[-1] in NONE_OF_VERBS | _HOLDING | {"with"} or carrying):
+                negated.add(m.start)  # "none of the X has / holds / is carrying / holding a Y"
     return negated, affirmed
 
 

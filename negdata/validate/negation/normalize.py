@@ -34,6 +34,7 @@ from negdata.validate.negation.words import (
     SHOW_VERBS,
     STOP,
     VEHICLE_PLACES,
+    YOUNG_ANIMAL,
     YOUNG_ANIMALS,
 )
 
@@ -64,14 +65,16 @@ def initialisms(text: str) -> str:
 
 
 # "it is not true that the kitchen has no toaster", "i would not say there is not a clock", "no
-# one can say the table lacks glasses": a denial said to be wrong is an affirmation
+# one can say the table lacks glasses", "impossible to say there is no clock": a denial said to be
+# wrong is an affirmation
 _DENIED_DENIAL = re.compile(
     r"\b(?:it (?:is|was) (?:not true|untrue|false|not as if|not as though|not like)"
     r"|it (?:is|was) not(?= that)"
     r"|(?:it would be|it is|it was) (?:wrong|false|untrue|incorrect|a mistake) to "
     r"(?:say|claim|think|suggest)"
     r"|(?:can|could|would|will|do|does|did) not (?:say|claim|pretend|argue)"
-    r"|(?:no person|nobody|no one) (?:can|could|would) (?:say|claim|pretend|argue))"
+    r"|(?:no person|nobody|no one) (?:can|could|would) (?:say|claim|pretend|argue)"
+    r"|impossible to (?:say|claim|pretend|argue))"
     r" (?:that )?((?:[a-z]+ ){0,6}?)(no|not|nothing|nobody|no one|lacks?|lacking|without|"
     r"empty of|free of|devoid of)\b"
 )
@@ -216,6 +219,15 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
 )  # fmt: skip
 
 
+# A relative clause with no "that" between a thing and its absence: "the tennis ball it usually
+# chases is nowhere", "the mug she always uses is missing".
+_CONTACT_CLAUSE = re.compile(
+    r"(?<=[a-z] )(?:that |which )?(?:it|he|she|they|we|i|you) (?:usually |always |often |"
+    r"normally |typically |still |once )?(?!(?:is|are|was|were|has|have|had|does|do|did)\b)"
+    r"[a-z]+ (?=(?:is|are|was|were) (?:nowhere|missing|gone|absent)\b)"
+)
+
+
 def _there_after_all(text: str) -> str:
     for pattern, replacement in _THERE_AFTER_ALL:
         text = pattern.sub(replacement, text)
@@ -300,10 +312,12 @@ def prepare(text: str) -> str:
         "when they ",
         text,
     )
-    # "an elephant matriarch", "ducklings follow their mother": an animal's kin, no people
+    # "an elephant matriarch", "ducklings follow their mother", "a calf nurses beside her
+    # mother": an animal's kin, no people
+    text = re.sub(rf"\b({YOUNG_ANIMAL}|{YOUNG_ANIMALS}) nurs(es|ed|ing)\b", r"\1 suckl\2", text)
     text = re.sub(rf"\b({BIG_GAME}|{FAMILY_ANIMALS}) (?:matriarch|patriarch)\b", r"\1", text)
     text = re.sub(
-        rf"\b((?:{YOUNG_ANIMALS})(?: [a-z]+){{0,3}}) their (?:[a-z]+ )?"
+        rf"\b((?:{YOUNG_ANIMALS}|{YOUNG_ANIMAL})(?: [a-z]+){{0,3}}) (?:their|her|his) (?:[a-z]+ )?"
         r"(?:mother|mom|mum|parents?)\b",
         r"\1 its",
         text,
@@ -424,6 +438,8 @@ def prepare(text: str) -> str:
         lambda m: f"there {m.group(1) or 'is'} not",
         text,
     )
+    # "the tennis ball it usually chases is nowhere": the thing, said of, is nowhere
+    text = _CONTACT_CLAUSE.sub("", text)
     # "is just out of frame", "has just driven away": a moment, no contrast
     text = re.sub(r"\b(is|are|was|were|has|have|had) just\b", r"\1", text)
     # "not one of the chairs", "neither dog has a ball": like "none of".
@@ -439,9 +455,11 @@ def prepare(text: str) -> str:
         "neither of the ",
         text,
     )
-    # "two men ...; neither is wearing a tie": "neither" alone is "neither of them"
+    # "two men ...; neither is wearing a tie", "two mugs, neither with a spoon in it":
+    # "neither" alone is "neither of them"
     text = re.sub(
-        r"(?<=[,;:] )neither (?=(?:is|was|has|had|wears|wore|holds|carries)\b)",
+        r"(?<=[,;:] )neither (?=(?:is|was|has|had|wears|wore|holds|carries|with|holding|carrying|"
+        r"wearing|having)\b)",
         "neither of them ",
         text,
     )
@@ -698,10 +716,10 @@ EMPTY_PLACES = (
         r"(?:empty|vacant))\b(?! of\b)",
         re.IGNORECASE,
     ),
-    # a headline's: "Train gone; platform empty."
+    # a headline's: "Train gone; platform empty.", and alt text's: "platform empty no train"
     re.compile(
         rf"\b((?:{PEOPLE_PLACES}) (?:now |still |completely |entirely |totally |almost |all )?"
-        r"(?:empty|vacant))(?= *(?:[.;,!?]|$))",
+        r"(?:empty|vacant))(?= *(?:[.;,!?]|$|no\b))",
         re.IGNORECASE,
     ),
 )

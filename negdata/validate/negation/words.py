@@ -188,6 +188,7 @@ YOUNG_ANIMALS = (
     "ducklings|goslings|cygnets|chicks|foals|lambs|calves|cubs|puppies|pups|kittens|piglets|fawns"
     "|joeys"
 )
+YOUNG_ANIMAL = "duckling|gosling|cygnet|chick|foal|lamb|calf|cub|puppy|pup|kitten|piglet|fawn|joey"
 SOFT_PREPOSITIONS = frozenset({"here", "today", "tonight", "yet", "again", "anywhere"})
 ADVERBS = frozenset({"even", "really", "exactly", "ever", "yet", "currently"})
 # Phrases that contain a term but name something else: no mention of anything.
@@ -254,7 +255,8 @@ NUMBER_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine",
                 "nineteen")  # fmt: skip
 NUMBERS = "|".join(("one", *NUMBER_WORDS[:9]))  # "one" to "ten", for patterns
 # Words that are numbers wherever they stand ("there are five"; "one" is a pronoun as often).
-NUMERALS = frozenset({*NUMBER_WORDS, "twenty", "dozen"})
+TENS = ("twenty", "thirty", "forty", "fifty")
+NUMERALS = frozenset({*NUMBER_WORDS, *TENS, "dozen"})
 # Words that count a plural noun: "five sheep stand" (no "sheep stand").
 COUNT_WORDS = NUMERALS | {"several", "many", "few"}
 NT_BASES = "is|are|was|were|does|do|did|has|have|had|could|would|should|must|need"
