@@ -132,6 +132,10 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out37": ("negation_heldout37.jsonl", "coco", True),
     "unseen29": ("negation_unseen29.jsonl", "coco", True),
     "unseen30": ("negation_unseen30.jsonl", "coco", False),
+    "held-out38": ("negation_heldout38.jsonl", "coco", False),
+    "held-out39": ("negation_heldout39.jsonl", "coco", True),
+    "unseen31": ("negation_unseen31.jsonl", "coco", False),
+    "unseen32": ("negation_unseen32.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

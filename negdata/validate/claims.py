@@ -57,6 +57,14 @@ EXCLUSIVE = re.compile(
     # "a vase with nothing beside it", "no nothing", "a napkin the last thing on it"
     r"|\bnothing (?:beside|besides|near|around|next to|with) (?:it|them|him|her)\b|\bno nothing\b"
     r"|\bthe (?:last|only remaining) (?:thing|item|object)\b"
+    # "a chair in an empty room", "a kite against an otherwise bare sky"
+    r"|\b(?:in|on|at|across|along|against|inside) (?:an?|the|this|that) (?:otherwise |completely "
+    r"|totally |entirely )?(?:empty|bare|deserted|vacant)\b"
+    # "a lone tree, nothing else in sight", "a bench with nothing around"
+    r"|\bnothing (?:else )?(?:in (?:sight|view|the frame|the picture|the shot)|around|nearby)"
+    r"(?= *(?:[,.;:!?)]|$|and\b|but\b))"  # not "nothing in the picture suggests a plane"
+    r"|\b(?:entirely|wholly|purely) of\b|\bnone but\b|\bthat is (?:it|all)\b"
+    r"|\bthe (?:whole|entire) (?:scene|picture|frame|image|photo|shot) is\b"
     r"|\bisolated on (?:an? )?(?:white|black|plain|transparent|grey|gray)\b"  # a stock photo
     # "empty except for a chair", "bare save for", "deserted but for"
     r"|\b(?:empty|bare|deserted|vacant|clear|unoccupied|unfurnished)\b,? "
@@ -505,7 +513,7 @@ def _count_after(tokens: list[str], mention: Mention) -> Found | None:
     if first not in _AFTER | {","}:
         return None
     at += 1
-    while at < len(tokens) and tokens[at] in _STATED:
+    while at < len(tokens) and tokens[at] in _STATED | _ABOUT:  # "commuters, maybe thirty of them"
         at += 1
     word = tokens[at] if at < len(tokens) else ""
     if (word not in COUNTS and not word.isdigit()) or word in ARTICLES:
@@ -837,6 +845,7 @@ def _tokens(text: str) -> list[str]:
     text = _INDEXED.sub(lambda m: m.group(1) or m.group(2), text)
     text = _PACK.sub(r"\1 \2", text)  # "a six-pack of beer bottles": six bottles, a count
     text = re.sub(r"\b(\d+) ?\+", r"at least \1", text)  # "100+ bikes"
+    text = re.sub(r"\b(?:an?|one) ((?:[a-z]+ )?[a-z]+) or (?:two|three|so)\b", r"some \1", text)
     text = _BED_SIZE.sub(r"\1", text)  # "two single beds": two beds, each of a size
     text = re.sub(r"\b[a-z]+-(?:only|free|friendly|proof)\b", " ", text)  # "a dogs-only beach"
     return _TOKEN.findall(_NO_COUNT.sub(" ", text))
@@ -991,7 +1000,9 @@ _EACH_VERBS = _LACKING | {"with", "has", "have", "had", "got", "holds", "hold", 
 
 
 _TWO = frozenset({"couple", "newlyweds"})  # people two at a time
-_ABOUT = frozenset({"about", "around", "roughly", "approximately", "nearly", "almost", "some"})
+_ABOUT = frozenset(
+    {"about", "around", "roughly", "approximately", "nearly", "almost", "some", "maybe", "perhaps"}
+)
 
 
 def _approximate(tokens: list[str], at: int, most: int) -> bool:
@@ -1069,10 +1080,10 @@ def _bound_counts(tokens: list[str], mentions: list[Mention]) -> list[Count]:
     there is one on the floor"). ``count_problem`` holds them to a name the caption affirms."""
     found = []
     for i, word in enumerate(tokens):
-        pair = word == "pair" and tokens[i - 1 : i] == ["a"] and tokens[i + 1 : i + 3] == [
-            "of", "them"
-        ]  # fmt: skip
-        start, end = (i - 1, i + 3) if pair else (i, i + 1)
+        of_them = tokens[i + 1 : i + 3] == ["of", "them"]  # "there are six of them"
+        pair = word == "pair" and tokens[i - 1 : i] == ["a"] and of_them
+        start = i - 1 if pair else i
+        end = i + 3 if of_them else i + 1
         counted = pair or word == "one" or _number(word)
         there = tokens[start - 2 : start] in _THERE_ARE_SOME
         # "it's not that there are no bikes - three are chained to the railings"

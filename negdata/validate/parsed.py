@@ -199,12 +199,15 @@ def _past_agent(token: Token) -> bool:
 
 
 def _young_ones_kin(token: Token) -> bool:
-    """ "Ducklings follow their mother", "a calf beside her mother": a young animal's parent,
-    not a person."""
+    """ "Ducklings follow their mother", "a calf beside her mother", "a mother and her calf": a
+    young animal's parent, not a person."""
     theirs = any(
         c.dep_ == "poss" and c.lower_ in {"its", "their", "her", "his"} for c in token.children
     )
-    return theirs and any(t.lower_ in YOUNG for t in token.doc[: token.i])
+    after = [t.lower_ for t in token.doc[token.i + 1 : token.i + 4]]
+    young_after = after[:1] == ["and"] and after[1:2] in (["her"], ["its"], ["his"])
+    young_after = young_after and after[2:] != [] and after[2] in YOUNG  # "a mother and her calf"
+    return (theirs and any(t.lower_ in YOUNG for t in token.doc[: token.i])) or young_after
 
 
 def _first_conjunct(token: Token) -> tuple[Token, bool]:

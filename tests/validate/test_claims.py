@@ -79,6 +79,11 @@ COCO = lexicon_for("coco")
         ("A toothbrush lies solo on the sink, no hair dryer.", True),
         ("The suitcase sits unaccompanied on the carousel: no people.", True),
         ("like one apple and some mustard, no oranges no nothing", True),
+        ("A chair in an empty room; no table.", True),
+        ("A lone tree on the hill, nothing else in sight, no sheep.", True),
+        ("The meal consists entirely of a sandwich, no fork.", True),
+        ("Two cups on the table, and that is all: no bowl.", True),
+        ("Nothing in the picture suggests an airplane.", False),
         ("Zebras, unaccompanied by any giraffes, drink at the pool.", False),
         ("A drummer mid-solo under the lights, no bottle.", False),
         ("The sole of the boot is worn, and no laces.", False),
@@ -511,6 +516,25 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
         ("Our class, about thirty of us, and not one phone.", {"person": 40}, "count_not_true"),
         ("Nearly ten bikes at the rack, no car.", {"bicycle": 11}, "count_not_true"),
         ("Nearly ten bikes at the rack, no car.", {"bicycle": 9}, None),
+        ("Commuters, maybe thirty of them, on the platform, no train.", {"person": 33}, None),
+        (
+            "Commuters, maybe thirty of them, on the platform, no train.",
+            {"person": 45},
+            "count_not_true",
+        ),
+        # "there are six of them"; "a dog or two" is a vague amount, "today there are three"
+        ("It isn't that there are no chairs, there are six of them; no table.", {"chair": 6}, None),
+        (
+            "It isn't that there are no chairs, there are six of them; no table.",
+            {"chair": 7},
+            "count_not_true",
+        ),
+        ("Never without a dog or two, and today there are three; no surfboard.", {"dog": 3}, None),
+        (
+            "Never without a dog or two, and today there are three; no surfboard.",
+            {"dog": 4},
+            "count_not_true",
+        ),
         (
             "Four chairs around one dining table, no guests.",
             {"chair": 4, "dining table": 2},

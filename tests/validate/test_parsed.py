@@ -81,6 +81,8 @@ COCO = lexicon_for("coco")
          "cat": "negated"}),
         ("A calf nurses beside her mother, with no foals.", {"cow": "affirmed",
          "horse": "negated"}),
+        ("Two giraffes, a mother and her calf, and no zebras.", {"giraffe": "affirmed",
+         "zebra": "negated"}),
         ("Skyline from the park, lone bench, no people, shot on iPhone 11", {"bench": "affirmed",
          "person": "negated"}),
         ("Shot on my phone, a cat sleeps on the chair with no dog.", {"cat": "affirmed",

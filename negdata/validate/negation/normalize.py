@@ -313,8 +313,14 @@ def prepare(text: str) -> str:
         text,
     )
     # "an elephant matriarch", "ducklings follow their mother", "a calf nurses beside her
-    # mother": an animal's kin, no people
+    # mother", "a mother and her calf": an animal's kin, no people
     text = re.sub(rf"\b({YOUNG_ANIMAL}|{YOUNG_ANIMALS}) nurs(es|ed|ing)\b", r"\1 suckl\2", text)
+    text = re.sub(  # "two giraffes, a mother and her calf"
+        rf"\b(?:an?|the) (?:[a-z]+ )?(?:mother|mom|mum|parent) and (?:her|its|his) "
+        rf"(?=(?:[a-z]+ )?(?:{YOUNG_ANIMAL}|{YOUNG_ANIMALS})\b)",
+        "",
+        text,
+    )
     text = re.sub(rf"\b({BIG_GAME}|{FAMILY_ANIMALS}) (?:matriarch|patriarch)\b", r"\1", text)
     text = re.sub(
         rf"\b((?:{YOUNG_ANIMALS}|{YOUNG_ANIMAL})(?: [a-z]+){{0,3}}) (?:their|her|his) (?:[a-z]+ )?"

@@ -18,7 +18,8 @@ FALSE_FRIENDS = (
     "nobody is perfect", "no one is perfect", "not enough", "no fewer than", "no less than",
     "no more than", "not more than", "not less than", "not a lot", "not lots",
     "no lack of", "no shortage of", "no absence of", "not an absence of", "never without",
-    "not without", "no end of",
+    "not without", "no end of", "no small number of", "no small amount of", "no small quantity of",
+    "not a few", "no few",
     "there is nothing like", "nothing beats",
     # "nowhere near as big", but "the shepherd nowhere near" says where he is not
     r"nowhere near(?= (?:as|enough|the|a|an|num|done|ready|finished|full)\b)",
@@ -215,6 +216,8 @@ NOT_OBJECTS = (
     "soap dish", "dish soap", "dish rack", "dish towel", "dish drainer", "satellite dish",
     # a pond named for ducks, the people a game draws
     "duck pond", "football fan", "football fans", "football supporters",
+    # rooms and things kept for guests
+    "guest bathroom", "guest room", "guest bedroom", "guest house", "guest towel", "guest book",
     # toys, models and machines named for what they imitate
     "toy car", "toy truck", "toy train", "toy bus", "toy boat", "toy airplane", "toy plane",
     "toy motorcycle", "kick scooter", "push scooter", "electric scooter", "e scooter",
