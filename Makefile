@@ -216,6 +216,8 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout39.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen31.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen32.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout40.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen33.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

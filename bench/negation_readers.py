@@ -119,6 +119,8 @@ SCORED = {
     "held-out39": ("negation_heldout39", True),
     "unseen31": ("negation_unseen31", False),
     "unseen32": ("negation_unseen32", True),
+    "held-out40": ("negation_heldout40", False),
+    "unseen33": ("negation_unseen33", False),
     "held-out": ("negation_heldout", True),
     "unseen": ("negation_unseen", True),
     "claims": ("negation_claims", False),

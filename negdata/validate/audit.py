@@ -136,6 +136,8 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out39": ("negation_heldout39.jsonl", "coco", True),
     "unseen31": ("negation_unseen31.jsonl", "coco", False),
     "unseen32": ("negation_unseen32.jsonl", "coco", True),
+    "held-out40": ("negation_heldout40.jsonl", "coco", False),
+    "unseen33": ("negation_unseen33.jsonl", "coco", False),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {
