@@ -25,6 +25,9 @@ Per set it prints:
   is vacant"), whose rejection is allowed and counted;
 - why true captions were refused, by reason.
 
+Then the questions (``audit_mcq``), and how often ``claims.exclusive`` finds a claim that nothing
+else is there, and takes another sentence for one (``audit_exclusive``).
+
 The development sets are those the rules were tuned on; the others were never tuned on.
 """
 
@@ -41,6 +44,8 @@ from negdata.detect.lexicon import Lexicon, lexicon_for
 from negdata.detect.vocab import VocabularyName
 from negdata.records import CaptionRecord, Evidence, known_evidence
 from negdata.validate.audit_common import audit_config, figure
+from negdata.validate.audit_exclusive import EXCLUSIVE_SETS, audit_exclusive
+from negdata.validate.audit_exclusive import report as exclusive_report
 from negdata.validate.audit_mcq import audit_mcqs
 from negdata.validate.audit_mcq import report as mcq_report
 from negdata.validate.gates import CaptionGate
@@ -306,7 +311,7 @@ def report(audits: list[Audit]) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    every = {**SETS, **MCQ_SETS}
+    every = {**SETS, **MCQ_SETS, **EXCLUSIVE_SETS}
     parser.add_argument("sets", nargs="*", help=f"of {', '.join(every)} (default: all)")
     parser.add_argument(
         "--readers-agree",
@@ -325,11 +330,17 @@ def main(argv: list[str] | None = None) -> None:
         for name in chosen
         if name in MCQ_SETS
     ]
-    print(
-        "\n\n".join(
-            r for r in (audits and report(audits), questions and mcq_report(questions)) if r
-        )
+    claims = [
+        audit_exclusive(name, DATA / EXCLUSIVE_SETS[name][0], EXCLUSIVE_SETS[name][1])
+        for name in chosen
+        if name in EXCLUSIVE_SETS
+    ]
+    reports = (
+        audits and report(audits),
+        questions and mcq_report(questions),
+        claims and exclusive_report(claims),
     )
+    print("\n\n".join(r for r in reports if r))
 
 
 if __name__ == "__main__":

@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from negdata.validate.audit import audit_set, report
+from negdata.validate.audit_exclusive import audit_exclusive
+from negdata.validate.audit_exclusive import report as exclusive_report
 from negdata.validate.audit_mcq import audit_mcqs
 from negdata.validate.audit_mcq import report as mcq_report
 
@@ -187,3 +189,21 @@ def test_a_kind_affirmed_with_none_of_its_labels_shown_is_counted_apart(tmp_path
     assert found.published == {"unchecked": 0, "explicit": 1}
     assert found.refused == {"affirms_unverified": 1}
     assert found.false_published == 0
+
+
+def test_exclusive_claims_found_and_false_alarms_are_counted(tmp_path: Path) -> None:
+    said = [
+        ("Nothing on the counter save for a microwave; no toaster.", True),
+        ("A mug of cocoa and that's the entire picture. No spoon.", True),
+        ("A cup beside a lamp, with no spoon.", True),
+        ("The only dog in the park is a beagle; no cats.", False),
+        ("Two dogs on the lawn, no cats.", False),
+    ]
+    lines = [{"id": f"x{i}", "text": t, "exclusive": e} for i, (t, e) in enumerate(said)]
+    path = tmp_path / "x.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    found = audit_exclusive("x", path, tuned=False)
+    assert (found.claims, found.found, found.others, found.false_alarms) == (3, 2, 2, 1)
+    assert exclusive_report([found]).splitlines()[1].split() == [
+        "x", "never", "3", "0.667", "2", "0.500"
+    ]  # fmt: skip

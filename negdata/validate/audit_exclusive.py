@@ -1,0 +1,55 @@
+"""How well ``claims.exclusive`` finds a claim that nothing else is there, on sentences written
+to make one ("nothing on the counter save for a microwave") or only to look as if they did ("the
+only dog in the park is a beagle"). A claim missed is a false statement waiting for an object it
+leaves out; a false alarm costs a true caption where something unnamed is there."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from negdata.validate.audit_common import figure
+from negdata.validate.claims import exclusive
+
+# name -> (file under tests/data, tuned on): the words were added reading the first; the second
+# was never read.
+EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
+    "exclusive": ("exclusive_dev.jsonl", True),
+    "exclusive-x": ("exclusive_test.jsonl", False),
+}
+
+
+@dataclass(frozen=True)
+class ExclusiveAudit:
+    name: str
+    tuned: bool
+    claims: int  # sentences that claim it
+    found: int  # of those, read as claiming it
+    others: int  # sentences that do not
+    false_alarms: int  # of those, read as claiming it
+
+
+def audit_exclusive(name: str, path: Path, tuned: bool) -> ExclusiveAudit:
+    cases = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    said = [(bool(c["exclusive"]), exclusive(c["text"])) for c in cases]
+    return ExclusiveAudit(
+        name,
+        tuned,
+        claims=sum(truth for truth, _ in said),
+        found=sum(truth and read for truth, read in said),
+        others=sum(not truth for truth, _ in said),
+        false_alarms=sum(read and not truth for truth, read in said),
+    )
+
+
+def report(audits: list[ExclusiveAudit]) -> str:
+    lines = [f"{'exclusive':<12}{'tuned':<7}{'claims':>7}{'recall':>8}{'others':>8}{'alarms':>8}"]
+    for a in audits:
+        recall = a.found / a.claims if a.claims else None
+        alarms = a.false_alarms / a.others if a.others else None
+        lines.append(
+            f"{a.name:<12}{'yes' if a.tuned else 'never':<7}{a.claims:>7}{figure(recall):>8}"
+            f"{a.others:>8}{figure(alarms):>8}"
+        )
+    return "\n".join(lines)
