@@ -63,7 +63,7 @@ EXCLUSIVE = re.compile(
     # "a lone tree, nothing else in sight", "a bench with nothing around"
     r"|\bnothing (?:else )?(?:in (?:sight|view|the frame|the picture|the shot)|around|nearby)"
     r"(?= *(?:[,.;:!?)]|$|and\b|but\b))"  # not "nothing in the picture suggests a plane"
-    r"|\b(?:entirely|wholly|purely) of\b|\bnone but\b|\bthat is (?:it|all)\b"
+    r"|\b(?:entirely|wholly|purely) of\b|\bnone but\b"
     r"|\bthe (?:whole|entire) (?:scene|picture|frame|image|photo|shot) is\b"
     r"|\bisolated on (?:an? )?(?:white|black|plain|transparent|grey|gray)\b"  # a stock photo
     # "empty except for a chair", "bare save for", "deserted but for"
@@ -98,7 +98,7 @@ EXCLUSIVE = re.compile(
     r"|(?:you|i|we|one)(?:'ll| will| can| could)? (?:see|find|spot)|(?:that )?(?:can|could) be "
     r"(?:seen|found)|the (?:picture|image|photo|frame|shot|scene|camera) (?:contains|shows|holds"
     r"|has|captures|caught))\b"
-    r"|(?:\b(?:and|with)|[,;:]) nothing (?:else|more)\b|\bthat'?s (?:it|all)\b"
+    r"|(?:\b(?:and|with)|[,;:]) nothing (?:else|more)\b|\bthat(?:'?s| is) (?:it|all)\b"
     r"|\bby (?:it|them)sel(?:f|ves)\b|\bon its own\b"
     # "the dog has the couch (all) to itself"
     rf"|\b(?:has|have|had|having|gets?|got) {_WORDS}to (?:it|him|her|them)sel(?:f|ves)\b"
@@ -369,12 +369,20 @@ def _denied_word(words: list[str], i: int) -> bool:
 _NOT_DENIED = frozenset({"only", "other", "another", "more", "else"})
 
 
-def denied_gear(text: str, polarities: Mapping[str, str]) -> set[str]:
+def _denied_gear(text: str, polarities: Mapping[str, str]) -> set[str]:
     """The gear of a rider the sentence denies, which it does not affirm itself: "no cyclists"
     says to most readers that there are no bikes (but "bikes racked, no cyclists" has them)."""
     said = _said(text)
     riders = {singular(w) for i, w in enumerate(said) if _denied_word(said, i)} & GEAR.keys()
     return {GEAR[w] for w in riders if polarities.get(GEAR[w]) != "affirmed"}
+
+
+def denied_gear_there(
+    text: str, polarities: Mapping[str, str], verdicts: Mapping[str, Verdict]
+) -> bool:
+    """Whether the evidence shows the gear of a rider the sentence denies (``_denied_gear``):
+    "no cyclists" beside a bike, false to most readers."""
+    return any(verdicts.get(gear) == "present" for gear in _denied_gear(text, polarities))
 
 
 def implied_ruled_out(
@@ -714,10 +722,10 @@ def _with_its_mother(tokens: list[str], bare: list[Mention]) -> list[Count]:
 def _mother_after(tokens: list[str], m: Mention) -> int | None:
     """Where "its mother" ("their mother" of many) ends, said later in the clause of an animal
     ``m``, if it is."""
+    own = {"their"} if not _one(tokens, m) else {"its", "her", "his"}  # of one, or of many
     for i in range(m.end, len(tokens) - 1):
         if not tokens[i][0].isalnum():
             return None  # the clause ends
-        own = {"their"} if not _one(tokens, m) else {"its", "her", "his"}  # of one, or of many
         if tokens[i] in own and tokens[i + 1] in _PARENT:
             return i + 2
     return None

@@ -16,7 +16,7 @@ from negdata.records import CaptionRecord, Evidence, McqRecord, Verdict
 from negdata.validate.claims import (
     CountProblem,
     count_problem,
-    denied_gear,
+    denied_gear_there,
     exclusive_only_by_count,
     identity_claim,
     implied_ruled_out,
@@ -153,7 +153,7 @@ class CaptionGate:
                 return "affirms_unverified"
         if implied_ruled_out(text, polarities, verdicts):
             return "affirms_absent"  # "a lone surfer" where no surfboard is
-        if any(verdicts.get(gear) == "present" for gear in denied_gear(text, polarities)):
+        if denied_gear_there(text, polarities, verdicts):
             return "negates_present"  # "no cyclists" beside a bike: none, to most readers
         # What only the parse reads ("to make room for the new microwave": the rules see no
         # microwave) is held to the evidence too: a misreading of the rules' must not hide a
@@ -296,7 +296,7 @@ def option_truth(
         return False  # "a few clocks" where there is none: false, whatever the count
     if implied_ruled_out(text, polarities, verdicts):
         return False  # "a skier" where there are no skis
-    if any(verdicts.get(gear) == "present" for gear in denied_gear(text, polarities)):
+    if denied_gear_there(text, polarities, verdicts):
         return None  # "no cyclists" beside a bike: false to most readers, true to some
     counts = count_problem(text, polarities, boxes or {}, lexicon)
     if counts == "count_unverified":
