@@ -71,8 +71,8 @@ def score(path: Path, vocabulary: VocabularyName) -> dict[str, Any]:
     commit's, and these names are where every commit the backtest drives has them)."""
     from negdata.detect.lexicon import lexicon_for
     from negdata.validate import audit
-    from negdata.validate.claims import kind_exclusions
     from negdata.validate.evaluate import label_polarity
+    from negdata.validate.exclusivity import kind_exclusions
     from negdata.validate.gates import CaptionGate, readers_agree
     from negdata.validate.negation import analyze
     from negdata.validate.parsed import analyze as analyze_parse

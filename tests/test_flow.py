@@ -34,7 +34,8 @@ from negdata.leases import ShardLease
 from negdata.llm.cache import FOLDER
 from negdata.records import SPLITS, Evidence, read_parquet
 from negdata.stages import STAGES, stage_hash
-from negdata.validate.claims import exclusive, meta_text
+from negdata.validate.claims import meta_text
+from negdata.validate.exclusivity import exclusive
 from negdata.validate.gates import nonsense
 from negdata.validate.negation import analyze
 from negdata.wds import caption_for_epoch

@@ -19,8 +19,8 @@ from negdata.config import Config
 from negdata.detect.lexicon import Lexicon
 from negdata.records import Verdict
 from negdata.validate import gates
-from negdata.validate.claims import kind_exclusions
 from negdata.validate.evaluate import label_polarity
+from negdata.validate.exclusivity import kind_exclusions
 from negdata.validate.negation import analyze
 from negdata.validate.nouns import unaccounted_nouns
 

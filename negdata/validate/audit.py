@@ -25,8 +25,8 @@ Per set it prints:
   is vacant"), whose rejection is allowed and counted;
 - why true captions were refused, by reason.
 
-Then the questions (``audit_mcq``), and how often ``claims.exclusive`` finds a claim that nothing
-else is there, and takes another sentence for one (``audit_exclusive``).
+Then the questions (``audit_mcq``), and how often ``exclusivity.exclusive`` finds a claim that
+nothing else is there, and takes another sentence for one (``audit_exclusive``).
 
 The development sets are those the rules were tuned on; the others were never tuned on.
 """

@@ -1,4 +1,4 @@
-"""How well ``claims.exclusive`` finds a claim that nothing else is there, on sentences written
+"""How well ``exclusivity.exclusive`` finds a claim that nothing else is there, on sentences written
 to make one ("nothing on the counter save for a microwave") or only to look as if they did ("the
 only dog in the park is a beagle"). A claim missed is a false statement waiting for an object it
 leaves out; a false alarm costs a true caption where something unnamed is there."""
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from negdata.validate.audit_common import figure
-from negdata.validate.claims import exclusive
+from negdata.validate.exclusivity import exclusive
 
 # name -> (file under tests/data, tuned on): the words were added reading the first; the second
 # was never read.

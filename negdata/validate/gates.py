@@ -17,15 +17,14 @@ from negdata.validate.claims import (
     CountProblem,
     count_problem,
     denied_gear_there,
-    exclusive_only_by_count,
     identity_claim,
     implied_ruled_out,
-    kind_exclusions,
     left_out,
     meta_text,
     negation_verdict,
 )
 from negdata.validate.evaluate import label_polarity
+from negdata.validate.exclusivity import exclusive_only_by_count, kind_exclusions
 from negdata.validate.grammar import broken_sentence, garbled
 from negdata.validate.negation import Polarity, analyze, contradictions
 from negdata.validate.negation.anaphora import unresolved_anaphor

@@ -12,7 +12,8 @@ from negdata.compose.templates import (
 )
 from negdata.detect.lexicon import lexicon_for
 from negdata.records import Style
-from negdata.validate.claims import exclusive, meta_text
+from negdata.validate.claims import meta_text
+from negdata.validate.exclusivity import exclusive
 from negdata.validate.gates import prompt_residue
 from negdata.validate.negation import analyze, polarity
 

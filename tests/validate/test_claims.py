@@ -7,13 +7,12 @@ import pytest
 from negdata.detect.lexicon import lexicon_for
 from negdata.validate.claims import (
     count_problem,
-    exclusive,
     identity_claim,
     implied_labels,
-    kind_exclusions,
     left_out,
     meta_text,
 )
+from negdata.validate.exclusivity import exclusive, kind_exclusions
 from negdata.validate.negation import analyze
 
 COCO = lexicon_for("coco")
