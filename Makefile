@@ -218,6 +218,10 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen32.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout40.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen33.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout41.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout42.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen34.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen35.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

@@ -376,7 +376,8 @@ def test_nothing_published_contradicts_the_labels(run: dict[str, Any]) -> None:
             if (p == "affirmed") != bool(lexicon.members(n) & truth[image_key])
         ]
         affirmed = {m for n, p in polarities if p == "affirmed" for m in lexicon.members(n)}
-        return wrong + (sorted(truth[image_key] - affirmed) if exclusive(text) else [])
+        left = sorted(truth[image_key] - affirmed) if exclusive(text, lexicon) else []
+        return wrong + left
 
     out = cfg.run.output_dir
     captions = pq.read_table(_parquet(out, "negcap_parquet")).to_pylist()

@@ -143,6 +143,10 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen32": ("negation_unseen32.jsonl", "coco", True),
     "held-out40": ("negation_heldout40.jsonl", "coco", False),
     "unseen33": ("negation_unseen33.jsonl", "coco", False),
+    "held-out41": ("negation_heldout41.jsonl", "coco", False),
+    "held-out42": ("negation_heldout42.jsonl", "coco", True),
+    "unseen34": ("negation_unseen34.jsonl", "coco", False),
+    "unseen35": ("negation_unseen35.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

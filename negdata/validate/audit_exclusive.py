@@ -9,14 +9,17 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from negdata.detect.lexicon import lexicon_for
 from negdata.validate.audit_common import figure
 from negdata.validate.exclusivity import exclusive
 
-# name -> (file under tests/data, tuned on): the words were added reading the first; the second
-# was never read.
+# name -> (file under tests/data, tuned on): the words were added reading "exclusive" and
+# "exclusive2"; the "-x" sets were never read.
 EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
     "exclusive": ("exclusive_dev.jsonl", True),
     "exclusive-x": ("exclusive_test.jsonl", False),
+    "exclusive2": ("exclusive_dev2.jsonl", True),
+    "exclusive2-x": ("exclusive_test2.jsonl", False),
 }
 
 
@@ -32,7 +35,8 @@ class ExclusiveAudit:
 
 def audit_exclusive(name: str, path: Path, tuned: bool) -> ExclusiveAudit:
     cases = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    said = [(bool(c["exclusive"]), exclusive(c["text"])) for c in cases]
+    lexicon = lexicon_for("coco")
+    said = [(bool(c["exclusive"]), exclusive(c["text"], lexicon)) for c in cases]
     return ExclusiveAudit(
         name,
         tuned,
@@ -44,12 +48,12 @@ def audit_exclusive(name: str, path: Path, tuned: bool) -> ExclusiveAudit:
 
 
 def report(audits: list[ExclusiveAudit]) -> str:
-    lines = [f"{'exclusive':<12}{'tuned':<7}{'claims':>7}{'recall':>8}{'others':>8}{'alarms':>8}"]
+    lines = [f"{'exclusive':<14}{'tuned':<7}{'claims':>7}{'recall':>8}{'others':>8}{'alarms':>8}"]
     for a in audits:
         recall = a.found / a.claims if a.claims else None
         alarms = a.false_alarms / a.others if a.others else None
         lines.append(
-            f"{a.name:<12}{'yes' if a.tuned else 'never':<7}{a.claims:>7}{figure(recall):>8}"
+            f"{a.name:<14}{'yes' if a.tuned else 'never':<7}{a.claims:>7}{figure(recall):>8}"
             f"{a.others:>8}{figure(alarms):>8}"
         )
     return "\n".join(lines)

@@ -173,14 +173,14 @@ _ME_THERE = re.compile(
 _ME_ALONE = re.compile(r"\b(?:just|only|simply) (?:me|myself)\b", re.IGNORECASE)
 
 
-def implied_labels(text: str, polarities: Mapping[str, str]) -> set[str]:
+def implied_labels(text: str, polarities: Mapping[str, str], lexicon: Lexicon) -> set[str]:
     """The labels an affirmed person's name implies ("a skier": skis), and the person an
     exclusive claim with its speaker in it implies ("just me and my bike") or a speaker said to
     be there does ("me at the beach", "classic me"); a sentence that says so is false where the
     evidence rules them out. Gear the sentence itself denies ("a surfer without a surfboard")
     it does not imply."""
     implied = set()
-    speaker = (exclusive(text) and _SPEAKER.search(text)) or _ME_THERE.search(text)
+    speaker = (exclusive(text, lexicon) and _SPEAKER.search(text)) or _ME_THERE.search(text)
     if speaker and polarities.get("person") != "negated":
         implied.add("person")
     if polarities.get("person") != "affirmed":
@@ -227,11 +227,13 @@ def denied_gear_there(
 
 
 def implied_ruled_out(
-    text: str, polarities: Mapping[str, str], verdicts: Mapping[str, Verdict]
+    text: str, polarities: Mapping[str, str], verdicts: Mapping[str, Verdict], lexicon: Lexicon
 ) -> bool:
     """Whether the evidence rules out what the sentence implies (``implied_labels``): "a skier"
     with no skis, "just me and my bike" with nobody there. The sentence is then false."""
-    return any(verdicts.get(label) == "absent" for label in implied_labels(text, polarities))
+    return any(
+        verdicts.get(label) == "absent" for label in implied_labels(text, polarities, lexicon)
+    )
 
 
 def left_out(
@@ -240,14 +242,15 @@ def left_out(
     """The present objects an exclusive claim in ``text`` leaves out (a name is accounted for
     by any affirmed name that covers one of its labels: "only animals" covers the dog);
     ``[]`` when the claim holds or there is none."""
-    if not exclusive(text):
+    if not exclusive(text, lexicon):
         return []
     kinds = only_kinds(text, lexicon)  # "the only animal": the animal covers no other animal
+    implied = implied_labels(text, polarities, lexicon)  # "only a skier": skis
     affirmed = [
         lexicon.members(name)
         for name, pol in polarities.items()
         if pol == "affirmed" and name not in kinds
-    ] + [frozenset({label}) for label in implied_labels(text, polarities)]  # "only a skier": skis
+    ] + [frozenset({label}) for label in implied]
     return sorted(
         name
         for name, verdict in verdicts.items()
@@ -299,13 +302,6 @@ def _count_word(
         return ("sole", at) if singular(last) == last else None
     if at >= 1 and tokens[at] == "the" and tokens[at - 1] == "only":
         return ("alone", at) if singular(last) == last else None  # "only the train": one
-    if at >= 1 and tokens[at] == "of" and tokens[at - 1] in {"pair", "couple", "handful"}:
-        if tokens[at - 1] == "pair" and mention.name in PAIRED:
-            one = tokens[at - 2] if at >= 2 else ""
-            if one not in {"a", "one", "single"}:
-                return None
-            return one, at - 2  # "a pair of scissors" is one; "a pair of skis" (``_counts``)
-        return (tokens[at - 1], at - 1)
     if at >= 2 and tokens[at] == "of" and tokens[at - 1] in _PORTIONS:
         word = tokens[at - 2]  # "one slice of pizza", "two slices of cake": a box each
         return (word, at - 2) if word in COUNTS or word.isdigit() else None
@@ -322,6 +318,8 @@ def _count_word(
     if last in _TWO and (at < 0 or tokens[at] not in ARTICLES | POSSESSIVES | {"of"}):
         return last, mention.end - 1  # "elderly couple sharing a bench": two people
     for _ in range(4):  # up to three adjectives: "a single old-fashioned red bus"
+        if at >= 1 and tokens[at] == "of" and tokens[at - 1] in {"pair", "couple", "handful"}:
+            return _group_of_few(tokens, at, mention)  # "a pair of (lawn) chairs"
         if at < 0 or tokens[at] in _NO_ADJECTIVE or at in named:
             return None
         word = tokens[at]
@@ -337,6 +335,15 @@ def _count_word(
             return word, at  # not "Maui 2019 surfboards", "8:15am commuters"
         at -= 1
     return None
+
+
+def _group_of_few(tokens: list[str], at: int, mention: Mention) -> Found | None:
+    """The count of "a pair of", "a couple of", "a handful of" (``at``: "of"): two, two, three
+    or more; but "a pair of scissors" is one (``_counts``)."""
+    if tokens[at - 1] == "pair" and mention.name in PAIRED:
+        one = tokens[at - 2] if at >= 2 else ""
+        return (one, at - 2) if one in {"a", "one", "single"} else None
+    return tokens[at - 1], at - 1
 
 
 def _number(word: str) -> bool:
@@ -1092,7 +1099,12 @@ def count_problem(
         too_many = len(bounded) == len(said) and seen > sum(bounded) and not some_more
         if seen < sum(c.fewest for c in said) or too_many:
             return "count_not_true"
-    if articles and _ME_ALONE.search(text) and exclusive(text) and boxes.get("person", 1) != 1:
+    if (
+        articles
+        and _ME_ALONE.search(text)
+        and exclusive(text, lexicon)
+        and boxes.get("person", 1) != 1
+    ):
         return "count_not_true"  # "just me and my bike" beside a second person
     if polarities.get("person") == "affirmed" and ALONE.search(text):  # "the chef works alone"
         if "person" not in boxes:

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 
 from negdata.detect.lexicon import Lexicon
 from negdata.validate.negation import Polarity
+from negdata.validate.parser import parse
 
 # People a sentence says there are no others of: "a woman reads; no other customers".
 _PEOPLE = ("people", "persons", "customers", "guests", "passengers", "diners", "visitors",
@@ -21,6 +22,8 @@ _PEOPLE = ("people", "persons", "customers", "guests", "passengers", "diners", "
            "pedestrians", "students", "workers")  # fmt: skip
 _WORDS = r"(?:[\w'-]+,? ){0,12}"  # up to twelve words between the parts of a phrase
 _BUT = r"(?:but|except|besides|apart from|other than|save|beyond|aside from|more than)"
+# "nothing", in every register: "zilch in this pic except a skateboard", "naught but a cart"
+_VOID_PRONOUNS = r"(?:nothing|naught|nought|nada|zilch|nowt|nil|not (?:a|one|a single) thing)"
 EXCLUSIVE = re.compile(
     r"(?<!\bnot )\b(?:only|just|solely|merely|exclusively|alone|no one else)\b"
     # "a toothbrush lies solo", "the suitcase sits unaccompanied"; not "mid-solo", not
@@ -31,11 +34,12 @@ EXCLUSIVE = re.compile(
     # "a teddy bear on the shelf, the rest of which is bare", "bereft of anything but milk"
     r"|\bthe rest (?:of (?:which|it|them) )?(?:is|are|was|were|lies|stands) (?:bare|empty)\b"
     rf"|\b(?:bereft|devoid|empty|free) of (?:anything|everything) {_BUT}\b"
-    r"|\bsimply (?=(?:an?|the|one|two|three|some)\b)"  # "simply a bowl of oranges"
+    # "simply a bowl of oranges", "purely a stack of firewood"
+    r"|\b(?:simply|purely) (?=(?:an?|the|one|two|three|some)\b)"
     # "no other objects", "no other vehicles", but "no other customers" only says who is not
     rf"|\bno other\b(?! (?:{'|'.join(_PEOPLE)})\b)"
     # "nothing but", "nothing else", "nothing on it except", "no one in the room but"
-    rf"|\b(?:nothing|nobody|no one|not (?:a|one|a single) thing)\b,? {_WORDS}(?:else|{_BUT})\b"
+    rf"|\b(?:{_VOID_PRONOUNS}|nobody|no one)\b,? {_WORDS}(?:else|{_BUT})\b"
     # "a vase with nothing beside it", "no nothing", "a napkin the last thing on it"
     r"|\bnothing (?:beside|besides|near|around|next to|with) (?:it|them|him|her)\b|\bno nothing\b"
     r"|\bthe (?:last|only remaining) (?:thing|item|object)\b"
@@ -74,13 +78,16 @@ EXCLUSIVE = re.compile(
     # "cleared of all but a salt shaker", "everything has been removed except a mirror"
     rf"|\b(?:everything|all)\b {_WORDS}(?:but|except|save)\b(?! (?:there|it|no|not|nobody|"
     r"nothing|we|i|you|they|he|she|this|that)\b)"
-    r"|\b(?:no|zero) (?:other )?(?:objects?|things?|items?)\b"
-    r"|\bunaccompanied by (?:anything|anyone|anybody) else\b"
+    r"|\b(?:no|zero|not any) (?:other |additional |further |extra )?(?:objects?|things?|items?)\b"
+    r"|\bunaccompanied by (?:anything|anyone|anybody)\b"
+    # "bare of all else", "empty of everything" (but "empty of people" denies only people)
+    r"|\b(?:bare|empty|devoid|free|bereft|clear|emptied) of (?:all else|everything|all other)\b"
     r"|\ball (?:that(?:'s| is| are| remains| stands| sits)|there is|there's|is there|remains"
     r"|(?:you|i|we|one)(?:'ll| will| can| could)? (?:see|find|spot)|(?:that )?(?:can|could) be "
     r"(?:seen|found)|the (?:picture|image|photo|frame|shot|scene|camera) (?:contains|shows|holds"
     r"|has|captures|caught))\b"
-    r"|(?:\b(?:and|with)|[,;:]) nothing (?:else|more)\b|\bthat(?:'?s| is) (?:it|all)\b"
+    r"|(?:\b(?:and|with)|[,;:]) nothing (?:else|more)\b"
+    r"|\bthat(?:'?s| is) (?:[a-z]+ly )?(?:it|all)\b"  # "and that's literally it"
     r"|\bby (?:it|them)sel(?:f|ves)\b|\bon its own\b"
     # "the dog has the couch (all) to itself"
     rf"|\b(?:has|have|had|having|gets?|got) {_WORDS}to (?:it|him|her|them)sel(?:f|ves)\b"
@@ -96,7 +103,42 @@ EXCLUSIVE = re.compile(
     r"|\bthe one (?:thing|object|item|and only)\b"
     r"|\bnot nothing\b"  # "there is not nothing on the table: a lone apple"
     # "no laptop, book or other objects visible": nothing else either
-    r"|\bno\b[^.;:]*\b(?:or|nor) (?:any )?other (?:objects?|items?|things?|stuff)\b",
+    r"|\bno\b[^.;:]*\b(?:or|nor) (?:any )?other (?:objects?|items?|things?|stuff)\b"
+    # one thing, said of the picture or a place: "a single object is in the image", "the room
+    # has one thing in it", "the frame's single occupant"
+    r"|\b(?:a|one|the|its|[a-z]+'s) (?:single|sole|lone|only|one) (?:objects?|things?|items?"
+    r"|occupants?|subjects?|elements?|residents?|inhabitants?)\b"
+    r"|\b(?:one|a single) (?:object|thing|item)\b"
+    r"|\b(?:count|number|total) of (?:objects|things|items)\b"
+    # all there is, in so many words: "the entirety of the picture", "the sum total of this
+    # picture", "the complete contents of the fridge", "confined to one battery", "the scene
+    # amounts to a mailbox", "everything in the shot", "that's the extent of it"
+    r"|\b(?:entirety|sum total|beginning and end|end of story|extent of it)\b"
+    r"|\b(?:complete|full|entire|whole) (?:contents?|inventory)\b"
+    r"|\b(?:restricted|confined|limited) to\b|\bamounts? to\b"
+    r"|\b(?:everything|every (?:single )?(?:object|thing|item)) (?:in|on|within) (?:the|this|that) "
+    r"(?:shot|frame|picture|photo|image|scene|pic)\b"
+    # "a can of beans, no more"; "nothing accompanies the candle"; "nothing in the crate that
+    # isn't an apple"; "the rest of the frame is blank"; "storm empties square"
+    r"|\bno more(?= *(?:[,.;:!?\u2014]|$))|\bnothing (?:accompanies|joins|shares)\b"
+    r"|\bnothing\b[^.;]*\bthat (?:is|are)(?:n't| not)\b"
+    r"|\bthe rest\b(?: of (?:the |this |it\b)?[a-z]*)? (?:is|are|was|were|lies|stands|sits"
+    r"|remains?) (?:[a-z]+ly )?(?:bare|empty|blank|deserted|vacant|clear)\b"
+    r"|\bempt(?:ies|ied)\b",
+    re.IGNORECASE,
+)
+# Words that except something from a denial or an emptiness, and what they except it from, in
+# either order and anywhere in one sentence: "but for one parked taxi, the street is empty",
+# "the shelf is bare, a single jar of honey aside", "excluding one ceiling fan, the room is
+# empty", "were it not for one backpack, the classroom would hold nothing".
+_EXCEPTING = re.compile(
+    r"\b(?:except(?:ing|ed)?|excluding|save|barring|aside|apart from|other than|besides|but for"
+    r"|beyond (?:that|this|it)|were it not for|if not for|take away)\b",
+    re.IGNORECASE,
+)
+_VOID = re.compile(
+    rf"\b(?:{_VOID_PRONOUNS}|nobody|no one|not a soul|empty|emptiness|bare|blank|barren"
+    r"|deserted|vacant|unoccupied|clear|void)\b",
     re.IGNORECASE,
 )
 # "the only animal", "the sole piece of furniture": all there is of a kind (``only_kinds``).
@@ -105,9 +147,75 @@ _ONLY_KIND = re.compile(
 )
 
 
-def exclusive(text: str) -> bool:
-    """Whether ``text`` claims that what it affirms is all there is."""
-    return EXCLUSIVE.search(text) is not None
+def exclusive(text: str, lexicon: Lexicon) -> bool:
+    """Whether ``text`` claims that what it affirms is all there is. "The only dog in the park is
+    a beagle" counts dogs (``claims.counts``), and says nothing of the rest of the park."""
+    matches = EXCLUSIVE.finditer(text)
+    if any(not _one_of_a_label(text, m, lexicon) and not _adverb(text, m) for m in matches):
+        return True
+    sentences = re.split(r"[.;!?]", text)
+    return any(_EXCEPTING.search(s) and _VOID.search(s) for s in sentences)
+
+
+# "the only dog", "the zoo's only giraffe", "its sole red car": one of a label, no more.
+_OWNED_ONLY = re.compile(
+    r"\b(?:the|its|his|her|their|our|my|your|(?!(?:there|it|that|what|who|here|where|he|she)'s)"
+    r"[a-z]+'s) $",
+    re.IGNORECASE,
+)
+_NOUN_AFTER = re.compile(r" ([a-z]+)(?: ([a-z]+))?\b", re.IGNORECASE)
+
+
+def _one_of_a_label(text: str, match: re.Match[str], lexicon: Lexicon) -> bool:
+    """Whether an exclusive word found is "only", "sole" or "lone" in "the only dog", "the
+    zoo's only red car": a count of one label, which ``claims.counts`` checks."""
+    if match.group().lower() not in {"only", "sole", "lone"}:
+        return False
+    if not _OWNED_ONLY.search(text[max(0, match.start() - 30) : match.start()]):
+        return False
+    after = _NOUN_AFTER.match(text, match.end())
+    if after is None:
+        return False
+    words = [w.lower() for w in after.groups() if w]
+    for phrase in (" ".join(words), *reversed(words)):
+        name = lexicon.name(phrase)
+        if name is not None:
+            return lexicon.members(name) == {name}  # "the only animal": a kind, all of it
+    return False
+
+
+# Focus words that may limit a time, a place or a deed rather than what is there: "just in
+# time", "only once a year", "just outside the station", "just married", "if only".
+_FOCUS = frozenset({"only", "just", "merely", "solely", "exclusively"})
+_LIMITS = frozenset({"ADP", "SCONJ", "ADV", "PART"})
+# ... but a verb of showing or holding, limited, limits what is there: "the photo only shows a
+# banana", "the shelf just holds a vase".
+_HOLDING = frozenset(
+    {"show", "have", "hold", "contain", "feature", "depict", "include", "capture", "see",
+     "find", "remain", "stand", "sit", "lie", "be", "keep", "carry", "bear", "display"}
+)  # fmt: skip
+
+
+def _adverb(text: str, match: re.Match[str]) -> bool:
+    """Whether a focus word found limits a time, a place or a deed (``_FOCUS``), by the parse
+    of the word after it: "just in time", "only once", "just arrived", "if only"."""
+    if match.group().lower() not in _FOCUS:
+        return False
+    doc = parse(text)
+    at = next((t.i for t in doc if t.idx == match.start()), None)
+    if at is None or at + 1 >= len(doc):
+        return False
+    after = doc[at + 1]
+    if at and doc[at - 1].lower_ == "if":
+        return True  # "if only there were a bench"
+    if after.lower_ in {"there", "here", "of", "by"} or (at and doc[at - 1].pos_ == "NOUN"):
+        return False  # "only there: a dog", "composed solely of lockers", "vegetables only"
+    if after.pos_ in _LIMITS:
+        return True
+    named = at + 2 < len(doc) and doc[at + 2].pos_ in {"NOUN", "PROPN", "ADJ"}
+    if after.dep_ == "amod" or named:
+        return False  # "just framed photos", "only parked cars"
+    return after.tag_ in {"VBN", "VBD"} and after.lemma_ not in _HOLDING
 
 
 # "only one person", "just two dogs": a count to some readers, all there is to others.
@@ -117,9 +225,9 @@ _COUNTED_ONLY = re.compile(
 )
 
 
-def exclusive_only_by_count(text: str) -> bool:
+def exclusive_only_by_count(text: str, lexicon: Lexicon) -> bool:
     """Whether the only exclusive words of ``text`` are "only" or "just" before a number."""
-    return exclusive(text) and not exclusive(_COUNTED_ONLY.sub("", text))
+    return exclusive(text, lexicon) and not exclusive(_COUNTED_ONLY.sub("", text), lexicon)
 
 
 def only_kinds(text: str, lexicon: Lexicon) -> set[str]:

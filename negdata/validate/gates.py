@@ -150,7 +150,7 @@ class CaptionGate:
                 return "affirms_undecided"
             if pol == "affirmed" and verdict != "present" and name not in in_original:
                 return "affirms_unverified"
-        if implied_ruled_out(text, polarities, verdicts):
+        if implied_ruled_out(text, polarities, verdicts, self.lexicon):
             return "affirms_absent"  # "a lone surfer" where no surfboard is
         if denied_gear_there(text, polarities, verdicts):
             return "negates_present"  # "no cyclists" beside a bike: none, to most readers
@@ -293,7 +293,7 @@ def option_truth(
         truth = truth and (verdict == "present") == (pol == "affirmed")
     if not truth:
         return False  # "a few clocks" where there is none: false, whatever the count
-    if implied_ruled_out(text, polarities, verdicts):
+    if implied_ruled_out(text, polarities, verdicts, lexicon):
         return False  # "a skier" where there are no skis
     if denied_gear_there(text, polarities, verdicts):
         return None  # "no cyclists" beside a bike: false to most readers, true to some
@@ -304,7 +304,7 @@ def option_truth(
         return None  # only "a suitcase" beside two: true to some readers, false to others
     if left_out(text, polarities, verdicts, lexicon):
         # "only one person" beside a motorcycle: false to some readers, true to others
-        return None if exclusive_only_by_count(text) else False
+        return None if exclusive_only_by_count(text, lexicon) else False
     return counts is None
 
 

@@ -165,7 +165,7 @@ def test_a_template_says_only_or_just_only_when_its_objects_are_all_there_is() -
             for variant in range(40)
         }
 
-    assert not any(exclusive(text) for text in texts(alone=False))
+    assert not any(exclusive(text, lexicon_for("coco")) for text in texts(alone=False))
     assert {"No dog can be seen here, only a bench.", "No dog in sight, just a bench."} <= texts(
         alone=True
     )

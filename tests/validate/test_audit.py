@@ -196,7 +196,7 @@ def test_exclusive_claims_found_and_false_alarms_are_counted(tmp_path: Path) -> 
         ("Nothing on the counter save for a microwave; no toaster.", True),
         ("A mug of cocoa and that's the entire picture. No spoon.", True),
         ("A cup beside a lamp, with no spoon.", True),
-        ("The only dog in the park is a beagle; no cats.", False),
+        ("The view alone is worth the trip: a dog on the lawn and no cats.", False),
         ("Two dogs on the lawn, no cats.", False),
     ]
     lines = [{"id": f"x{i}", "text": t, "exclusive": e} for i, (t, e) in enumerate(said)]

@@ -98,10 +98,44 @@ COCO = lexicon_for("coco")
         ("Zebras, unaccompanied by any giraffes, drink at the pool.", False),
         ("A drummer mid-solo under the lights, no bottle.", False),
         ("The sole of the boot is worn, and no laces.", False),
+        # an exception and what it is excepted from, in either order, in other words
+        ("But for a parked van, the lane is empty; no cars.", True),
+        ("The windowsill is bare, one potted cactus aside; no cat.", True),
+        ("Excluding a single lamp, the office is empty: no desks.", True),
+        ("Were it not for a kettle, the counter would hold nothing; no toaster.", True),
+        ("There's zilch on the desk except a mug, no laptop.", True),
+        ("Nowt in the garage but a mower, no car.", True),
+        # one thing, all of it, nothing more
+        ("A single object is in the frame: a ladder. No people.", True),
+        ("The pond's sole inhabitant is a duck; no boats.", True),
+        ("The sum total of the photo: one bicycle. No car.", True),
+        ("The shelf's contents are confined to one vase; no books.", True),
+        ("A kettle on the stove and that's basically it. No cups.", True),
+        ("One bowl and no additional objects: no spoon.", True),
+        ("A crate of pears, no more; not a single apple.", True),
+        ("Nothing accompanies the lamp: no bed.", True),
+        ("There is nothing on the tray that isn't a cookie; no cup.", True),
+        ("A tent in the clearing; the rest of the field is blank, no people.", True),
+        ("Heavy Rain Empties Beach: Not One Umbrella", True),
+        ("A cat, unaccompanied by anything at all; no dog.", True),
+        ("The porch is bare of all else, no dog.", True),
+        ("The photo only shows a banana, no bowl.", True),
+        ("There are no people, only parked cars.", True),
+        ("The room is composed solely of a bed; no chair.", True),
+        ("Purely a stack of plates, no cups.", True),
+        # a focus word that limits a time, a place or a deed, and one label counted
+        ("Just in time! Commuters board the train, no umbrella.", False),
+        ("Only once a year is the square this busy, and no cars.", False),
+        ("Just outside the station a taxi waits, no bus.", False),
+        ("Just married! The couple waves from a car, no dog.", False),
+        ("If only there were a bench: no seat at the stop.", False),
+        ("The only dog in the park is a terrier, and there's no cat.", False),
+        ("The zoo's only giraffe eats beside two zebras; no lion.", False),
+        ("The only animal in the field is a cow, no horses.", True),
     ],
 )
 def test_exclusive_claims(text: str, claims: bool) -> None:
-    assert exclusive(text) is claims
+    assert exclusive(text, COCO) is claims
 
 
 @pytest.mark.parametrize(
@@ -152,7 +186,7 @@ def test_no_other_one_says_there_is_one(text: str, expected: dict[str, str]) -> 
     ],
 )
 def test_a_rider_implies_gear_the_sentence_does_not_deny(text: str, gear: set[str]) -> None:
-    assert implied_labels(text, analyze(text, COCO)) == gear
+    assert implied_labels(text, analyze(text, COCO), COCO) == gear
 
 
 @pytest.mark.parametrize(
@@ -276,6 +310,9 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
         ("A pair of skis against the wall, no snowboard.", {}, None),
         ("A pair of skis against the wall, no snowboard.", {"skis": 1}, None),
         ("A handful of cups on the table, and no bottle.", {"cup": 1}, "count_not_true"),
+        # "a pair of" reaches past the adjectives of its noun
+        ("A pair of lawn chairs on the grass, and no dog.", {"chair": 3}, "count_not_true"),
+        ("A pair of lawn chairs on the grass, and no dog.", {"chair": 2}, None),
         ("A handful of cups on the table, and no bottle.", {"cup": 4}, None),
         # A clock's numbers and a file's are no counts.
         ("Not a single car on the highway at 4 a.m.", {}, None),

@@ -59,6 +59,13 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("Red bus the; people board is was, dog no.", "garbled"),
         ("A red bus, and nobody would deny that there is no dog.", "double_negation"),
         ("A red bus; not a window on this street is without a flag, no dog.", "double_negation"),
+        # a denial of what is left empty: every seat taken, every passenger carrying something
+        ("Not a single seat on the red bus is unoccupied, and no dog.", "double_negation"),
+        (
+            "Not one of the people boarding the red bus came empty-handed; no dog.",
+            "double_negation",
+        ),
+        ("People board a red bus that is empty of dogs, and there is no dog.", None),
         # a cleft's contrast: is the car there? Authors read it both ways
         ("It's the red bus, not the car, that's late, and there is no dog.", "contrast_cleft"),
         ("It's a red bus, not a dog, that people board.", None),
@@ -115,6 +122,11 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("Nothing but a red bus on the street, and no dog.", "exclusive_not_true"),
         ("No dog can be seen here, only a bus and people.", None),
         ("Not only a bus but people too, and no dog.", None),
+        # "the only bus" counts buses; "just outside" limits a place; "only shows" all there is
+        ("The only bus on the street is red, and there is no dog.", "count_unverified"),
+        ("Just outside, a red bus waits on the street, and there is no dog.", None),
+        ("The photo only shows a red bus, and no dog.", "exclusive_not_true"),
+        ("Apart from a red bus, nothing is on the street; no dog.", "exclusive_not_true"),
         # A negation the evidence cannot back: the bicycle scores in the uncertain band.
         ("People board a red bus; there is no dog and no bicycle.", "negates_undecided"),
     ],

@@ -661,6 +661,11 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         ("A parked pickup truck with nobody around and no dog in the bed.", {"truck":
          "affirmed", "person": "negated", "dog": "negated"}),
         ("Picture: man w/out umbrella in rain.", {"person": "affirmed", "umbrella": "negated"}),
+        # a place that has none of what the clause before names
+        ("Not an hour passes without a train here, but right now the platform has none.",
+         {"train": "negated"}),
+        ("Every table has a vase; the bar has none.", {"dining table": "affirmed",
+         "vase": "negated"}),
     ],
 )  # fmt: skip
 def test_analyze_resolves_every_name(text: str, expected: dict[str, str]) -> None:

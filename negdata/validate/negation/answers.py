@@ -10,6 +10,7 @@ from negdata.validate.negation.cues import POST
 from negdata.validate.negation.mentions import Mention
 from negdata.validate.negation.words import ANSWER_FILLERS, COPULAS, PREPOSITIONS, Polarity
 
+_HAS = r"(?:has|have|had|holds?|held|contains?|shows?)"
 _NO_ANSWER = re.compile(
     r"^(?:(?:no|nope|nah|none|zero|nil|absent|missing|gone|all gone|sold out|negative)"
     r"(?: at all| whatsoever)?(?: ,|$)|none (?!of\b)|"
@@ -21,6 +22,9 @@ _NO_ANSWER = re.compile(
     r"there (?:is|are|was|were) (?:none|no such|not (?:one|any)"
     r"(?= ,|$| (?:on|in|at|here|there|anywhere|around|near|by|left)\b))\b|"
     r"there (?:is|are|was|were) not(?: ,|$)|"
+    # "Not an hour passes without a train, but right now the platform has none"
+    rf"(?:the|this|that|its|our|my|his|her|their) (?!one\b)(?:[a-z]+ ){{0,2}}{_HAS} "
+    r"(?:none|not one)(?= ,|$| (?:at all|today|now|left|either)\b)|"
     # "Where are the giraffes? None of them are in the enclosure."
     r"(?:none|neither) of (?:them|these|those) (?:is|are|was|were|made it|came back|have come)"
     r"(?: back)? (?:visible|present|here|there|around|in (?:view|sight)|"
@@ -111,6 +115,7 @@ def denied_starts(
     turned = "but" in asked[earlier[0].start : earlier[-1].start]
     if head == "none" and _placed(answer) and PREPOSITIONS & set(asked):
         return []  # "apples in the bowl, none left on the tree": none there, some here
-    if head in {"it", "they", "none"} or turned:  # "... carried the bowls away, so none remain"
+    # "... carried the bowls away, so none remain", "every table has a vase; the bar has none"
+    if head in {"it", "they", "none"} or turned or re.search(rf"\b{_HAS} none\b", " ".join(answer)):
         return [earlier[-1].start]
     return [earlier[0].start]

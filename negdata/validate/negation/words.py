@@ -267,5 +267,6 @@ POSSESSIVE = "xposs"  # stands for "'s": "the child's bike" -> "the child xposs 
 
 ANSWER_FILLERS = frozenset(
     {"a", "q", "answer", ",", "and", "but", "yet", "so", "well", "sadly", "apparently", "today",
-     "now", "though", "unfortunately", "actually", "alas", "sorry", "oh"}
+     "now", "right", "tonight", "currently", "though", "unfortunately", "actually", "alas",
+     "sorry", "oh"}
 )  # fmt: skip
