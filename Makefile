@@ -222,6 +222,10 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout42.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen34.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen35.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout43.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout44.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen36.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen37.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

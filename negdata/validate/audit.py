@@ -147,6 +147,10 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out42": ("negation_heldout42.jsonl", "coco", True),
     "unseen34": ("negation_unseen34.jsonl", "coco", False),
     "unseen35": ("negation_unseen35.jsonl", "coco", True),
+    "held-out43": ("negation_heldout43.jsonl", "coco", False),
+    "held-out44": ("negation_heldout44.jsonl", "coco", True),
+    "unseen36": ("negation_unseen36.jsonl", "coco", False),
+    "unseen37": ("negation_unseen37.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

@@ -169,18 +169,22 @@ _ME_THERE = re.compile(
     r"^\W*me\b|\b(?:classic|typical|that's|thats|this is|here's|heres) me\b",
     re.IGNORECASE,
 )
+# Someone the sentence opens on, with nothing before it to stand for: "She isn't eating the
+# sandwich but tearing it up for the ducks".
+_THIRD_PERSON = re.compile(r"^\W*(?:she|he)\b", re.IGNORECASE)
 # ... and the speaker by themself: one person ("just me n my backpack").
 _ME_ALONE = re.compile(r"\b(?:just|only|simply) (?:me|myself)\b", re.IGNORECASE)
 
 
 def implied_labels(text: str, polarities: Mapping[str, str], lexicon: Lexicon) -> set[str]:
     """The labels an affirmed person's name implies ("a skier": skis), and the person an
-    exclusive claim with its speaker in it implies ("just me and my bike") or a speaker said to
-    be there does ("me at the beach", "classic me"); a sentence that says so is false where the
-    evidence rules them out. Gear the sentence itself denies ("a surfer without a surfboard")
-    it does not imply."""
+    exclusive claim with its speaker in it implies ("just me and my bike"), a speaker said to be
+    there does ("me at the beach", "classic me") and "she" or "he" opening the sentence does; a
+    sentence that says so is false where the evidence rules them out. Gear the sentence itself
+    denies ("a surfer without a surfboard") it does not imply."""
     implied = set()
     speaker = (exclusive(text, lexicon) and _SPEAKER.search(text)) or _ME_THERE.search(text)
+    speaker = speaker or _THIRD_PERSON.search(text)
     if speaker and polarities.get("person") != "negated":
         implied.add("person")
     if polarities.get("person") != "affirmed":
@@ -204,7 +208,27 @@ def _denied_word(words: list[str], i: int) -> bool:
     not "no other surfers"."""
     before = set(itertools.takewhile(lambda w: w[0].isalpha(), reversed(words[max(0, i - 3) : i])))
     # "not only a surfer", "no other surfers" (one is there), "not without its cyclists"
-    return bool(_DENIERS & before) and not before & _NOT_DENIED and not {"not", "without"} <= before
+    if _DENIERS & before:
+        return not before & _NOT_DENIED and not {"not", "without"} <= before
+    return _in_denied_list(words, i)
+
+
+def _in_denied_list(words: list[str], i: int) -> bool:
+    """Whether ``words[i]`` is an item of a list one denial spreads over: "no cars, cyclists or
+    pedestrians" (a list with "or": "no leash, cyclists nearby" denies no cyclists)."""
+    j, run = i - 1, 0
+    while j >= 0 and i - j <= 12:
+        if words[j] in {"no", "without", "nor"}:
+            end = next((k for k in range(i, len(words)) if not words[k][0].isalpha()), len(words))
+            return "or" in words[j:i] or "or" in words[i:end] or "nor" in words[j + 1 : end]
+        if words[j] in {",", "or"}:
+            run = 0
+        elif words[j][0].isalpha() and run < 2:
+            run += 1
+        else:
+            return False
+        j -= 1
+    return False
 
 
 _NOT_DENIED = frozenset({"only", "other", "another", "more", "else"})
@@ -454,6 +478,7 @@ def _alone(tokens: list[str], mentions: list[Mention]) -> list[Count]:
 
 
 # What is set apart from a denial of its kind: "apart from the pilot, there are no people".
+_NOTHING = frozenset({"nothing", "naught", "nought", "nowt", "zilch", "nada"})
 _EXCEPTIONS = (("apart", "from"), ("aside", "from"), ("besides",), ("except",), ("for",),
                ("other", "than"), ("save",), ("but",))  # fmt: skip
 
@@ -468,7 +493,10 @@ def _one_of_its_kind(
     for m in mentions:
         if {"no", "not"} & set(tokens[max(0, m.start - 3) : m.start]):
             denied.setdefault(m.name, []).append(m)  # "no other dogs", "not one person"
-    nobody = "nobody" in tokens or "no one" in " ".join(tokens)
+    said = " ".join(tokens)
+    nobody = "nobody" in tokens or "no one" in said
+    thing = re.search(r"\b(?:not|t) (?:a|one|a single) thing\b", said)  # "isn't a thing"
+    nothing = bool(_NOTHING & set(tokens) or thing)
     found = []
     for m in bare:
         last = tokens[m.end - 1]
@@ -481,7 +509,9 @@ def _one_of_its_kind(
         named = [n for n in mentions if n.name == m.name and n not in kin]
         before = tokens[: _owner_start(tokens, m.start)] if m.start else []
         set_apart = any(tuple(before[-len(p) :]) == p for p in _EXCEPTIONS)
-        if (others and named == [m]) or (set_apart and (kin or (m.name == "person" and nobody))):
+        # "apart from the pilot, nobody", "there isn't a thing on the counter besides the toaster"
+        alone = kin or (m.name == "person" and nobody) or nothing
+        if (others and named == [m]) or (set_apart and alone):
             found.append(Count(m.name, "alone", 1, 1, max(m.start - 1, 0), m.end))
     return found
 
@@ -503,8 +533,11 @@ def _but_the_one(tokens: list[str], mentions: list[Mention]) -> list[Count]:
 
 
 def _the_one(words: list[str]) -> bool:
-    """Whether ``words`` start with a pronoun for one thing: "(for) the one", "a single one"."""
+    """Whether ``words`` start with a pronoun for one thing: "(for) the one", "a single one",
+    "ours" ("no other cars on the ferry besides ours")."""
     words = words[1:] if words[:1] == ["for"] else words
+    if words[:1] in (["ours"], ["mine"], ["hers"], ["his"], ["theirs"], ["yours"]):
+        return words[1:2] != ["are"] and words[1:2] != ["were"]
     return words[:2] in (["the", "one"], ["a", "one"]) or words[:3] == ["a", "single", "one"]
 
 
@@ -747,7 +780,7 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
     determiner beside no number ("Commuters huddle, a man checks his phone"). A plural
     said again ("two dogs ... just the dogs") or denied ("no other dogs") adds none."""
     tokens = _tokens(text)
-    found = []
+    found: list[Count] = []
     uncounted = set()
     bare_plurals = set()
     mentions = find_mentions(tokens, build_index(names))
@@ -770,12 +803,24 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
                 bare_plurals.add(mention.name)
             continue
         word, at = stated
+        if tokens[at - 1 : at] in (["hardly"], ["scarcely"], ["barely"]):
+            continue  # "hardly a table without a wine glass": nearly every one of many
+        each = _each_of(tokens, at, found) if word in ARTICLES else None
+        if each is not None:  # "seven horses trot by, each carrying a rider": seven riders
+            found.append(Count(mention.name, word, each.fewest, each.most, at, mention.end))
+            continue
         if word in ARTICLES and _distributive(tokens, at):
             continue  # "not a single table without a wine glass on it": one each
+        if tokens[mention.end : mention.end + 1] in (["per"], ["each"], ["apiece"]):
+            continue  # "three cats, one cat per chair", "a lamp each": one for each of many
         if word in ARTICLES and tokens[at - 1 : at] and tokens[at - 1] in _LACKING_ANY:
             continue  # "you can't say it lacks a microwave": any at all, however many
         before = tokens[max(0, at - 2) : at]
-        if before[-1:] in (["no"], ["not"]) or before in (["not", "a"], ["not", "an"]):
+        if before[-1:] in (["no"], ["not"]) or before in (
+            ["not", "a"],
+            ["not", "an"],
+            ["nowhere", "a"],
+        ):
             # "not a parent in sight", "not a single fork", "no two dogs alike": a count of none
             # there (``DENIED``); but "not just three sheep", "isn't without a microwave"
             found.append(Count(mention.name, word, 0, DENIED, at, mention.end))
@@ -873,6 +918,17 @@ def _distributive(tokens: list[str], at: int) -> bool:
 
 _LACKING = frozenset({"without", "lacked", "lacks", "lack", "lacking"})
 _LACKING_ANY = _LACKING | {"missing"}  # "lacks a microwave": not even one
+
+
+def _each_of(tokens: list[str], at: int, found: list[Count]) -> Count | None:
+    """The count of the many an article after "each" counts one for: "seven horses, each
+    carrying a rider", "two dogs, each with a ball"; ``None`` where no count came before."""
+    if "each" not in tokens[max(0, at - 3) : at] or at < 1 or tokens[at - 1] not in _EACH_VERBS:
+        return None
+    counted = [c for c in found if c.at < at and c.word not in GRAMMAR]
+    return counted[-1] if counted else None
+
+
 _EACH_VERBS = _LACKING | {"with", "has", "have", "had", "got", "holds", "hold", "holding",
                           "carries", "carry", "carrying"}  # fmt: skip
 

@@ -23,7 +23,10 @@ _PEOPLE = ("people", "persons", "customers", "guests", "passengers", "diners", "
 _WORDS = r"(?:[\w'-]+,? ){0,12}"  # up to twelve words between the parts of a phrase
 _BUT = r"(?:but|except|besides|apart from|other than|save|beyond|aside from|more than)"
 # "nothing", in every register: "zilch in this pic except a skateboard", "naught but a cart"
-_VOID_PRONOUNS = r"(?:nothing|naught|nought|nada|zilch|nowt|nil|not (?:a|one|a single) thing)"
+_VOID_PRONOUNS = (
+    r"(?:\b(?:nothing|naught|nought|nada|zilch|nowt|nil|not (?:a|one|a single) thing)"
+    r"|n['\u2019]t (?:a|one|a single) thing)"  # "there isn't a thing on the counter besides"
+)
 EXCLUSIVE = re.compile(
     r"(?<!\bnot )\b(?:only|just|solely|merely|exclusively|alone|no one else)\b"
     # "a toothbrush lies solo", "the suitcase sits unaccompanied"; not "mid-solo", not
@@ -39,13 +42,13 @@ EXCLUSIVE = re.compile(
     # "no other objects", "no other vehicles", but "no other customers" only says who is not
     rf"|\bno other\b(?! (?:{'|'.join(_PEOPLE)})\b)"
     # "nothing but", "nothing else", "nothing on it except", "no one in the room but"
-    rf"|\b(?:{_VOID_PRONOUNS}|nobody|no one)\b,? {_WORDS}(?:else|{_BUT})\b"
+    rf"|(?:{_VOID_PRONOUNS}|\bnobody|\bno one)\b,? {_WORDS}(?:else|{_BUT})\b"
     # "a vase with nothing beside it", "no nothing", "a napkin the last thing on it"
     r"|\bnothing (?:beside|besides|near|around|next to|with) (?:it|them|him|her)\b|\bno nothing\b"
     r"|\bthe (?:last|only remaining) (?:thing|item|object)\b"
     # "a chair in an empty room", "a kite against an otherwise bare sky"
-    r"|\b(?:in|on|at|across|along|against|inside) (?:an?|the|this|that) (?:otherwise |completely "
-    r"|totally |entirely )?(?:empty|bare|deserted|vacant)\b"
+    r"|\b(?:in|on|at|across|along|against|inside|of) (?:an?|the|this|that) (?:otherwise "
+    r"|completely |totally |entirely )?(?:empty|bare|deserted|vacant)\b"
     # "a lone tree, nothing else in sight", "a bench with nothing around"
     r"|\bnothing (?:else )?(?:in (?:sight|view|the frame|the picture|the shot)|around|nearby)"
     r"(?= *(?:[,.;:!?)]|$|and\b|but\b))"  # not "nothing in the picture suggests a plane"
@@ -137,8 +140,8 @@ _EXCEPTING = re.compile(
     re.IGNORECASE,
 )
 _VOID = re.compile(
-    rf"\b(?:{_VOID_PRONOUNS}|nobody|no one|not a soul|empty|emptiness|bare|blank|barren"
-    r"|deserted|vacant|unoccupied|clear|void)\b",
+    rf"(?:{_VOID_PRONOUNS}|\b(?:nobody|no one|not a soul|empty|emptiness|bare|blank|barren"
+    r"|deserted|vacant|unoccupied|clear|void))\b",
     re.IGNORECASE,
 )
 # "the only animal", "the sole piece of furniture": all there is of a kind (``only_kinds``).
@@ -259,6 +262,11 @@ def kind_exclusions(
 
 
 _NO_OTHER = re.compile(r"\bno other ([a-z]+)(?: ([a-z]+))?", re.IGNORECASE)
+_OURS = re.compile(
+    r"(?:[^.;:]*?)\b(?:besides|except|but|apart from|aside from|other than) (?:ours|mine|theirs"
+    r"|yours|his|hers|(?:our|my|their|your) own|the one|this one|that one)\b",
+    re.IGNORECASE,
+)
 
 
 def _others_there(
@@ -280,6 +288,7 @@ def _others_there(
         name = next((n for n in names if n is not None), None)
         if name is None or polarities.get(name) != "negated" or lexicon.members(name) != {name}:
             continue
-        if not any(name in kind and kind & affirmed for kind in kinds):
+        ours = _OURS.match(text, match.end(1))  # "no other cars on the ferry besides ours"
+        if ours or not any(name in kind and kind & affirmed for kind in kinds):
             found[name] = "affirmed"
     return found

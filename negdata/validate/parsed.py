@@ -36,6 +36,7 @@ from negdata.validate.negation.mentions import TermIndex, build_index, owner_in_
 from negdata.validate.negation.topics import CROWD_VERB
 from negdata.validate.negation.words import (
     AIRCRAFT_WORDS,
+    BENEFICIARIES,
     BIG_GAME,
     CAMERA_VERBS,
     FAMILY_ANIMALS,
@@ -95,6 +96,7 @@ CHECKLIST_HEDGES = frozenset(
 )  # fmt: skip
 CONTRAST = frozenset({"but", "only", "just", "except", "yet", "instead"})
 NOBODY = frozenset({"nobody", "noone", "no-one"})
+FOR_WHOM = frozenset(BENEFICIARIES.split("|"))
 AIRCRAFT = frozenset(AIRCRAFT_WORDS.split("|"))
 HERD_ANIMALS = frozenset(f"{BIG_GAME}|{FAMILY_ANIMALS}".split("|"))
 PICKUPS = frozenset(PICKUP_WORDS.split("|"))
@@ -333,6 +335,8 @@ def _negated(token: Token) -> bool:
 
 
 def _hedged(token: Token) -> bool:
+    if token.head.lower_ == "for" and token.lower_ in FOR_WHOM:
+        return token.head.head.lemma_ != "lack"  # "no bench for visitors", not "lacks for"
     after = token.doc[token.i + 1 : token.i + 3]
     if len(after) == 2 and after[0].text == ":" and after[1].lower_ in CHECKLIST_HEDGES:
         return True  # "Keyboard: equivocal"

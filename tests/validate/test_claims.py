@@ -98,6 +98,8 @@ COCO = lexicon_for("coco")
         ("Zebras, unaccompanied by any giraffes, drink at the pool.", False),
         ("A drummer mid-solo under the lights, no bottle.", False),
         ("The sole of the boot is worn, and no laces.", False),
+        ("There isn't a thing on the shelf besides a clock, no vase.", True),
+        ("A lone chair in the middle of the bare floor, no couch.", True),
         # an exception and what it is excepted from, in either order, in other words
         ("But for a parked van, the lane is empty; no cars.", True),
         ("The windowsill is bare, one potted cactus aside; no cat.", True),
@@ -165,6 +167,8 @@ def test_all_there_is_of_a_kind_rules_out_the_rest(text: str, ruled_out: set[str
         ("A woman reads; there are no other customers.", {"person": "affirmed"}),
         ("A motorcycle, and no other vehicles.", {"vehicle": "negated"}),
         ("A lone motorcycle, no other bikes, no cars.", {"bicycle": "negated"}),
+        # "besides ours": ours is there, whatever else the sentence names
+        ("On the ferry, no other cars besides ours, and no trucks.", {"car": "affirmed"}),
     ],
 )
 def test_no_other_one_says_there_is_one(text: str, expected: dict[str, str]) -> None:
@@ -183,6 +187,9 @@ def test_no_other_one_says_there_is_one(text: str, expected: dict[str, str]) -> 
         ("no cars on the road, just my bike", set()),
         ("no dogs in this pic, just my cat judging me", set()),
         ("Just us two, and nobody else.", {"person"}),
+        # "she" or "he" opening a sentence, with nothing before it to stand for
+        ("She feeds the ducks on the lawn, and there is no bench.", {"person"}),
+        ("The cat stretches; she has no toy.", set()),
     ],
 )
 def test_a_rider_implies_gear_the_sentence_does_not_deny(text: str, gear: set[str]) -> None:
@@ -310,6 +317,37 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
         ("A pair of skis against the wall, no snowboard.", {}, None),
         ("A pair of skis against the wall, no snowboard.", {"skis": 1}, None),
         ("A handful of cups on the table, and no bottle.", {"cup": 1}, "count_not_true"),
+        # one for each of many; one apiece is no count of its own; what nothing else is besides
+        (
+            "Seven horses on the beach, each carrying a rider, no dogs.",
+            {"horse": 7, "person": 8},
+            "count_not_true",
+        ),
+        (
+            "Seven horses on the beach, each carrying a rider, no dogs.",
+            {"horse": 7, "person": 7},
+            None,
+        ),
+        (
+            "Three chairs, three cats, one cat per chair, no dog.",
+            {"chair": 3, "cat": 4},
+            "count_not_true",
+        ),
+        (
+            "There isn't a thing on the desk besides the laptop, not even a cup.",
+            {"laptop": 2},
+            "count_not_true",
+        ),
+        (
+            "On the ferry, no other cars besides ours, and no trucks.",
+            {"car": 2, "boat": 1},
+            "count_not_true",
+        ),
+        (
+            "Hardly a table without a vase, and nowhere a single cup.",
+            {"vase": 3, "dining table": 4},
+            None,
+        ),
         # "a pair of" reaches past the adjectives of its noun
         ("A pair of lawn chairs on the grass, and no dog.", {"chair": 3}, "count_not_true"),
         ("A pair of lawn chairs on the grass, and no dog.", {"chair": 2}, None),
@@ -753,7 +791,8 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
 def test_counts_are_checked_against_the_boxes(
     text: str, boxes: dict[str, int], problem: str | None
 ) -> None:
-    assert count_problem(text, analyze(text, COCO), boxes, COCO) == problem
+    polarities = kind_exclusions(text, analyze(text, COCO), COCO)  # as the gate reads them
+    assert count_problem(text, polarities, boxes, COCO) == problem
 
 
 @pytest.mark.parametrize(

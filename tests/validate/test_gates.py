@@ -66,6 +66,7 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
             "double_negation",
         ),
         ("People board a red bus that is empty of dogs, and there is no dog.", None),
+        ("Hardly a seat on the red bus was unoccupied, and no dog.", "double_negation"),
         # a cleft's contrast: is the car there? Authors read it both ways
         ("It's the red bus, not the car, that's late, and there is no dog.", "contrast_cleft"),
         ("It's a red bus, not a dog, that people board.", None),
@@ -227,6 +228,10 @@ def test_a_denied_rider_denies_the_gear_the_sentence_does_not_affirm() -> None:
     assert GATE.check(other, _every_label_scored({"person": 0.9, "bicycle": 0.9})) is None
     beach = row.model_copy(update={"caption": "The lane wasn't without its cyclists, but no cars."})
     assert GATE.check(beach, _every_label_scored({"person": 0.9, "bicycle": 0.9})) is None
+    listed = row.model_copy(
+        update={"caption": "A quiet lane with a sheep, no cars, cyclists or walkers."}
+    )
+    assert GATE.check(listed, bike) == "negates_present"  # one denial over its list
 
 
 def test_a_phrase_that_names_no_object_is_unaccounted() -> None:

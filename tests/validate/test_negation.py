@@ -666,6 +666,18 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
          {"train": "negated"}),
         ("Every table has a vase; the bar has none.", {"dining table": "affirmed",
          "vase": "negated"}),
+        # gone elsewhere, ripped out, who a thing is for, a pickup service
+        ("Two horses graze; the cows have been moved to another field.", {"horse": "affirmed",
+         "cow": "negated"}),
+        ("The oven's been ripped out, though the fridge stays.", {"oven": "negated",
+         "refrigerator": "affirmed"}),
+        ("A wide lawn and no bench for visitors.", {"bench": "negated"}),
+        ("The park never lacks for visitors, but today there is no dog.", {"person": "affirmed",
+         "dog": "negated"}),
+        ("A couch and a chair for sale, no vase, local pickup only.", {"couch": "affirmed",
+         "chair": "affirmed", "vase": "negated"}),
+        ("A kitchen missing its table, with six chairs by the wall where it used to stand.",
+         {"dining table": "negated", "chair": "affirmed"}),
     ],
 )  # fmt: skip
 def test_analyze_resolves_every_name(text: str, expected: dict[str, str]) -> None:

@@ -189,6 +189,7 @@ def _clauses(text: str, index: TermIndex) -> list[Clause]:
     its start)."""
     clauses: list[Clause] = []
     unknown_before = False  # the clause just before supposes something unnamed
+    where_before = False  # "(chairs against the wall) where (it used to stand)": no answer
     for tokens in tokenize(text):
         mentions = find_mentions(tokens, index)
         scoped = negated_spans(tokens, mentions)
@@ -203,6 +204,7 @@ def _clauses(text: str, index: TermIndex) -> list[Clause]:
             answer is not None
             and clauses
             and not unknown_before
+            and not where_before
             and all(m.start >= answer for m in mentions)
         ):
             asked, earlier, polarities = clauses[-1]
@@ -227,6 +229,7 @@ def _clauses(text: str, index: TermIndex) -> list[Clause]:
             clauses.append((tokens, mentions, polarities))
         if not set(tokens) <= ANSWER_FILLERS:  # "but" alone changes nothing
             unknown_before = HEDGE in tokens and not mentions
+        where_before = tokens[-1:] == ["where"]
     return clauses
 
 

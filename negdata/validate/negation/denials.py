@@ -34,7 +34,8 @@ _DOUBLE = re.compile(
     # a denial of what is left untouched: "not a single deckchair is unoccupied" ("no person",
     # as ``prepare`` writes it), "not one of the guests arrived empty-handed": every one taken,
     # every one carrying something ("none of the chairs is empty" the rules read)
-    rf"|\b(?:not (?:an?|one|a single)|none|nobody|no person)\b{_GAP}\b(?:is|are|was|were"
+    rf"|\b(?:not (?:an?|one|a single)|none|nobody|no person|(?:hardly|scarcely|barely) an?)\b"
+    rf"{_GAP}\b(?:is|are|was|were"
     r"|arrived|came|left|sat|stands?|sits?|remains?|stays?|went|goes|stood) (?:[a-z]+ )?"
     r"(?:emptyhanded|empty-handed|no person|unattended|untouched|unused)\b"
 )

@@ -7,7 +7,7 @@ import re
 
 from negdata.validate.negation.mentions import Mention
 from negdata.validate.negation.scope import scope_end
-from negdata.validate.negation.words import HEDGE, SIGN_NOUNS
+from negdata.validate.negation.words import BENEFICIARIES, HEDGE, SIGN_NOUNS
 
 SIGNS = rf"(?:{'|'.join(SIGN_NOUNS)})s?"
 HEDGES = (
@@ -48,6 +48,13 @@ HEDGE_AFTER = re.compile(
     r"(?:statue|sculpture|figurine|painting|drawing|mural|poster|carving|effigy|bust) of)"
     r"\b(?= (?:an?|the|some) )(?! (?:an?|the) (?:passing|approaching|oncoming|arriving|departing|"
     r"idling|stopped|parked)\b)"  # "waiting for the passing bus": it is there
+)
+# ... and who a thing is for ("no bench for visitors", "a table set for four guests"; not "never
+# lacks for visitors", which ``prepare`` writes "always has for visitors").
+HEDGE_OBJECT = re.compile(
+    r"(?<!\black )(?<!\blacks )(?<!\blacked )(?<!\blacking )(?<!\bhas )(?<!\bhave )\bfor"
+    r"(?= (?:the |all |any |its |their |our |young |\d+ |two |three |four |five |six )?"
+    rf"(?:{BENEFICIARIES})\b)"
 )
 # "unclear whether the object is a suitcase": the rest of the clause is hedged.
 HEDGE_CLAUSE = re.compile(

@@ -192,13 +192,19 @@ YOUNG_ANIMALS = (
 YOUNG_ANIMAL = "duckling|gosling|cygnet|chick|foal|lamb|calf|cub|puppy|pup|kitten|piglet|fawn|joey"
 SOFT_PREPOSITIONS = frozenset({"here", "today", "tonight", "yet", "again", "anywhere"})
 ADVERBS = frozenset({"even", "really", "exactly", "ever", "yet", "currently"})
+# People a thing is for, not said to be there: "no bench for visitors".
+BENEFICIARIES = (
+    "visitors|guests|customers|kids|children|passengers|diners|patrons|shoppers|commuters"
+    "|students|spectators|fans|tourists|residents|staff|employees|hikers|swimmers|skaters"
+)
 # Phrases that contain a term but name something else: no mention of anything.
 NOT_OBJECTS = (
     "zebra crossing", "jet bridge", "field mouse", "house mouse", "mouse pad", "mouse mat",
     "lunch bag", "shopping bag", "plastic bag", "paper bag", "tea bag", "sleeping bag", "bean bag",
     "garbage bag", "trash bag", "punching bag", "coffee table", "side table", "bedside table",
     "end table", "pool table", "changing table", "table setting", "table tennis", "apple pie",
-    "chocolate orange", "bus stop sign",
+    "chocolate orange", "bus stop sign", "local pickup", "pickup only", "curbside pickup",
+    "for pickup",
     "bear hug", "cat walk", "hot tub", "super bowl", "rose bowl", "dust bowl", "piece of cake",
     "train of thought", "ball of yarn", "ball of wool", "ball of string", "ball of twine",
     # a group of animals or things, not people: "a couple of dogs", "a family of ducks"
