@@ -226,6 +226,10 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout44.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen36.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen37.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout45.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout46.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen38.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen39.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

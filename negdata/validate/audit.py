@@ -151,6 +151,10 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out44": ("negation_heldout44.jsonl", "coco", True),
     "unseen36": ("negation_unseen36.jsonl", "coco", False),
     "unseen37": ("negation_unseen37.jsonl", "coco", True),
+    "held-out45": ("negation_heldout45.jsonl", "coco", False),
+    "held-out46": ("negation_heldout46.jsonl", "coco", True),
+    "unseen38": ("negation_unseen38.jsonl", "coco", False),
+    "unseen39": ("negation_unseen39.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

@@ -20,6 +20,7 @@ EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
     "exclusive-x": ("exclusive_test.jsonl", False),
     "exclusive2": ("exclusive_dev2.jsonl", True),
     "exclusive2-x": ("exclusive_test2.jsonl", False),
+    "exclusive3-x": ("exclusive_test3.jsonl", False),
 }
 
 

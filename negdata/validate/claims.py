@@ -32,6 +32,7 @@ from negdata.validate.negation.words import (
     NUMERALS,
     PREPOSITIONS,
     TENS,
+    YOUNG_ANIMALS,
 )
 
 POSSESSIVES = frozenset({"my", "our", "your", "his", "her", "its", "their"})
@@ -1080,7 +1081,9 @@ def _listed(stated: list[Count], tokens: list[str]) -> list[list[Count]]:
         same = last is not None and last[-1].end == count.end
         # "only one person, a woman", "two people, a man and a woman": the same ones again
         restated = last is not None and _restates(last[-1], count, tokens)
-        if (
+        if last is not None and _brood(tokens, last[-1], count):
+            last.append(count)  # "a mother duck leads eight ducklings": nine birds
+        elif (
             last is not None
             and not (again or same or restated)
             and _joined(tokens[last[-1].end : count.at], count)
@@ -1089,6 +1092,16 @@ def _listed(stated: list[Count], tokens: list[str]) -> list[list[Count]]:
         else:
             groups.append([count])
     return groups
+
+
+_PARENT = frozenset({"mother", "mom", "mum", "mama", "parent", "hen", "father", "dad"})
+_BROOD = frozenset(YOUNG_ANIMALS.split("|"))
+
+
+def _brood(tokens: list[str], parent: Count, young: Count) -> bool:
+    """Whether ``young`` counts the young of the parent ``parent`` counts: "a mother duck leads
+    eight ducklings", "a hen and her six chicks"."""
+    return bool(_PARENT & set(tokens[parent.at : parent.end])) and tokens[young.end - 1] in _BROOD
 
 
 def _joined(between: list[str], count: Count) -> bool:

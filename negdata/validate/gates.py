@@ -47,6 +47,7 @@ CaptionReason = Literal[
     "double_negation",
     "contrast_cleft",
     "unresolved_anaphor",
+    "self_contradiction",
     "not_negated",
     "identity_claim",
     "affirms_absent",
@@ -73,6 +74,14 @@ _RESIDUE = re.compile(
     r"(caption\s*\d*\s*:|negat\w*\s*:|^\s*(sure|here is|here's|here are|certainly|okay)\b|"
     r"[{}\[\]\"`<>]|\bjson\b|\bstyle\b|affirmation_first|negation_first|\bas an ai\b|"
     r"\bi hope\b|\blet me know\b|\bi can(not|'t)\b|\boutput\s*:|\btext\s*:)",
+    re.IGNORECASE,
+)
+
+
+# A sentence that takes back what it said: which of the two is meant, readers differ.
+_CORRECTED = re.compile(
+    r"\b(?:wait|actually|correction|scratch that|on second (?:look|thought)|on closer (?:look|"
+    r"inspection)|i mean)\b[,:!]",
     re.IGNORECASE,
 )
 
@@ -123,6 +132,8 @@ class CaptionGate:
         polarities = kind_exclusions(text, analyze(text, self.lexicon), self.lexicon)
         if unresolved_anaphor(text, polarities, self.lexicon):
             return "unresolved_anaphor"  # "no dog on the sofa - it's curled up on the floor"
+        if _CORRECTED.search(text) and contradictions(text, self.lexicon):
+            return "self_contradiction"  # "the TV is off. Wait, there's no TV at all"
         if " " not in text.strip() and set(self.lexicon.mentioned(text)) - set(polarities):
             # a file name's words, all run together: "hero_img__beach-umbrella-chairs--nobody"
             # has an umbrella to one reader and umbrella chairs to another

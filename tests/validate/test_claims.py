@@ -333,6 +333,8 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
             {"chair": 3, "cat": 4},
             "count_not_true",
         ),
+        ("A mother duck leads eight ducklings; no dogs.", {"bird": 9}, None),
+        ("A mother duck leads eight ducklings; no dogs.", {"bird": 10}, "count_not_true"),
         (
             "There isn't a thing on the desk besides the laptop, not even a cup.",
             {"laptop": 2},

@@ -67,6 +67,12 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ),
         ("People board a red bus that is empty of dogs, and there is no dog.", None),
         ("Hardly a seat on the red bus was unoccupied, and no dog.", "double_negation"),
+        ("There isn't a seat on the red bus that's empty, and no dog.", "double_negation"),
+        # a sentence that takes back what it said
+        (
+            "People board a red bus. Actually, there is no bus here, and no dog.",
+            "self_contradiction",
+        ),
         # a cleft's contrast: is the car there? Authors read it both ways
         ("It's the red bus, not the car, that's late, and there is no dog.", "contrast_cleft"),
         ("It's a red bus, not a dog, that people board.", None),

@@ -38,6 +38,9 @@ _DOUBLE = re.compile(
     rf"{_GAP}\b(?:is|are|was|were"
     r"|arrived|came|left|sat|stands?|sits?|remains?|stays?|went|goes|stood) (?:[a-z]+ )?"
     r"(?:emptyhanded|empty-handed|no person|unattended|untouched|unused)\b"
+    # ... or said of it in a clause of its own: "there isn't a chair in the room that's empty"
+    rf"|\b(?:not (?:an?|one|a single)|no)\b{_GAP}\b(?:that|which) (?:is|are|was|were) "
+    r"(?:empty|vacant|free|unoccupied|unused|untouched)\b"
 )
 
 
