@@ -22,7 +22,7 @@ from typing import Literal
 from negdata.detect.lexicon import HYPERNYMS, Lexicon
 from negdata.detect.vocab import singular
 from negdata.records import Verdict
-from negdata.validate.exclusivity import exclusive, only_kinds
+from negdata.validate.exclusivity import VOID_WORDS, exclusive, only_kinds
 from negdata.validate.negation import mention_terms
 from negdata.validate.negation.mentions import Mention, build_index, find_mentions
 from negdata.validate.negation.words import (
@@ -32,7 +32,7 @@ from negdata.validate.negation.words import (
     NUMERALS,
     PREPOSITIONS,
     TENS,
-    YOUNG_ANIMALS,
+    THEIRS,
 )
 
 POSSESSIVES = frozenset({"my", "our", "your", "his", "her", "its", "their"})
@@ -479,7 +479,6 @@ def _alone(tokens: list[str], mentions: list[Mention]) -> list[Count]:
 
 
 # What is set apart from a denial of its kind: "apart from the pilot, there are no people".
-_NOTHING = frozenset({"nothing", "naught", "nought", "nowt", "zilch", "nada"})
 _EXCEPTIONS = (("apart", "from"), ("aside", "from"), ("besides",), ("except",), ("for",),
                ("other", "than"), ("save",), ("but",))  # fmt: skip
 
@@ -497,7 +496,7 @@ def _one_of_its_kind(
     said = " ".join(tokens)
     nobody = "nobody" in tokens or "no one" in said
     thing = re.search(r"\b(?:not|t) (?:a|one|a single) thing\b", said)  # "isn't a thing"
-    nothing = bool(_NOTHING & set(tokens) or thing)
+    nothing = bool(VOID_WORDS & set(tokens) or thing)
     found = []
     for m in bare:
         last = tokens[m.end - 1]
@@ -537,7 +536,7 @@ def _the_one(words: list[str]) -> bool:
     """Whether ``words`` start with a pronoun for one thing: "(for) the one", "a single one",
     "ours" ("no other cars on the ferry besides ours")."""
     words = words[1:] if words[:1] == ["for"] else words
-    if words[:1] in (["ours"], ["mine"], ["hers"], ["his"], ["theirs"], ["yours"]):
+    if words[:1] and words[0] in THEIRS:
         return words[1:2] != ["are"] and words[1:2] != ["were"]
     return words[:2] in (["the", "one"], ["a", "one"]) or words[:3] == ["a", "single", "one"]
 
@@ -1094,14 +1093,11 @@ def _listed(stated: list[Count], tokens: list[str]) -> list[list[Count]]:
     return groups
 
 
-_PARENT = frozenset({"mother", "mom", "mum", "mama", "parent", "hen", "father", "dad"})
-_BROOD = frozenset(YOUNG_ANIMALS.split("|"))
-
-
 def _brood(tokens: list[str], parent: Count, young: Count) -> bool:
     """Whether ``young`` counts the young of the parent ``parent`` counts: "a mother duck leads
-    eight ducklings", "a hen and her six chicks"."""
-    return bool(_PARENT & set(tokens[parent.at : parent.end])) and tokens[young.end - 1] in _BROOD
+    eight ducklings"."""
+    parental = _PARENT & set(tokens[parent.at : parent.end])
+    return bool(parental) and singular(tokens[young.end - 1]) in _YOUNG_OF
 
 
 def _joined(between: list[str], count: Count) -> bool:

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 
 from negdata.detect.lexicon import Lexicon
 from negdata.validate.negation import Polarity
+from negdata.validate.negation.words import THEIRS
 from negdata.validate.parser import parse
 
 # People a sentence says there are no others of: "a woman reads; no other customers".
@@ -23,8 +24,9 @@ _PEOPLE = ("people", "persons", "customers", "guests", "passengers", "diners", "
 _WORDS = r"(?:[\w'-]+,? ){0,12}"  # up to twelve words between the parts of a phrase
 _BUT = r"(?:but|except|besides|apart from|other than|save|beyond|aside from|more than)"
 # "nothing", in every register: "zilch in this pic except a skateboard", "naught but a cart"
+VOID_WORDS = frozenset({"nothing", "naught", "nought", "nada", "zilch", "nowt", "nil"})
 _VOID_PRONOUNS = (
-    r"(?:\b(?:nothing|naught|nought|nada|zilch|nowt|nil|not (?:a|one|a single) thing)"
+    rf"(?:\b(?:{'|'.join(sorted(VOID_WORDS))}|not (?:a|one|a single) thing)"
     r"|n['\u2019]t (?:a|one|a single) thing)"  # "there isn't a thing on the counter besides"
 )
 EXCLUSIVE = re.compile(
@@ -263,8 +265,8 @@ def kind_exclusions(
 
 _NO_OTHER = re.compile(r"\bno other ([a-z]+)(?: ([a-z]+))?", re.IGNORECASE)
 _OURS = re.compile(
-    r"(?:[^.;:]*?)\b(?:besides|except|but|apart from|aside from|other than) (?:ours|mine|theirs"
-    r"|yours|his|hers|(?:our|my|their|your) own|the one|this one|that one)\b",
+    rf"(?:[^.;:]*?)\b{_BUT} (?:{'|'.join(sorted(THEIRS))}|(?:our|my|their|your) own"
+    r"|the one|this one|that one)\b",
     re.IGNORECASE,
 )
 

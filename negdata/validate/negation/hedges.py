@@ -51,7 +51,7 @@ HEDGE_AFTER = re.compile(
 )
 # ... and who a thing is for ("no bench for visitors", "a table set for four guests"; not "never
 # lacks for visitors", which ``prepare`` writes "always has for visitors").
-HEDGE_OBJECT = re.compile(
+HEDGE_FOR_WHOM = re.compile(
     r"(?<!\black )(?<!\blacks )(?<!\blacked )(?<!\blacking )(?<!\bhas )(?<!\bhave )\bfor"
     r"(?= (?:the |all |any |its |their |our |young |\d+ |two |three |four |five |six )?"
     rf"(?:{BENEFICIARIES})\b)"

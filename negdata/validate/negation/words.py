@@ -192,6 +192,8 @@ YOUNG_ANIMALS = (
 YOUNG_ANIMAL = "duckling|gosling|cygnet|chick|foal|lamb|calf|cub|puppy|pup|kitten|piglet|fawn|joey"
 SOFT_PREPOSITIONS = frozenset({"here", "today", "tonight", "yet", "again", "anywhere"})
 ADVERBS = frozenset({"even", "really", "exactly", "ever", "yet", "currently"})
+# Pronouns for what someone owns: "no other cars besides ours".
+THEIRS = frozenset({"ours", "mine", "theirs", "yours", "his", "hers"})
 # People a thing is for, not said to be there: "no bench for visitors".
 BENEFICIARIES = (
     "visitors|guests|customers|kids|children|passengers|diners|patrons|shoppers|commuters"
