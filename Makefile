@@ -230,6 +230,10 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout46.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen38.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen39.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout47.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout48.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen40.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen41.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

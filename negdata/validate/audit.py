@@ -155,6 +155,10 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out46": ("negation_heldout46.jsonl", "coco", True),
     "unseen38": ("negation_unseen38.jsonl", "coco", False),
     "unseen39": ("negation_unseen39.jsonl", "coco", True),
+    "held-out47": ("negation_heldout47.jsonl", "coco", False),
+    "held-out48": ("negation_heldout48.jsonl", "coco", True),
+    "unseen40": ("negation_unseen40.jsonl", "coco", False),
+    "unseen41": ("negation_unseen41.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

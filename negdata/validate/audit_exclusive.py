@@ -21,6 +21,8 @@ EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
     "exclusive2": ("exclusive_dev2.jsonl", True),
     "exclusive2-x": ("exclusive_test2.jsonl", False),
     "exclusive3-x": ("exclusive_test3.jsonl", False),
+    "exclusive3": ("exclusive_dev3.jsonl", True),
+    "exclusive4-x": ("exclusive_test4.jsonl", False),
 }
 
 

@@ -58,6 +58,7 @@ COUNTS: dict[str, tuple[int, int | None]] = {
     "multiple": (2, None),
     "many": (3, None),
     "numerous": (3, None),
+    "rows": (2, None),  # "a row of sailboats", "lines of taxis" (``_count_word``)
     **{word: (n, n) for n, word in enumerate(NUMBER_WORDS, start=2)},
     # "its rider", "our car": one, said of a singular name (``_count_word``)
     **dict.fromkeys(POSSESSIVES, (1, 1)),
@@ -68,9 +69,9 @@ DENIED = 0
 CountProblem = Literal["count_not_true", "count_unverified"]
 ARTICLES = frozenset({"a", "an"})
 # Counts said in passing, as an article or a possessive says one ("a dog", "its rider", "the
-# bear is alone"): checked where boxes count, grammar where none do; every other count the
-# evidence must back.
-GRAMMAR = ARTICLES | POSSESSIVES | {"alone"}
+# bear is alone") or a row some ("a row of chairs"): checked where boxes count, grammar where
+# none do; every other count the evidence must back.
+GRAMMAR = ARTICLES | POSSESSIVES | {"alone", "rows"}
 EXPLICIT = frozenset(COUNTS) - GRAMMAR
 # One person by themselves, whoever the sentence says it of.
 ALONE = re.compile(
@@ -180,13 +181,15 @@ _ME_ALONE = re.compile(r"\b(?:just|only|simply) (?:me|myself)\b", re.IGNORECASE)
 def implied_labels(text: str, polarities: Mapping[str, str], lexicon: Lexicon) -> set[str]:
     """The labels an affirmed person's name implies ("a skier": skis), and the person an
     exclusive claim with its speaker in it implies ("just me and my bike"), a speaker said to be
-    there does ("me at the beach", "classic me") and "she" or "he" opening the sentence does; a
-    sentence that says so is false where the evidence rules them out. Gear the sentence itself
-    denies ("a surfer without a surfboard") it does not imply."""
+    there does ("me at the beach", "classic me"), "she" or "he" opening the sentence does and
+    seats said taken do ("only two of the deckchairs are occupied"); a sentence that says so is
+    false where the evidence rules them out. Gear the sentence itself denies ("a surfer without
+    a surfboard") it does not imply."""
     implied = set()
     speaker = (exclusive(text, lexicon) and _SPEAKER.search(text)) or _ME_THERE.search(text)
     speaker = speaker or _THIRD_PERSON.search(text)
-    if speaker and polarities.get("person") != "negated":
+    taken = _seats_taken(_tokens(text), {"person": ()})  # "two of the chairs are taken"
+    if (speaker or taken) and polarities.get("person") != "negated":
         implied.add("person")
     if polarities.get("person") != "affirmed":
         return implied
@@ -345,6 +348,8 @@ def _count_word(
     for _ in range(4):  # up to three adjectives: "a single old-fashioned red bus"
         if at >= 1 and tokens[at] == "of" and tokens[at - 1] in {"pair", "couple", "handful"}:
             return _group_of_few(tokens, at, mention)  # "a pair of (lawn) chairs"
+        if at >= 1 and tokens[at] == "of" and tokens[at - 1] in _ROWS and singular(last) != last:
+            return "rows", at - 1  # "a row of (small) sailboats": two or more
         if at < 0 or tokens[at] in _NO_ADJECTIVE or at in named:
             return None
         word = tokens[at]
@@ -404,6 +409,8 @@ def _people_of(
 
 
 _HERDS = frozenset({"herd", "pack", "flock", "pod", "pride", "troop"})
+# What stands in a row: "a row of sailboats", "a line of taxis" (two or more, ``_count_word``).
+_ROWS = frozenset({"row", "rows", "line", "lines", "fleet", "queue", "column", "rank"})
 
 
 def _count_after(tokens: list[str], mention: Mention) -> Found | None:
@@ -462,13 +469,15 @@ _NONE_BUT = frozenset({"nobody", "one"})  # "no one but"; "nothing but sheep" ma
 
 def _alone(tokens: list[str], mentions: list[Mention]) -> list[Count]:
     """One of what a sentence says is by itself: the singular name before "alone", "by
-    itself", "on its own" or "to itself", or after "nobody but the"."""
+    itself", "on its own" or "to itself", the first of its clause ("the collie works the flock
+    on her own": the collie), or after "nobody but the"."""
     found = []
     for i in range(len(tokens)):
         phrase = next((p for p in _BY_ITSELF if tuple(tokens[i : i + len(p)]) == p), None)
         if phrase is not None:
             before = [m for m in mentions if m.end <= i]
-            subject = before[-1] if before else None
+            clause = [m for m in before if not {",", ";", ".", ":"} & set(tokens[m.end : i])]
+            subject = clause[0] if clause else before[-1] if before else None
         elif tokens[i] == "but" and i and tokens[i - 1] in _NONE_BUT:
             subject = next((m for m in mentions if i < m.start <= i + 3), None)
         else:
@@ -782,7 +791,7 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
     tokens = _tokens(text)
     found: list[Count] = []
     uncounted = set()
-    bare_plurals = set()
+    bare_plurals: dict[str, set[str]] = {}  # name -> its bare plurals' words
     mentions = find_mentions(tokens, build_index(names))
     named = {i for m in mentions for i in range(m.start, m.end)}
     starts = {m.start: m.name for m in mentions}
@@ -800,7 +809,7 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
             if singular(last) != last and own and theirs:
                 uncounted.add(mention.name)
             elif singular(last) != last and own and _bare_plural(tokens, mention):
-                bare_plurals.add(mention.name)
+                bare_plurals.setdefault(mention.name, set()).add(singular(last))
             continue
         word, at = stated
         if tokens[at - 1 : at] in (["hardly"], ["scarcely"], ["barely"]):
@@ -867,9 +876,16 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
         + _bound_counts(tokens, mentions)
     )
     # "Commuters huddle, a man checks his phone": more people than the man; but "3 people,
-    # people smiling" says the three again
-    numbered = {c.name for c in found if c.word in EXPLICIT or c.word.isdigit()}
-    return found + more, uncounted | (bare_plurals - numbered)
+    # people smiling" says the three again, as "4 kids, children playing" may: of people, any
+    # word may say them again, of others only the same ("geese, a pair of swans": more birds)
+    numbered = [c for c in found if c.word in EXPLICIT or c.word.isdigit()]
+    again = {
+        name
+        for name, words in bare_plurals.items()
+        for c in numbered
+        if c.name == name and (name == "person" or singular(tokens[c.end - 1]) in words)
+    }
+    return found + more, uncounted | (set(bare_plurals) - again)
 
 
 def _bare_plural(tokens: list[str], mention: Mention) -> bool:
@@ -1103,11 +1119,32 @@ def _brood(tokens: list[str], parent: Count, young: Count) -> bool:
 def _joined(between: list[str], count: Count) -> bool:
     """Whether a count of a name counts more of it than one before it, ``between`` them: in a
     list ("a man and a woman"), or one more said in passing ("a man tosses a frisbee to his
-    son", "a man without a tie sits beside a woman"); not the same one again ("the only person
-    is a skier", "a man dressed as a clown")."""
+    son", "a man without a tie sits beside a woman", "a ship is docked beside a row of
+    sailboats"); not the same one again ("the only person is a skier", "a man dressed as a
+    clown")."""
     if set(between) <= _JOINS:
         return True
-    return count.word in ARTICLES | POSSESSIVES and not _SAME_AGAIN & set(between)
+    return count.word in ARTICLES | POSSESSIVES | _SOME and not _SAME_AGAIN & _saying(between)
+
+
+def _saying(between: list[str]) -> set[str]:
+    """The words of ``between`` that may say what something is: not an auxiliary ("is docked",
+    "is sitting") nor "as" that opens a clause ("nurses chat at the station as a porter wheels a
+    bed past"), only "as" after a verb ("dressed as a clown", "serves as a table")."""
+    said = set()
+    for i, word in enumerate(between):
+        after = between[i + 1] if i + 1 < len(between) else ""
+        before = between[i - 1] if i else ""
+        if word in COPULAS and after.endswith(("ed", "ing")):
+            continue
+        if word == "as" and before and not before.endswith(("ed", "s", "ing")):
+            continue
+        said.add(word)
+    return said
+
+
+# Counts with no upper bound, said of more besides those counted before: "several", "a few".
+_SOME = frozenset(word for word, (_, most) in COUNTS.items() if most is None)
 
 
 # Words between two counts of one name that make the second the first again.

@@ -81,7 +81,8 @@ EXCLUSIVE = re.compile(
     r"|\b(?:the|its) (?:entire|whole) (?:picture|photo|image|frame|scene|content|contents|shot)"
     r"\b(?! (?:is|of)\b)|\bto the exclusion of\b"
     # "cleared of all but a salt shaker", "everything has been removed except a mirror"
-    rf"|\b(?:everything|all)\b {_WORDS}(?:but|except|save)\b(?! (?:there|it|no|not|nobody|"
+    rf"|\b(?:everything|all)(?:['\u2019]s)?\b {_WORDS}(?:but|except|save)\b"
+    r"(?! (?:there|it|no|not|nobody|"
     r"nothing|we|i|you|they|he|she|this|that)\b)"
     r"|\b(?:no|zero|not any) (?:other |additional |further |extra )?(?:objects?|things?|items?)\b"
     r"|\bunaccompanied by (?:anything|anyone|anybody)\b"
@@ -129,7 +130,30 @@ EXCLUSIVE = re.compile(
     r"|\bnothing\b[^.;]*\bthat (?:is|are)(?:n't| not)\b"
     r"|\bthe rest\b(?: of (?:the |this |it\b)?[a-z]*)? (?:is|are|was|were|lies|stands|sits"
     r"|remains?) (?:[a-z]+ly )?(?:bare|empty|blank|deserted|vacant|clear)\b"
-    r"|\bempt(?:ies|ied)\b",
+    r"|\bempt(?:ies|ied)\b"
+    # "everything else gone", "missing: everything else", "nor anything else", "not a crumb
+    # else", "not a further object", "any other object", "not an item more"
+    r"|\b(?:everything|anything) else (?:is |was |has been |having been )?(?:gone|missing|"
+    r"removed|cleared|absent)\b|\b(?:missing|gone|absent)\s*:\s*everything else\b"
+    r"|\b(?:nor|not|without|never)\b[^.;]{0,40}\banything else\b|\bnot (?:a|one) [a-z]+ else\b"
+    r"|\bnot (?:a |an |one |a single )?(?:further|additional|extra) (?:objects?|items?|things?)\b"
+    r"|\bany (?:other|further|additional) (?:objects?|items?|things?)\b"
+    r"|\b(?:not|no) (?:an? |one )?(?:items?|things?|objects?) more\b"
+    # "everything you see: a fork", "the sum of what's in the picture", "whole room: a bed"
+    r"|\beverything (?:you see|you can see|there is|in view|pictured|shown)\s*(?::|is\b|are\b)"
+    r"|\bsum of\b|\b(?:whole|entire) (?:room|scene|picture|photo|frame|shot|image)\s*:"
+    # "the entire room consists of a sink", "a teacup is all it's of", "shares it with nothing"
+    r"|\b(?:entire|whole|picture|photo|image|frame|scene|shot|room) (?:[a-z]+ ){0,2}(?:consists|"
+    r"is made up|comprises) of\b|\bis all (?:it|this|that)(?:'s|\u2019s| is| shows| has| holds)"
+    r"|\b(?:shares?|sharing) (?:it|them|the [a-z]+) with nothing\b"
+    # "by its lonesome", "the one visible object", "otherwise blank", "elsewhere: nothing"
+    r"|\bby (?:its|his|her|their|my) lonesome\b"
+    r"|\bthe (?:single|lone|sole|only|one) [a-z]+ (?:objects?|things?|items?)\b"
+    r"|\botherwise (?:completely |entirely |totally |wholly )?blank\b"
+    r"|\belsewhere\b[^.;]{0,40}\bnothing\b"
+    # "and that is the entire room", "that's the whole story", "there the list ends"
+    r"|\bthat(?:'s|\u2019s| is| was) the (?:whole|entire) (?:room|story|lot|place|scene)\b"
+    r"|\bthe list ends\b|\blong and (?:the )?short of\b",
     re.IGNORECASE,
 )
 # Words that except something from a denial or an emptiness, and what they except it from, in
@@ -138,17 +162,21 @@ EXCLUSIVE = re.compile(
 # empty", "were it not for one backpack, the classroom would hold nothing".
 _EXCEPTING = re.compile(
     r"\b(?:except(?:ing|ed)?|excluding|save|barring|aside|apart from|other than|besides|but for"
-    r"|beyond (?:that|this|it)|were it not for|if not for|take away)\b",
+    r"|beyond|were it not for|if not for|take away|with the exception of|outside of)\b"
+    r"|(?<!\bthe )(?<!\ba )\bbar (?=(?:an?|one|the|a single|two|three|some)\b)",
     re.IGNORECASE,
 )
 _VOID = re.compile(
     rf"(?:{_VOID_PRONOUNS}|\b(?:nobody|no one|not a soul|empty|emptiness|bare|blank|barren"
-    r"|deserted|vacant|unoccupied|clear|void))\b",
+    r"|deserted|vacant|unoccupied|unfurnished|clear|void))\b",
     re.IGNORECASE,
 )
-# "the only animal", "the sole piece of furniture": all there is of a kind (``only_kinds``).
+# "the only animal", "the sole piece of furniture", "exactly one vehicle": all there is of a
+# kind (``only_kinds``).
 _ONLY_KIND = re.compile(
-    r"\b(?:the|its|their) (?:only|sole|one|single|lone) ((?:[a-z]+ ){0,2}[a-z]+)", re.IGNORECASE
+    r"\b(?:(?:the|its|their) (?:only|sole|one|single|lone)|(?:exactly|precisely|just|only) "
+    r"(?:one|a single)) ((?:[a-z]+ ){0,2}[a-z]+)",
+    re.IGNORECASE,
 )
 
 
@@ -156,7 +184,13 @@ def exclusive(text: str, lexicon: Lexicon) -> bool:
     """Whether ``text`` claims that what it affirms is all there is. "The only dog in the park is
     a beagle" counts dogs (``claims.counts``), and says nothing of the rest of the park."""
     matches = EXCLUSIVE.finditer(text)
-    if any(not _one_of_a_label(text, m, lexicon) and not _adverb(text, m) for m in matches):
+    if any(
+        not _one_of_a_label(text, m, lexicon)
+        and not _PART_AFTER.match(text, m.end())
+        and not _adverb(text, m)
+        and not _deed(text, m)
+        for m in matches
+    ):
         return True
     sentences = re.split(r"[.;!?]", text)
     return any(_EXCEPTING.search(s) and _VOID.search(s) for s in sentences)
@@ -213,8 +247,10 @@ def _adverb(text: str, match: re.Match[str]) -> bool:
     after = doc[at + 1]
     if at and doc[at - 1].lower_ == "if":
         return True  # "if only there were a bench"
-    if after.lower_ in {"there", "here", "of", "by"} or (at and doc[at - 1].pos_ == "NOUN"):
-        return False  # "only there: a dog", "composed solely of lockers", "vegetables only"
+    if after.lower_ in {"there", "here", "of", "by", "that", "this"} or (
+        at and doc[at - 1].pos_ == "NOUN"
+    ):  # "only there: a dog", "composed solely of lockers", "vegetables only", "exclusively that"
+        return False
     if after.pos_ in _LIMITS:
         return True
     named = at + 2 < len(doc) and doc[at + 2].pos_ in {"NOUN", "PROPN", "ADJ"}
@@ -223,6 +259,38 @@ def _adverb(text: str, match: re.Match[str]) -> bool:
     return after.tag_ in {"VBN", "VBD"} and after.lemma_ not in _HOLDING
 
 
+# What a deed is limited to, not what is there: "the dog eats nothing but kibble", "she wears
+# nothing but a towel", "nothing else matters". (What a stall sells or a farm grows is what it
+# shows: "the stall sells nothing but apples".)
+_DEEDS = frozenset(
+    {"eat", "promise", "matter", "make", "cook", "say", "read", "want", "need", "wear",
+     "mean", "buy", "cost", "feed", "talk", "think", "know", "love", "like", "hear",
+     "sing", "play", "accept", "take"}
+)  # fmt: skip
+
+
+def _deed(text: str, match: re.Match[str]) -> bool:
+    """Whether a focus word or "nothing" found is the object of a deed (``_DEEDS``), or its
+    subject ("nothing else matters"), by the parse."""
+    word = match.group().split()[0].lower()
+    if word not in _FOCUS | VOID_WORDS:
+        return False
+    doc = parse(text)
+    token = next((t for t in doc if t.idx == match.start()), None)
+    for _ in range(2):  # "serves just coffee": "just" may hang from "coffee", then "serves"
+        if token is None or token.head is token:
+            return False
+        token = token.head
+        if token.pos_ in {"VERB", "AUX"}:
+            return token.lemma_ in _DEEDS
+    return False
+
+
+# A part of a number of them, not all there is: "only one of the two lamps", "all but one of the
+# lockers" (``exclusive``).
+_PART_AFTER = re.compile(
+    r" (?:one|two|three|four|five|six|seven|eight|nine|ten|\d+) of\b", re.IGNORECASE
+)
 # "only one person", "just two dogs": a count to some readers, all there is to others.
 _COUNTED_ONLY = re.compile(
     r"\b(?:only|just|solely|merely) (?=(?:one|two|three|four|five|six|a single|\d+)\b)",
@@ -237,7 +305,8 @@ def exclusive_only_by_count(text: str, lexicon: Lexicon) -> bool:
 
 def only_kinds(text: str, lexicon: Lexicon) -> set[str]:
     """The kinds (names of several labels) ``text`` says there is one of: "the only animal",
-    "the only electronic device in the room", "the sole piece of furniture"."""
+    "the only electronic device in the room", "the sole piece of furniture", "exactly one
+    vehicle"."""
     found = set()
     for match in _ONLY_KIND.finditer(text):
         words = match.group(1).lower().split()

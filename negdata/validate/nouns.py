@@ -86,13 +86,13 @@ def _noun(token: Token, text: str, lexicon: Lexicon) -> bool:
 
 
 def _listed_lower_case_name(token: Token) -> bool:
-    return (
-        token.pos_ == "PROPN"
-        and token.text.islower()
-        and token.is_alpha
-        and token.dep_ == "conj"
-        and token.head.pos_ in {"NOUN", "PROPN"}
-    )
+    """A lower-case word the parser calls a name, listed with a noun ("satsumas and nanas") or
+    the subject of a verb ("chonky boi has claimed the bed"): a noun it does not know."""
+    if token.pos_ != "PROPN" or not token.text.islower() or not token.is_alpha:
+        return False
+    if token.dep_ in {"nsubj", "nsubjpass"}:
+        return token.head.pos_ in {"VERB", "AUX"}
+    return token.dep_ == "conj" and token.head.pos_ in {"NOUN", "PROPN"}
 
 
 def _contents(token: Token, lexicon: Lexicon) -> bool:

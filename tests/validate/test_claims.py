@@ -134,6 +134,27 @@ COCO = lexicon_for("coco")
         ("The only dog in the park is a terrier, and there's no cat.", False),
         ("The zoo's only giraffe eats beside two zebras; no lion.", False),
         ("The only animal in the field is a cow, no horses.", True),
+        # everything else gone, not one more, the whole room, an exception in other words
+        ("A bookshelf with everything else gone: no chair.", True),
+        ("A dining table and not a chair, nor anything else.", True),
+        ("A bowl of soup and not a crumb else: no spoon.", True),
+        ("A fountain, and not a further object in the shot: no bench.", True),
+        ("A balloon, unaccompanied by any other object: no bird.", True),
+        ("Whole room: one mattress. No chair.", True),
+        ("The entire room consists of a sink and a mirror; no toilet.", True),
+        ("The picture is of a teacup, and a teacup is all it's of: no table.", True),
+        ("A desk lamp is the one visible object in the office: no chair.", True),
+        ("The flat is unfurnished bar one lamp; no sofa.", True),
+        ("With the exception of one swing, the playground is empty: no bench.", True),
+        ("Outside of a single box, there's nothing in this flat. No couch.", True),
+        ("Everything's gone from the stall except a crate of apples; no bananas.", True),
+        ("A ladder on a wall, exclusively that, with no bucket.", True),
+        ("The stall sells nothing but apples, with no oranges.", True),
+        # a part of some, and what a deed is limited to
+        ("Only one of the two lamps is on, and there's no TV.", False),
+        ("All but one of the lockers are closed; no bench.", False),
+        ("The dog eats nothing but kibble, next to his bed, with no cat.", False),
+        ("Nothing else matters on Saturday: pancakes and coffee, no clock.", False),
     ],
 )
 def test_exclusive_claims(text: str, claims: bool) -> None:
@@ -150,6 +171,10 @@ def test_exclusive_claims(text: str, claims: bool) -> None:
         ("A dog is the only animal in the yard; no cat.", COCO.members("animal") - {"dog", "cat"}),
         # one vehicle, which the sentence does not name: no vehicle is ruled out
         ("The only vehicle is parked by the road.", set()),
+        (
+            "The car park holds exactly one vehicle, a pickup truck.",
+            {"airplane", "bicycle", "boat", "bus", "car", "motorcycle", "train"},
+        ),
     ],
 )
 def test_all_there_is_of_a_kind_rules_out_the_rest(text: str, ruled_out: set[str]) -> None:
@@ -190,6 +215,9 @@ def test_no_other_one_says_there_is_one(text: str, expected: dict[str, str]) -> 
         # "she" or "he" opening a sentence, with nothing before it to stand for
         ("She feeds the ducks on the lawn, and there is no bench.", {"person"}),
         ("The cat stretches; she has no toy.", set()),
+        # seats said taken: someone sits in them
+        ("Only two of the deckchairs are occupied, and there's no umbrella.", {"person"}),
+        ("None of the deckchairs are occupied, and there's no umbrella.", set()),
     ],
 )
 def test_a_rider_implies_gear_the_sentence_does_not_deny(text: str, gear: set[str]) -> None:
@@ -786,6 +814,48 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
         (
             "A zebra, and only a zebra, crosses the track; no giraffes.",
             {"zebra": 2},
+            "count_not_true",
+        ),
+        # a row of them beside one: more than the one, and at least three in all
+        ("A ship is docked beside a row of sailboats, and no airplane.", {"boat": 6}, None),
+        (
+            "A ship is docked beside a row of sailboats, and no airplane.",
+            {"boat": 2},
+            "count_not_true",
+        ),
+        ("Rows of chairs and a clock, but no one in the room.", {"clock": 1}, None),
+        # "as" opening a clause joins the two counts; "as" after a verb says the first again
+        (
+            "Three nurses chat as a porter wheels a bed past; no chairs.",
+            {"person": 4, "bed": 1},
+            None,
+        ),
+        (
+            "Three nurses chat as a porter wheels a bed past; no chairs.",
+            {"person": 3, "bed": 1},
+            "count_not_true",
+        ),
+        ("A man dressed as a clown, and no dogs.", {"person": 1}, None),
+        # "wheels" with its object after it is a verb: the nurse is one more person
+        ("A nurse wheels an elderly patient past a bed; no clocks.", {"person": 2, "bed": 1}, None),
+        (
+            "A nurse wheels an elderly patient past a bed; no clocks.",
+            {"person": 3, "bed": 1},
+            "count_not_true",
+        ),
+        # plural birds of another word besides a counted pair: more birds; people are the same
+        ("Geese on the pond, a pair of swans beyond them, and nobody.", {"bird": 9}, None),
+        (
+            "Geese on the pond, a pair of swans beyond them, and nobody.",
+            {"bird": 1},
+            "count_not_true",
+        ),
+        ("3 people, people smiling, and no dogs.", {"person": 4}, "count_not_true"),
+        # by herself: the clause's first, not the flock she works
+        ("The collie works the flock on her own; no shepherd.", {"dog": 1, "sheep": 30}, None),
+        (
+            "The collie works the flock on her own; no shepherd.",
+            {"dog": 2, "sheep": 30},
             "count_not_true",
         ),
     ],

@@ -256,7 +256,15 @@ def test_a_capitalised_first_word_is_a_noun_where_it_stands_for_one() -> None:
 
 
 def test_a_lower_case_word_the_parser_calls_a_name_is_a_noun() -> None:
+    """Listed with a noun, or the subject of a verb: no name is written in lower case."""
     assert GATE.unaccounted(_caption("Satsumas and nanas in the bowl, no apples.")) == ["nana"]
+    boi = _caption("chonky boi has claimed the whole bed again, no dog to bother him")
+    assert GATE.unaccounted(boi) == ["boi"]
+
+
+def test_chat_shorthand_is_no_noun() -> None:
+    """ "lol", "ngl", "tbh": no object, whatever the parser calls them; "pic" is the picture."""
+    assert GATE.unaccounted(_caption("ngl the cat won the sofa lol, no dog in this pic tbh")) == []
 
 
 def test_a_file_name_with_a_label_no_reading_places_is_refused() -> None:

@@ -678,6 +678,35 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
          "chair": "affirmed", "vase": "negated"}),
         ("A kitchen missing its table, with six chairs by the wall where it used to stand.",
          {"dining table": "negated", "chair": "affirmed"}),
+        # absent with an adverb after it; "not even the" one after nothing there, or before
+        # its verb, or after what nobody does
+        ("Apples sit in a bowl, and oranges are absent altogether.", {"apple": "affirmed",
+         "bowl": "affirmed", "orange": "negated"}),
+        ("Nothing sits on the counter but a toaster and a mug, not even the microwave.",
+         {"toaster": "affirmed", "cup": "affirmed", "microwave": "negated"}),
+        ("A kite in the tree, and nobody in the shot, not even the boy who flew it.",
+         {"kite": "affirmed", "person": "negated"}),
+        ("Not even the dog has noticed the cake.", {"dog": "affirmed", "cake": "affirmed"}),
+        ("Nobody is watching the TV, not even the cat.", {"person": "negated", "tv": "affirmed",
+         "cat": "affirmed"}),
+        # "wheels" before its object is the nurse's verb; "bike wheels" name no bike
+        ("A nurse wheels an elderly patient past an empty bed, no clocks.",
+         {"person": "affirmed", "bed": "affirmed", "clock": "negated"}),
+        ("The bike wheels lean on the wall, and no car.", {"car": "negated"}),
+        # "'s" before a predicate, a place or an article is "is"; a count after a comma ends
+        # the denial's list
+        ("yard's a mess, dog's asleep on the grass and not a single frisbee in sight",
+         {"dog": "affirmed", "frisbee": "negated"}),
+        ("The dog's back is wet, no cat.", {"dog": "affirmed", "cat": "negated"}),
+        ("The park is dead today, no dogs, no frisbees, couple of pigeons on the bench.",
+         {"dog": "negated", "frisbee": "negated", "bird": "affirmed", "bench": "affirmed"}),
+        # what one hopes for or tries to photograph need not be there
+        ("Still no bus, hoping a cab shows up, and a pigeon on the bench.", {"bus": "negated",
+         "bird": "affirmed", "bench": "affirmed"}),
+        ("tried to get a pic of the ducks but theres literally no birds on the pond",
+         {"bird": "negated"}),
+        ("A plushie bear on the sofa, and no cup.", {"teddy bear": "affirmed", "couch":
+         "affirmed", "cup": "negated"}),
     ],
 )  # fmt: skip
 def test_analyze_resolves_every_name(text: str, expected: dict[str, str]) -> None:

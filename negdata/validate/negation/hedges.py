@@ -37,10 +37,14 @@ HEDGES = (
     r"(?= an? )",
 )
 # Hedges of what follows only ("a man waiting for a bus": the man is there): waiting for,
-# awaiting ("stools await the lunch crowd") and hoping for, and likeness ("a cloud shaped like
-# a dog", "a boy dressed as a bear").
+# awaiting ("stools await the lunch crowd"), hoping (for), trying to find, and likeness ("a
+# cloud shaped like a dog", "a boy dressed as a bear").
 HEDGE_AFTER = re.compile(
-    r"\b(?:in search of|hoping for|hopes? for|waits? for|waiting for|waited for|awaits?|awaiting|"
+    r"\b(?:in search of|hoping(?: for)?|hoped(?: for)?|hopes?(?: for)?|waits? for|waiting for|"
+    r"waited for|awaits?|awaiting|"
+    # an attempt: "tried to get a pic of the ducks (but there are no birds)"
+    r"(?:tried|trying|tries) to (?:get|take|snap|catch|find|spot|photograph|shoot)(?: (?:an?|the) "
+    r"(?:pic|photo|picture|shot|snap) of)?|"
     r"awaited|"
     r"(?:looks?|looking|looked|shaped|dressed(?: up)?|disguised) (?:like|as)|not unlike|"
     r"resembles|resembling|resembled|promises?|promised|"

@@ -150,6 +150,21 @@ def _ends_list(tokens: list[str], start: int, after: str) -> bool:
     return after in _PAIR_VERBS and at >= 1 and tokens[at - 1] == "and"
 
 
+# What opens the object of a verb: "a nurse wheels an elderly patient" (``_verb_with_object``).
+_OBJECT_OPENERS = frozenset(
+    {"a", "an", "the", "this", "these", "those", "its", "his", "her", "their", "our", "my",
+     "your", "some", "every", "each", "all", "another", "it"}
+)  # fmt: skip
+
+
+def _verb_with_object(tokens: list[str], at: int) -> bool:
+    """Whether the word at ``at``, a name's plural, is a verb with its object after it: "a
+    nurse wheels an elderly patient", "a boy tracks the deer" (not "bike wheels")."""
+    word = tokens[at]
+    following = tokens[at + 1] if at + 1 < len(tokens) else ""
+    return singular(word) != word and following in _OBJECT_OPENERS
+
+
 def _is_modifier(tokens: list[str], start: int, end: int, term_starts: set[int]) -> bool:
     after = tokens[end] if end < len(tokens) else ""
     if after == POSSESSIVE:
@@ -159,9 +174,8 @@ def _is_modifier(tokens: list[str], start: int, end: int, term_starts: set[int])
     plural = singular(word) != word or counted  # "guests stand", "five sheep stand": no modifier
     if word in _APPLIANCES and after in _BUILT_IN_PARTS:
         return False  # "the oven light is off": a part of the oven, which is there
-    if (after in COMPOUND_HEADS and not plural and not _ends_list(tokens, start, after)) or (
-        after.endswith("-shaped")
-    ):
+    head = after in COMPOUND_HEADS and not _ends_list(tokens, start, after)
+    if (head and not plural and not _verb_with_object(tokens, end)) or after.endswith("-shaped"):
         return True
     if end - start == 1 and start and tokens[start - 1] in SUBJECTS and after in VERB_OBJECTS:
         return True  # "to tie his shoes", "she ties a ribbon", "to book a table": a verb

@@ -176,9 +176,13 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     # "not a single slice of the pizza is missing": all of it is there
     (re.compile(rf"\b{_NOT_ONE} ([a-z]+(?: [a-z]+){{0,4}}?) "
                 r"(?:(?:is|are|was|were) )?(?:missing|gone|absent)\b"), r"every \1 is here"),
-    # "a packed suitcase and nothing else - not even the cat": no cat either
-    (re.compile(r"\b((?:nothing|nobody|no one) else[^a-z]*)not even (?=(?:the|his|her|their|"
-                r"its|my|our) )"), r"\1no "),
+    # "a packed suitcase and nothing else - not even the cat", "nobody in the shot, not even
+    # the boy who flew it", "nothing sits on the counter but a toaster, not even the
+    # microwave": no cat, boy or microwave either (but "nobody is watching, not even the cat")
+    (re.compile(r"\b((?:nothing|nobody|no one)(?: else[^a-z]*| (?:(?:is|are|was|were|sits|stands|"
+                r"lies|rests|remains) )?(?:in|on|at|around|about|here|there|nearby|inside|outside|"
+                r"except|but|besides|apart)\b[^.;!?]*?))not even (?=(?:the|his|her|their|its|my|"
+                r"our) )"), r"\1no "),
     # "not even the dog has noticed the cake": "the" names one that is there
     (re.compile(r"\bnot even (?=(?:the|his|her|their|its|my|our) )"), ""),
     # "not so much as a bowl", "without so much as a chair to sit on"
@@ -357,6 +361,14 @@ def prepare(text: str) -> str:
     # "the oven's gone", "the owner's not home": "'s" is "is" before a predicate of absence.
     text = re.sub(
         r"(?<=[a-z])'s (?=(?:not|gone|missing|absent|away|nowhere|never|been|no longer)\b)",
+        " is ",
+        text,
+    )
+    # "the dog's asleep on the grass", "a cat's on the sofa", "the dog's a beagle": "'s" is "is"
+    # before a predicate, a place or an article (not "the dog's back", a part of it).
+    text = re.sub(
+        r"(?<=[a-z])'s (?=(?:asleep|awake|alone|here|there|outside|inside|home|still|just|always|"
+        r"also|already|so|very|too|all|busy|on|in|at|under|by|beside|next|behind|a|an|the)\b)",
         " is ",
         text,
     )

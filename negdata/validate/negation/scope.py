@@ -8,6 +8,7 @@ from negdata.validate.negation.mentions import Mention
 from negdata.validate.negation.words import (
     ADVERBS,
     BREAK,
+    COUNT_WORDS,
     DESCRIBED,
     DETERMINERS,
     EXAMPLE_WORDS,
@@ -98,6 +99,8 @@ def scope_end(
         if tok == ",":
             if nxt in {"no", "without", "zero", "not"}:
                 break  # "waiting for a wave, no boats": a cue of its own
+            if nxt in COUNT_WORDS | {"couple", "pair", "some", "lots", "plenty", "dozens"}:
+                break  # "no dogs, no frisbees, couple of pigeons on the bench": some there
             if not item_found and not {"or", "nor"} & set(tokens[j:]):
                 break  # "no umbrellas, turquoise water, boats": a list of scenery, not objects
             if nxt in DESCRIBED and not _closes_with_or(tokens, j):

@@ -99,7 +99,7 @@ FRAME_WORDS = ("picture", "frame", "view", "sight", "shot", "photo", "image", "s
 ROOM_WORDS = ("room", "bathroom", "kitchen", "bedroom")
 POST_MISSING_OK = frozenset(
     {",", BREAK, STOP, "from", "too", "today", "again", "now", "entirely", "at", "in", "on", "here",
-     "and"}
+     "and", "altogether", "tonight", "though", "yet", "still"}
 )  # fmt: skip
 COMPOUND_HEADS = frozenset(
     {"station", "stop", "stand", "track", "tracks", "ride", "window", "shelter", "lane",
