@@ -234,6 +234,10 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout48.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen40.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen41.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout49.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout50.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen42.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen43.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

@@ -159,6 +159,10 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out48": ("negation_heldout48.jsonl", "coco", True),
     "unseen40": ("negation_unseen40.jsonl", "coco", False),
     "unseen41": ("negation_unseen41.jsonl", "coco", True),
+    "held-out49": ("negation_heldout49.jsonl", "coco", False),
+    "held-out50": ("negation_heldout50.jsonl", "coco", True),
+    "unseen42": ("negation_unseen42.jsonl", "coco", False),
+    "unseen43": ("negation_unseen43.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

@@ -328,7 +328,7 @@ def _count_word(
         return None
     if at >= 1 and tokens[at] == "only" and tokens[at - 1] == "the":
         return ("sole", at) if singular(last) == last else None
-    if at >= 1 and tokens[at] == "the" and tokens[at - 1] == "only":
+    if at >= 1 and tokens[at] == "the" and _in_only_list(tokens, at):
         return ("alone", at) if singular(last) == last else None  # "only the train": one
     if at >= 2 and tokens[at] == "of" and tokens[at - 1] in _PORTIONS:
         word = tokens[at - 2]  # "one slice of pizza", "two slices of cake": a box each
@@ -365,6 +365,21 @@ def _count_word(
             return word, at  # not "Maui 2019 surfboards", "8:15am commuters"
         at -= 1
     return None
+
+
+def _in_only_list(tokens: list[str], at: int) -> bool:
+    """Whether the "the" at ``at`` follows "only" or "just", or ends a list they open: "only the
+    train", "just the giraffe", "just the two of us and the dog" (one dog)."""
+    if tokens[at - 1] in {"only", "just"}:
+        return True
+    if tokens[at - 1] not in {"and", ","}:
+        return False
+    for j in range(at - 2, max(-1, at - 11), -1):
+        if tokens[j] in {";", ".", ":"}:
+            return False
+        if tokens[j] in {"only", "just"} and tokens[j + 1] == "the":
+            return True
+    return False
 
 
 def _group_of_few(tokens: list[str], at: int, mention: Mention) -> Found | None:

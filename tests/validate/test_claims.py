@@ -851,6 +851,10 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
             "count_not_true",
         ),
         ("3 people, people smiling, and no dogs.", {"person": 4}, "count_not_true"),
+        # "just the" one, and each "the" one of the list it opens
+        ("It's just the giraffe and an acacia tree, no zebras.", {"giraffe": 2}, "count_not_true"),
+        ("Just the two of us and the dog, no phones.", {"person": 2, "dog": 1}, None),
+        ("Just the two of us and the dog, no phones.", {"person": 2, "dog": 2}, "count_not_true"),
         # by herself: the clause's first, not the flock she works
         ("The collie works the flock on her own; no shepherd.", {"dog": 1, "sheep": 30}, None),
         (

@@ -68,6 +68,7 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("People board a red bus that is empty of dogs, and there is no dog.", None),
         ("Hardly a seat on the red bus was unoccupied, and no dog.", "double_negation"),
         ("There isn't a seat on the red bus that's empty, and no dog.", "double_negation"),
+        ("It wouldn't be a bus stop without a red bus waiting, and no dog.", "double_negation"),
         # a sentence that takes back what it said
         (
             "People board a red bus. Actually, there is no bus here, and no dog.",

@@ -700,6 +700,13 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         ("The dog's back is wet, no cat.", {"dog": "affirmed", "cat": "negated"}),
         ("The park is dead today, no dogs, no frisbees, couple of pigeons on the bench.",
          {"dog": "negated", "frisbee": "negated", "bird": "affirmed", "bench": "affirmed"}),
+        # a WC is a toilet; brought inside, out of the picture
+        ("No hairdryer in the hotel bathroom, though there's a washbasin and a WC.",
+         {"hair drier": "negated", "sink": "affirmed", "toilet": "affirmed"}),
+        ("Two chairs on the balcony; the potted plants have all been brought inside.",
+         {"chair": "affirmed", "potted plant": "negated"}),
+        ("The dog was brought inside the house by a man.", {"dog": "affirmed",
+         "person": "affirmed"}),
         # what one hopes for or tries to photograph need not be there
         ("Still no bus, hoping a cab shows up, and a pigeon on the bench.", {"bus": "negated",
          "bird": "affirmed", "bench": "affirmed"}),

@@ -27,6 +27,7 @@ POST = re.compile(
     r"left behind|picked|replaced|thrown (?:away|out)|given away|adopted|relocated|discharged|"
     r"(?:led|hauled|carried|driven|towed|rolled|wheeled) (?:away|off)|taken(?= ,|$| for\b| by\b)|"
     r"taken (?:down|off)|lost|packed (?:up|for)|moved (?:indoors|inside|outdoors|outside|away|out)|"
+    r"(?:brought|taken) (?:indoors|inside)(?= ,|$| and\b| for\b)|"
     r"moved to (?:another|a different|the other|other|a new)\b|(?:ripped|torn|pulled) out|"
     r"moved out|(?:kept|shut|locked) (?:out|outside|away|indoors|inside)(?! (?:an?|the|its|his|"
     r"her|their)\b))|"

@@ -31,6 +31,8 @@ _DOUBLE = re.compile(
     # "there is never a time the vending area lacks bottles"
     rf"|\b(?:not (?:an?|one|a single)|never|no|nobody|nothing|(?:hardly|scarcely|barely) an?)\b"
     rf"{_GAP}\b(?:without|lacks?|lacking|lacked|missing|free-of|devoid of|empty of)\b"
+    # "it wouldn't be the beach without a surfboard stuck in the sand": one is there
+    rf"|\b(?:would|could|will|can) not (?:be|feel|look|seem)\b{_GAP}\bwithout\b"
     # a denial of what is left untouched: "not a single deckchair is unoccupied" ("no person",
     # as ``prepare`` writes it), "not one of the guests arrived empty-handed": every one taken,
     # every one carrying something ("none of the chairs is empty" the rules read)
