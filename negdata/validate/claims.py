@@ -188,7 +188,7 @@ def implied_labels(text: str, polarities: Mapping[str, str], lexicon: Lexicon) -
     implied = set()
     speaker = (exclusive(text, lexicon) and _SPEAKER.search(text)) or _ME_THERE.search(text)
     speaker = speaker or _THIRD_PERSON.search(text)
-    taken = _seats_taken(_tokens(text), {"person": ()})  # "two of the chairs are taken"
+    taken = _seats_taken(_tokens(text))  # "two of the chairs are taken"
     if (speaker or taken) and polarities.get("person") != "negated":
         implied.add("person")
     if polarities.get("person") != "affirmed":
@@ -636,11 +636,9 @@ def _mother_after(tokens: list[str], m: Mention) -> int | None:
     return None
 
 
-def _seats_taken(tokens: list[str], names: Mapping[str, tuple[str, ...]]) -> list[Count]:
+def _seats_taken(tokens: list[str]) -> list[Count]:
     """People counted by the seats they take: "only one of the four chairs is taken" (one
     person), "just two of the seats are occupied"."""
-    if "person" not in names:
-        return []
     found = []
     for i, word in enumerate(tokens[:-3]):
         number = tokens[i + 1]
@@ -884,7 +882,7 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
         + _but_the_one(tokens, mentions)
         + _paired(tokens, bare)
         + _with_its_mother(tokens, bare)
-        + _seats_taken(tokens, names)
+        + (_seats_taken(tokens) if "person" in names else [])
         + _people_of(tokens, names, mentions)
         + _gear_alone(tokens, mentions)
         + _young_counted(tokens, mentions)

@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from negdata.detect.lexicon import Lexicon
 from negdata.validate.negation import Polarity
 from negdata.validate.negation.words import THEIRS
 from negdata.validate.parser import parse
+
+if TYPE_CHECKING:  # spaCy (and torch, which thinc imports) only load to parse
+    from spacy.tokens import Token
 
 # People a sentence says there are no others of: "a woman reads; no other customers".
 _PEOPLE = ("people", "persons", "customers", "guests", "passengers", "diners", "visitors",
@@ -235,22 +239,30 @@ _HOLDING = frozenset(
 )  # fmt: skip
 
 
+# Words after a focus word that keep it on what is there: "only there: a dog", "composed solely
+# of lockers", "a ladder, exclusively that" (``_adverb``).
+_NOT_LIMITING = frozenset({"there", "here", "of", "by", "that", "this"})
+
+
+def _token_at(text: str, match: re.Match[str]) -> Token | None:
+    """The parsed token a match of ``text`` starts at, if the parse has one there."""
+    return next((t for t in parse(text) if t.idx == match.start()), None)
+
+
 def _adverb(text: str, match: re.Match[str]) -> bool:
     """Whether a focus word found limits a time, a place or a deed (``_FOCUS``), by the parse
     of the word after it: "just in time", "only once", "just arrived", "if only"."""
     if match.group().lower() not in _FOCUS:
         return False
-    doc = parse(text)
-    at = next((t.i for t in doc if t.idx == match.start()), None)
-    if at is None or at + 1 >= len(doc):
+    token = _token_at(text, match)
+    if token is None or token.i + 1 >= len(token.doc):
         return False
+    doc, at = token.doc, token.i
     after = doc[at + 1]
     if at and doc[at - 1].lower_ == "if":
         return True  # "if only there were a bench"
-    if after.lower_ in {"there", "here", "of", "by", "that", "this"} or (
-        at and doc[at - 1].pos_ == "NOUN"
-    ):  # "only there: a dog", "composed solely of lockers", "vegetables only", "exclusively that"
-        return False
+    if after.lower_ in _NOT_LIMITING or (at and doc[at - 1].pos_ == "NOUN"):
+        return False  # "only there: a dog", "composed solely of lockers", "vegetables only"
     if after.pos_ in _LIMITS:
         return True
     named = at + 2 < len(doc) and doc[at + 2].pos_ in {"NOUN", "PROPN", "ADJ"}
@@ -275,8 +287,7 @@ def _deed(text: str, match: re.Match[str]) -> bool:
     word = match.group().split()[0].lower()
     if word not in _FOCUS | VOID_WORDS:
         return False
-    doc = parse(text)
-    token = next((t for t in doc if t.idx == match.start()), None)
+    token = _token_at(text, match)
     for _ in range(2):  # "serves just coffee": "just" may hang from "coffee", then "serves"
         if token is None or token.head is token:
             return False
