@@ -238,6 +238,12 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout50.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen42.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen43.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout51.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout52.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen44.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen45.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout53.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen46.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

@@ -163,6 +163,12 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out50": ("negation_heldout50.jsonl", "coco", True),
     "unseen42": ("negation_unseen42.jsonl", "coco", False),
     "unseen43": ("negation_unseen43.jsonl", "coco", True),
+    "held-out51": ("negation_heldout51.jsonl", "coco", True),
+    "held-out52": ("negation_heldout52.jsonl", "coco", True),
+    "unseen44": ("negation_unseen44.jsonl", "coco", True),
+    "unseen45": ("negation_unseen45.jsonl", "coco", True),
+    "held-out53": ("negation_heldout53.jsonl", "coco", False),
+    "unseen46": ("negation_unseen46.jsonl", "coco", False),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

@@ -23,6 +23,8 @@ EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
     "exclusive3-x": ("exclusive_test3.jsonl", False),
     "exclusive3": ("exclusive_dev3.jsonl", True),
     "exclusive4-x": ("exclusive_test4.jsonl", False),
+    "exclusive4": ("exclusive_dev4.jsonl", True),
+    "exclusive5-x": ("exclusive_test5.jsonl", False),
 }
 
 

@@ -72,7 +72,7 @@ EXCLUSIVE = re.compile(
     # "not a single other object", "not another thing", "one coat and naught else", "nothing
     # further", "and absolutely nothing more", "not a thing more"
     r"|\bnot (?:a single |one )?(?:other|another) (?:things?|objects?|items?)\b"
-    r"|\bnot (?:a single|one) (?:thing|item|object)\b"
+    r"|\bnot (?:a single|one|an?) (?:thing|item|object)\b"
     r"|\b(?:nothing|naught|nought|nil|zilch|nowt|not a thing|not one thing) (?:else|more|further"
     r"|additional|in addition|alongside)\b|\bno anything\b|\bbeyond (?:that|this|it),? nothing\b"
     # "that's your lot", "that is literally everything", "that's the whole photo", "period."
@@ -139,7 +139,8 @@ EXCLUSIVE = re.compile(
     # else", "not a further object", "any other object", "not an item more"
     r"|\b(?:everything|anything) else (?:is |was |has been |having been )?(?:gone|missing|"
     r"removed|cleared|absent)\b|\b(?:missing|gone|absent)\s*:\s*everything else\b"
-    r"|\b(?:nor|not|without|never)\b[^.;]{0,40}\banything else\b|\bnot (?:a|one) [a-z]+ else\b"
+    r"|(?:\b(?:nor|not|without|never)|n't)\b[^.;]{0,40}\banything else\b"
+    r"|\bnot (?:a|one) [a-z]+ else\b"
     r"|\bnot (?:a |an |one |a single )?(?:further|additional|extra) (?:objects?|items?|things?)\b"
     r"|\bany (?:other|further|additional) (?:objects?|items?|things?)\b"
     r"|\b(?:not|no) (?:an? |one )?(?:items?|things?|objects?) more\b"
@@ -157,7 +158,23 @@ EXCLUSIVE = re.compile(
     r"|\belsewhere\b[^.;]{0,40}\bnothing\b"
     # "and that is the entire room", "that's the whole story", "there the list ends"
     r"|\bthat(?:'s|\u2019s| is| was) the (?:whole|entire) (?:room|story|lot|place|scene)\b"
-    r"|\bthe list ends\b|\blong and (?:the )?short of\b",
+    r"|\bthe list ends\b|\blong and (?:the )?short of\b"
+    # "not one more object", "not a speck more", "nary another thing", "zero anything else",
+    # "no extras", "nothing added", "the frame is otherwise void", "that's the whole of it"
+    r"|\bnot (?:a|an|one|a single) (?:[a-z]+ )?more\b|\bnary (?:another|a) (?:thing|object|item)\b"
+    r"|\bzero (?:anything|everything|other|else)\b|\bno extras\b|\bnothing (?:extra|added)\b"
+    r"|\botherwise (?:completely |entirely |totally )?void\b|\bthe (?:whole|entirety) of it\b"
+    # "that is the complete list", "end of inventory", "and it stops there", "in isolation",
+    # "no companion objects", "the scene reduces to a candle", "devoted entirely to a helmet"
+    r"|\b(?:complete|full|whole|entire) list\b|\bend of (?:the )?(?:inventory|list)\b"
+    r"|\b(?:it|that|the list|the picture|the photo) (?:stops|ends) there\b|\bin isolation\b"
+    r"|\bno (?:companion|accompanying) (?:objects?|items?|things?)\b|\breduces? to\b"
+    r"|\b(?:devoted|given over|dedicated) (?:entirely|wholly|solely|exclusively) to\b"
+    # "all that occupies the hallway is a vacuum", "all the living room contains is a tv",
+    # "items in photo: desk lamp", "total items: 1"
+    r"|\ball (?:that |which )?(?:[a-z]+ ){0,3}(?:contains?|holds?|occupies|has|have|shows?"
+    r"|offers?)(?: [a-z]+){0,3} (?:is|are)\b|\b(?:items|objects|things|contents) (?:in|of) "
+    r"(?:the |this )?(?:photo|picture|image|frame|shot|pic)\s*:|\btotal (?:items|objects|things)\b",
     re.IGNORECASE,
 )
 # Words that except something from a denial or an emptiness, and what they except it from, in
@@ -166,20 +183,22 @@ EXCLUSIVE = re.compile(
 # empty", "were it not for one backpack, the classroom would hold nothing".
 _EXCEPTING = re.compile(
     r"\b(?:except(?:ing|ed)?|excluding|save|barring|aside|apart from|other than|besides|but for"
-    r"|beyond|were it not for|if not for|take away|with the exception of|outside of)\b"
+    r"|beyond|were it not for|if not for|take away|with the exception of|outside of"
+    r"|unless (?:you|we|one) counts?)\b"
     r"|(?<!\bthe )(?<!\ba )\bbar (?=(?:an?|one|the|a single|two|three|some)\b)",
     re.IGNORECASE,
 )
 _VOID = re.compile(
     rf"(?:{_VOID_PRONOUNS}|\b(?:nobody|no one|not a soul|empty|emptiness|bare|blank|barren"
-    r"|deserted|vacant|unoccupied|unfurnished|clear|void))\b",
+    r"|deserted|vacant|unoccupied|unfurnished|clear|cleared|void))\b",
     re.IGNORECASE,
 )
 # "the only animal", "the sole piece of furniture", "exactly one vehicle": all there is of a
 # kind (``only_kinds``).
 _ONLY_KIND = re.compile(
     r"\b(?:(?:the|its|their) (?:only|sole|one|single|lone)|(?:exactly|precisely|just|only) "
-    r"(?:one|a single)) ((?:[a-z]+ ){0,2}[a-z]+)",
+    r"(?:one|a single)|(?:(?<=n't)|\bnot|\bno) (?:a single |one )?(?:other|another)) "
+    r"((?:[a-z]+ ){0,2}[a-z]+)",
     re.IGNORECASE,
 )
 

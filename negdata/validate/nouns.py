@@ -35,9 +35,13 @@ _NOT_OBJECTS = frozenset(NOT_OBJECTS)
 
 
 @cache
-def scene_words() -> frozenset[str]:
+def _scene_groups() -> dict[str, frozenset[str]]:
     groups: dict[str, list[str]] = yaml.safe_load(SCENE_WORDS_FILE.read_text())
-    return frozenset(singular(w) for words in groups.values() for w in words)
+    return {name: frozenset(singular(w) for w in words) for name, words in groups.items()}
+
+
+def scene_words() -> frozenset[str]:
+    return frozenset().union(*_scene_groups().values())
 
 
 def _source_words(original: str, lexicon: Lexicon) -> set[str]:
@@ -74,6 +78,8 @@ def _noun(token: Token, text: str, lexicon: Lexicon) -> bool:
         return False
     if token.pos_ == "ADJ":  # "Mobile lying": the subject, right before its verb
         after = token.nbor() if token.i + 1 < len(token.doc) else None
+        if token.dep_ == "ROOT":  # "Mobile, remote, laptop": the first of a list of nouns
+            return any(c.dep_ == "conj" and c.pos_ == "NOUN" for c in token.children)
         return token.dep_ == "nsubj" and after is not None and after.pos_ in {"VERB", "AUX"}
     if token.pos_ != "PROPN":
         return False
@@ -95,6 +101,16 @@ def _listed_lower_case_name(token: Token) -> bool:
     return token.dep_ == "conj" and token.head.pos_ in {"NOUN", "PROPN"}
 
 
+def _nominal(token: Token) -> bool:
+    """Whether the head of the compound right before it is a noun: not chat shorthand or a
+    word the parser takes for a noun ("the meter lmao", "tennis racket present": the racket is
+    the noun), nor a verb the parser makes the object of a preposition ("on a two-wheeler rides
+    past")."""
+    if token.lower_ in _scene_groups()["not_nouns"]:
+        return False
+    return not (token.pos_ == "VERB" and token.dep_ == "pobj")
+
+
 def _contents(token: Token, lexicon: Lexicon) -> bool:
     of = token.head
     return token.dep_ == "pobj" and of.lower_ == "of" and lexicon.name(of.head.lower_) is not None
@@ -112,6 +128,7 @@ def unaccounted_nouns(text: str, original: str, lexicon: Lexicon) -> list[str]:
         if (
             token.dep_ == "compound"
             and token.head.i > token.i
+            and (token.head.i > token.i + 1 or _nominal(token.head))
             and not _verb_read_as_noun(token.head, lexicon)
         ):
             continue  # the modifier of another noun: "bus stop"; but "a rig idles" heads its own

@@ -69,6 +69,13 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("Hardly a seat on the red bus was unoccupied, and no dog.", "double_negation"),
         ("There isn't a seat on the red bus that's empty, and no dog.", "double_negation"),
         ("It wouldn't be a bus stop without a red bus waiting, and no dog.", "double_negation"),
+        ("There's no pretending the red bus isn't full of people; no dog.", "double_negation"),
+        ("Hardly a seat on the red bus is empty, and yet no dog.", "double_negation"),
+        # a denial of going: every one still there
+        ("Not one person has left the platform, the red bus waits, and no dog.", "double_negation"),
+        ("The red bus is not short of people, nor of bicycles, and no dog.", "double_negation"),
+        # ... but not a denial whose subject ends before the verb: nobody there, as read
+        ("Nobody is left on the red bus now that the people have gone, no dog.", "negates_present"),
         # a sentence that takes back what it said
         (
             "People board a red bus. Actually, there is no bus here, and no dog.",
@@ -266,6 +273,18 @@ def test_a_lower_case_word_the_parser_calls_a_name_is_a_noun() -> None:
 def test_chat_shorthand_is_no_noun() -> None:
     """ "lol", "ngl", "tbh": no object, whatever the parser calls them; "pic" is the picture."""
     assert GATE.unaccounted(_caption("ngl the cat won the sofa lol, no dog in this pic tbh")) == []
+
+
+def test_a_compound_needs_a_noun_for_its_head() -> None:
+    """The small parser compounds a noun with a verb ("a two-wheeler rides past") or with chat
+    shorthand ("the meter lmao"), and heads a list of nouns with an adjective ("Mobile,
+    remote"): each is a noun nothing checks."""
+    wheeler = _caption("A kid on a two-wheeler rides past the red bus, with no dog.")
+    assert GATE.unaccounted(wheeler) == ["wheeler"]
+    meter = _caption("not a single dog, just my bike chained to the meter lmao")
+    assert GATE.unaccounted(meter) == ["meter"]
+    assert GATE.unaccounted(_caption("Mobile, remote, laptop, no keyboard, no dog.")) == ["mobile"]
+    assert GATE.unaccounted(_caption("Red bus, bus stop, no dog.")) == []
 
 
 def test_a_file_name_with_a_label_no_reading_places_is_refused() -> None:

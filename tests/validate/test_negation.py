@@ -714,6 +714,33 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
          {"bird": "negated"}),
         ("A plushie bear on the sofa, and no cup.", {"teddy bear": "affirmed", "couch":
          "affirmed", "cup": "negated"}),
+        # carted off, out of the picture; a thing found everywhere ends a denial's list
+        ("The old telly has no clicker with it, and the settee's been carted off.",
+         {"tv": "affirmed", "remote": "negated", "couch": "negated"}),
+        ("Table for two, wine glasses lacking.", {"dining table": "affirmed",
+         "wine glass": "negated"}),
+        ("A giraffe in the enclosure; the zebras have been moved.", {"giraffe": "affirmed",
+         "zebra": "negated"}),
+        ("The chair was moved by the window, no dog.", {"chair": "affirmed", "dog": "negated"}),
+        ("No cars, bikes everywhere.", {"car": "negated", "bicycle": "affirmed"}),
+        ("No cars, bikes all over the square.", {"car": "negated", "bicycle": "affirmed"}),
+        # three bare keywords are a list of what is there, not a compound; "bus stop" is one
+        ("DSC_0098 horse field fence, no rider, nobody around", {"horse": "affirmed",
+         "person": "negated"}),
+        ("DSC_0093 sheep field wales no farmer", {"sheep": "affirmed", "person": "negated"}),
+        ("empty bus stop, no bus", {"bus": "negated"}),
+        ("Bus stop bench, no bus.", {"bench": "affirmed", "bus": "negated"}),
+        ("IMG_4471.JPG dog park sunday - no dogs", {"dog": "negated"}),
+        # a vehicle's part puts the vehicle there
+        ("omg the giraffes came right up to the car window!! no zebras tho", {"giraffe":
+         "affirmed", "car": "affirmed", "zebra": "negated"}),
+        ("A bike wheel leans on the wall, no car.", {"car": "negated"}),
+        # where a thing usually is, it need not be now
+        ("The field where the sheep usually graze is filled with cows, not a sheep in sight.",
+         {"cow": "affirmed", "sheep": "negated"}),
+        ("A park where the dogs play, no cat.", {"dog": "affirmed", "cat": "negated"}),
+        ("The entire car park contains one truck, and not a person.", {"truck": "affirmed",
+         "person": "negated"}),
     ],
 )  # fmt: skip
 def test_analyze_resolves_every_name(text: str, expected: dict[str, str]) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from negdata.validate.negation.normalize import prepare
+from negdata.validate.negation.words import LEFT_PLACES
 
 _CUE = r"(?:no|not|never|none|nobody|nothing|without|lacks?|lacking|missing|absent|free-of)"
 _FIRST = rf"(?:{_CUE}|hardly|barely|scarcely)"
@@ -25,8 +26,15 @@ _FIRST = rf"(?:{_CUE}|hardly|barely|scarcely)"
 _SAY = r"(?:say|says|said|claim|claims|call|think|pretend|argue|deny|doubt)"
 _EMBED = rf"(?:(?:[a-z'-]+ ){{0,3}}?{_SAY}|that)"
 _GAP = r"(?:(?!\b(?:and|or|nor|but)\b)[^.;:!?|,]){0,60}?"  # no new list item or clause
+# The rest of a subject a denial opens: a few words, no verb or clause ("not one car", "none of
+# the guests"; not "nobody is left now that the players").
+_SUBJECT = (
+    r"(?:(?!(?:is|are|was|were|that|who|which|now|when|while|and|or|nor|but)\b)[a-z'-]+ ){0,4}"
+)
 _DOUBLE = re.compile(
     rf"\b{_FIRST} {_EMBED}\b{_GAP}\b{_CUE}\b"
+    # "there's no pretending the cat isn't there"
+    rf"|\bno (?:pretending|denying|doubting|arguing|claiming|saying)\b{_GAP}\b{_CUE}\b"
     # a denial of what lacks: "not a window on this street is without a potted plant",
     # "there is never a time the vending area lacks bottles"
     rf"|\b(?:not (?:an?|one|a single)|never|no|nobody|nothing|(?:hardly|scarcely|barely) an?)\b"
@@ -40,6 +48,16 @@ _DOUBLE = re.compile(
     rf"{_GAP}\b(?:is|are|was|were"
     r"|arrived|came|left|sat|stands?|sits?|remains?|stays?|went|goes|stood) (?:[a-z]+ )?"
     r"(?:emptyhanded|empty-handed|no person|unattended|untouched|unused)\b"
+    # "hardly a bench in the hall is empty": nearly every one taken
+    rf"|\b(?:not (?:an?|one|a single)|(?:hardly|scarcely|barely) an?)\b{_GAP}\b(?:is|are|was"
+    r"|were) (?:left )?(?:empty|vacant|free|unoccupied)\b"
+    # a denial of going: "not one car has left the driveway" (all still there)
+    rf"|\b(?:not (?:an?|one|a single)|none|nobody|no one|no)\b {_SUBJECT}(?:has|have|had) "
+    r"(?:yet |already |even )?(?:gone|departed|moved|left(?! (?:out|behind)\b)(?! (?:his|her|their"
+    rf"|its|my|our|your|a|an|the|some|any|a single) (?!(?:{LEFT_PLACES})\b)))\b"
+    # a denial of a lack that goes on with "nor": "not short of umbrellas, nor of surfboards"
+    r"|\b(?:not|never|hardly|barely|scarcely) (?:short|lacking|without|free|empty|devoid|bare)\b"
+    r"[^.;:!?|]{0,60}\bnor\b"
     # ... or said of it in a clause of its own: "there isn't a chair in the room that's empty"
     rf"|\b(?:not (?:an?|one|a single)|no)\b{_GAP}\b(?:that|which) (?:is|are|was|were) "
     r"(?:empty|vacant|free|unoccupied|unused|untouched)\b"

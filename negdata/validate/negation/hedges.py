@@ -53,6 +53,12 @@ HEDGE_AFTER = re.compile(
     r"\b(?= (?:an?|the|some) )(?! (?:an?|the) (?:passing|approaching|oncoming|arriving|departing|"
     r"idling|stopped|parked)\b)"  # "waiting for the passing bus": it is there
 )
+# ... and what is where it usually is, not where it is now: "the right, where the cows usually
+# graze, is bare grass with no cattle".
+HEDGE_HABIT = re.compile(
+    r"\bwhere(?= (?:the|its|their|his|her) (?:[a-z]+ ){1,2}(?:usually|normally|typically|often"
+    r"|always|once|used to)\b)"
+)
 # ... and who a thing is for ("no bench for visitors", "a table set for four guests"; not "never
 # lacks for visitors", which ``prepare`` writes "always has for visitors").
 HEDGE_FOR_WHOM = re.compile(

@@ -139,6 +139,15 @@ _ADVERBS_AFTER = frozenset({"still", "again", "too", "now", "here", "there", "ne
 # Parts built into a machine: where they are, the machine is.
 _APPLIANCES = frozenset({"oven", "microwave", "refrigerator", "fridge", "toaster", "dishwasher"})
 _BUILT_IN_PARTS = frozenset({"light", "door", "doors", "handle", "display", "window"})
+# ... and of a vehicle: "the giraffes came right up to the car window" (a car is there).
+_VEHICLES = frozenset(
+    {"car", "bus", "train", "truck", "lorry", "van", "taxi", "cab", "tram", "jeep", "plane",
+     "airplane", "boat", "ship"}
+)  # fmt: skip
+_VEHICLE_PARTS = frozenset(
+    {"window", "windows", "door", "doors", "roof", "bumper", "windscreen", "windshield", "bonnet",
+     "hood", "dashboard", "tyre", "tyres", "tire", "tires", "wheel", "wheels"}
+)  # fmt: skip
 
 
 def _ends_list(tokens: list[str], start: int, after: str) -> bool:
@@ -148,6 +157,26 @@ def _ends_list(tokens: list[str], start: int, after: str) -> bool:
     while at > max(0, start - 3) and tokens[at - 1].isalpha() and tokens[at - 1] != "and":
         at -= 1
     return after in _PAIR_VERBS and at >= 1 and tokens[at - 1] == "and"
+
+
+def _keywords(tokens: list[str], start: int, end: int) -> bool:
+    """Whether the name at ``start`` is in a run of three bare keywords that fills its part of
+    the clause ("DSC_0098 horse field fence, no rider", "sheep field wales no farmer"): a list
+    of what is there, no compound (unless the third names an object: "bus stop bench")."""
+    edges = {",", STOP, "no", "not", "without", "nobody"}
+    opened = start < 2 or tokens[start - 1] in edges or tokens[start - 2] in edges
+    words = tokens[max(0, start - 1) : end + 2]
+    after = tokens[end + 2] if end + 2 < len(tokens) else ","
+    bare = all(w.isalpha() and not _function_word(w) for w in words if w not in edges)
+    third = tokens[end + 1] if end + 1 < len(tokens) else ","
+    return opened and bare and third not in edges | _WHEN and after in edges
+
+
+# When a photo was taken, no third keyword: "dog park sunday" is a dog park.
+_WHEN = frozenset(
+    {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "weekend",
+     "morning", "afternoon", "evening", "night", "today", "tonight", "sunset", "sunrise"}
+)  # fmt: skip
 
 
 # What opens the object of a verb: "a nurse wheels an elderly patient" (``_verb_with_object``).
@@ -172,9 +201,12 @@ def _is_modifier(tokens: list[str], start: int, end: int, term_starts: set[int])
     word = tokens[end - 1]
     counted = start > 0 and (tokens[start - 1] in COUNT_WORDS or tokens[start - 1].isdigit())
     plural = singular(word) != word or counted  # "guests stand", "five sheep stand": no modifier
-    if word in _APPLIANCES and after in _BUILT_IN_PARTS:
-        return False  # "the oven light is off": a part of the oven, which is there
+    if (word in _APPLIANCES and after in _BUILT_IN_PARTS) or (
+        word in _VEHICLES and after in _VEHICLE_PARTS
+    ):
+        return False  # "the oven light is off", "the car window": a part of what is there
     head = after in COMPOUND_HEADS and not _ends_list(tokens, start, after)
+    head = head and not (end + 1 not in term_starts and _keywords(tokens, start, end))
     if (head and not plural and not _verb_with_object(tokens, end)) or after.endswith("-shaped"):
         return True
     if end - start == 1 and start and tokens[start - 1] in SUBJECTS and after in VERB_OBJECTS:

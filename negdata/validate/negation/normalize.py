@@ -10,7 +10,13 @@ from functools import lru_cache
 from negdata.validate.negation.clinical import rewrite_report
 from negdata.validate.negation.cues import CLINICAL_PRE, POST
 from negdata.validate.negation.forms import rewrite
-from negdata.validate.negation.hedges import HEDGE_AFTER, HEDGE_CLAUSE, HEDGE_FOR_WHOM, HEDGES
+from negdata.validate.negation.hedges import (
+    HEDGE_AFTER,
+    HEDGE_CLAUSE,
+    HEDGE_FOR_WHOM,
+    HEDGE_HABIT,
+    HEDGES,
+)
 from negdata.validate.negation.words import (
     AIRCRAFT_WORDS,
     AND_SIGN,
@@ -722,6 +728,7 @@ def prepare(text: str) -> str:
     text = _ARRIVED.sub(r"\1 by \2", text)
     text = re.sub(HEDGE_AFTER, rf"\g<0> {HEDGE}", text)
     text = re.sub(HEDGE_FOR_WHOM, rf"\g<0> {HEDGE}", text)
+    text = re.sub(HEDGE_HABIT, rf"\g<0> {HEDGE}", text)
     text = re.sub(HEDGE_CLAUSE, f" {HEDGE} {HEDGE} ", text)
     text = re.sub(r"\s-\s|\s*[\u2013\u2014]\s*|[.;:!?()\"\[\]{}]", f" {BREAK} ", text)
     return text

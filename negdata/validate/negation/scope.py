@@ -165,9 +165,17 @@ def _says_of_it(tokens: list[str], end: int) -> bool:
     after = tokens[end] if end < len(tokens) else ""
     then = tokens[end + 1] if end + 1 < len(tokens) else ""
     unlisted = after.isalpha() and after not in _LIST_WORDS and then in PREPOSITIONS
+    everywhere = after in _EVERYWHERE or (after == "all" and then in {"over", "around"})
     return (
-        after in VERBS or (after.endswith("ed") and after not in {"red", "bed", "shed"}) or unlisted
+        after in VERBS
+        or (after.endswith("ed") and after not in {"red", "bed", "shed"})
+        or unlisted
+        or everywhere
     )
+
+
+# Where a listed thing is, so it is there: "no cars, bikes everywhere".
+_EVERYWHERE = frozenset({"everywhere", "galore", "aplenty", "abound", "abounds", "throughout"})
 
 
 _LIST_WORDS = PREPOSITIONS | DETERMINERS | QUANTIFIERS | {"and", "or", "nor", "of", "either"}

@@ -177,6 +177,7 @@ LEFT_PLACES = (
     "room|house|home|building|park|field|beach|scene|table|stage|station|platform|frame|shot"
     "|picture|area|yard|garden|court|pitch|kitchen|office|shop|store|party|nest|harbor|harbour"
     "|port|dock|pier|airport|gate|road|street|lot|pasture|stable|barn|pen|ring|arena|track"
+    "|driveway|driveways|garage"
 )
 # What taxis to a runway ("a jet taxis to the gate"), and what has a bed that is no bed ("no dog
 # in the bed" of a pickup).
