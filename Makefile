@@ -244,6 +244,10 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen45.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout53.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen46.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout54.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout55.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen47.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen48.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

@@ -169,6 +169,10 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen45": ("negation_unseen45.jsonl", "coco", True),
     "held-out53": ("negation_heldout53.jsonl", "coco", False),
     "unseen46": ("negation_unseen46.jsonl", "coco", False),
+    "held-out54": ("negation_heldout54.jsonl", "coco", False),
+    "held-out55": ("negation_heldout55.jsonl", "coco", True),
+    "unseen47": ("negation_unseen47.jsonl", "coco", False),
+    "unseen48": ("negation_unseen48.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

@@ -174,7 +174,10 @@ EXCLUSIVE = re.compile(
     # "items in photo: desk lamp", "total items: 1"
     r"|\ball (?:that |which )?(?:[a-z]+ ){0,3}(?:contains?|holds?|occupies|has|have|shows?"
     r"|offers?)(?: [a-z]+){0,3} (?:is|are)\b|\b(?:items|objects|things|contents) (?:in|of) "
-    r"(?:the |this )?(?:photo|picture|image|frame|shot|pic)\s*:|\btotal (?:items|objects|things)\b",
+    r"(?:the |this )?(?:photo|picture|image|frame|shot|pic)\s*:|\btotal (?:items|objects|things)\b"
+    # "the bare dining table after the guests have gone": nothing on it
+    r"|\b(?:the|a|an|this|that) (?:completely |totally |entirely )?(?:bare|empty|cleared) "
+    r"(?:[a-z]+ )?(?:table|counter|countertop|worktop|shelf|desk|tabletop|surface)\b",
     re.IGNORECASE,
 )
 # Words that except something from a denial or an emptiness, and what they except it from, in

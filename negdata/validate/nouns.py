@@ -40,6 +40,7 @@ def _scene_groups() -> dict[str, frozenset[str]]:
     return {name: frozenset(singular(w) for w in words) for name, words in groups.items()}
 
 
+@cache
 def scene_words() -> frozenset[str]:
     return frozenset().union(*_scene_groups().values())
 

@@ -170,6 +170,7 @@ COCO = lexicon_for("coco")
         ("What's in the picture: one balloon. What isn't: a string, or anything else.", True),
         ("Nobody and nothing on the pier, unless you count a coil of rope: no gulls.", True),
         ("Save for one stray cup, the table has been cleared: no laptops.", True),
+        ("The bare dining table after the guests have gone home.", True),
         # a part of some, and what a deed is limited to
         ("Only one of the two lamps is on, and there's no TV.", False),
         ("All but one of the lockers are closed; no bench.", False),

@@ -34,6 +34,7 @@ POST = re.compile(
     r"moved out|(?:kept|shut|locked) (?:out|outside|away|indoors|inside)(?! (?:an?|the|its|his|"
     r"her|their)\b))|"
     r"(?:had |has |have )?(?:evidently |apparently |already )?(?:sold|run) out\b|"
+    r"(?:already|just) sold\b|"
     r"(?:had |has |have )?(?:just )?stepped (?:out|away)|(?:has |had )?died\b|"
     r"(?:got|went) (?:lost|missing)\b|used to (?:be|hang|stand|sit)\b|"
     r"(?:rolled|wheeled) (?:away|off)|stayed (?:indoors|inside)\b|"

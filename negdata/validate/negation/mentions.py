@@ -169,9 +169,11 @@ def _keywords(tokens: list[str], start: int, end: int) -> bool:
     after = tokens[end + 2] if end + 2 < len(tokens) else ","
     bare = all(w.isalpha() and not _function_word(w) for w in words if w not in edges)
     third = tokens[end + 1] if end + 1 < len(tokens) else ","
-    return opened and bare and third not in edges | _WHEN and after in edges
+    return opened and bare and third not in edges | _WHEN | _STATES and after in edges
 
 
+# What a thing is like, no third keyword: "pizza box open" is a pizza box.
+_STATES = frozenset({"open", "opened", "closed", "shut", "empty", "full", "broken", "clean"})
 # When a photo was taken, no third keyword: "dog park sunday" is a dog park.
 _WHEN = frozenset(
     {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "weekend",

@@ -10,7 +10,9 @@ from negdata.validate.negation.mentions import Mention
 from negdata.validate.negation.scope import is_post_use
 from negdata.validate.negation.words import (
     COPULAS,
+    DETERMINERS,
     PREPOSITIONS,
+    QUANTIFIERS,
     SOFT_PREPOSITIONS,
     STOP,
     VERBS,
@@ -95,16 +97,30 @@ def _past_habit(tokens: list[str], k: int, ends: Mapping[int, int]) -> int | Non
 
 
 def _placed(tokens: list[str], start: int) -> bool:
-    """Whether the noun phrase ending in the mention at ``start`` follows a preposition: "past
-    a wooden bench"."""
+    """Whether the noun phrase ending in the mention at ``start`` follows a preposition ("past
+    a wooden bench") or a verb ("three pensioners share a park bench", "there is a bench")."""
     at = start - 1
     for _ in range(3):  # past a determiner and up to two adjectives
         if at < 0 or tokens[at] in {",", STOP, "and", "or"} or tokens[at] in VERBS:
             return False
         if tokens[at] in PREPOSITIONS - SOFT_PREPOSITIONS:
             return True
+        if tokens[at] in {"a", "an", "the"} and at and _verb(tokens[at - 1]):
+            return True
         at -= 1
     return False
+
+
+def _verb(token: str) -> bool:
+    """A word before an article that is no preposition, conjunction or denial: a verb."""
+    return token.isalpha() and token not in PREPOSITIONS | DETERMINERS | QUANTIFIERS | _NOT_VERBS
+
+
+_NOT_VERBS = frozenset(
+    {"and", "or", "nor", "not", "no", "both", "neither", "either", "only", "just", "but", "yet",
+     "so", "then", "also", "plus", "whereas", "while", "whilst", "although", "though", "because",
+     "since", "when", "where", "if", "as", "than", "that", "which", "who", "like", "unlike"}
+)  # fmt: skip
 
 
 def _part_of(tokens: list[str], start: int) -> bool:
