@@ -159,17 +159,23 @@ def _ends_list(tokens: list[str], start: int, after: str) -> bool:
     return after in _PAIR_VERBS and at >= 1 and tokens[at - 1] == "and"
 
 
-def _keywords(tokens: list[str], start: int, end: int) -> bool:
+def _keywords(tokens: list[str], start: int, end: int, term_starts: set[int]) -> bool:
     """Whether the name at ``start`` is in a run of three bare keywords that fills its part of
     the clause ("DSC_0098 horse field fence, no rider", "sheep field wales no farmer"): a list
     of what is there, no compound (unless the third names an object: "bus stop bench")."""
-    edges = {",", STOP, "no", "not", "without", "nobody"}
+    if end + 1 in term_starts:
+        return False
+    edges = _KEYWORD_EDGES
     opened = start < 2 or tokens[start - 1] in edges or tokens[start - 2] in edges
     words = tokens[max(0, start - 1) : end + 2]
     after = tokens[end + 2] if end + 2 < len(tokens) else ","
     bare = all(w.isalpha() and not _function_word(w) for w in words if w not in edges)
     third = tokens[end + 1] if end + 1 < len(tokens) else ","
     return opened and bare and third not in edges | _WHEN | _STATES and after in edges
+
+
+# What bounds a run of keywords: a comma, a stop, a denial.
+_KEYWORD_EDGES = frozenset({",", STOP, "no", "not", "without", "nobody"})
 
 
 # What a thing is like, no third keyword: "pizza box open" is a pizza box.
@@ -208,7 +214,7 @@ def _is_modifier(tokens: list[str], start: int, end: int, term_starts: set[int])
     ):
         return False  # "the oven light is off", "the car window": a part of what is there
     head = after in COMPOUND_HEADS and not _ends_list(tokens, start, after)
-    head = head and not (end + 1 not in term_starts and _keywords(tokens, start, end))
+    head = head and not _keywords(tokens, start, end, term_starts)
     if (head and not plural and not _verb_with_object(tokens, end)) or after.endswith("-shaped"):
         return True
     if end - start == 1 and start and tokens[start - 1] in SUBJECTS and after in VERB_OBJECTS:

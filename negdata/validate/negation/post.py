@@ -9,6 +9,7 @@ from negdata.validate.negation.cues import POST
 from negdata.validate.negation.mentions import Mention
 from negdata.validate.negation.scope import is_post_use
 from negdata.validate.negation.words import (
+    CLAUSE_WORDS,
     COPULAS,
     DETERMINERS,
     PREPOSITIONS,
@@ -116,11 +117,12 @@ def _verb(token: str) -> bool:
     return token.isalpha() and token not in PREPOSITIONS | DETERMINERS | QUANTIFIERS | _NOT_VERBS
 
 
-_NOT_VERBS = frozenset(
-    {"and", "or", "nor", "not", "no", "both", "neither", "either", "only", "just", "but", "yet",
-     "so", "then", "also", "plus", "whereas", "while", "whilst", "although", "though", "because",
-     "since", "when", "where", "if", "as", "than", "that", "which", "who", "like", "unlike"}
-)  # fmt: skip
+# Words that open a clause or join a list ("whereas a bed and a fridge are absent"), not verbs;
+# "leaving the bench" is one.
+_NOT_VERBS = (CLAUSE_WORDS - {"leaving"}) | {
+    "and", "or", "nor", "not", "no", "both", "neither", "either", "then", "also", "plus",
+    "whilst", "if", "than", "like",
+}  # fmt: skip
 
 
 def _part_of(tokens: list[str], start: int) -> bool:
