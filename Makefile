@@ -248,6 +248,10 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout55.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen47.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen48.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout56.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout57.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen49.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen50.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

@@ -173,6 +173,10 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out55": ("negation_heldout55.jsonl", "coco", True),
     "unseen47": ("negation_unseen47.jsonl", "coco", False),
     "unseen48": ("negation_unseen48.jsonl", "coco", True),
+    "held-out56": ("negation_heldout56.jsonl", "coco", False),
+    "held-out57": ("negation_heldout57.jsonl", "coco", True),
+    "unseen49": ("negation_unseen49.jsonl", "coco", False),
+    "unseen50": ("negation_unseen50.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

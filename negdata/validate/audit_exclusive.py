@@ -25,6 +25,8 @@ EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
     "exclusive4-x": ("exclusive_test4.jsonl", False),
     "exclusive4": ("exclusive_dev4.jsonl", True),
     "exclusive5-x": ("exclusive_test5.jsonl", False),
+    "exclusive5": ("exclusive_dev5.jsonl", True),
+    "exclusive6-x": ("exclusive_test6.jsonl", False),
 }
 
 

@@ -21,6 +21,7 @@ from typing import Literal
 
 from negdata.detect.lexicon import HYPERNYMS, Lexicon
 from negdata.detect.vocab import singular
+from negdata.english import plural
 from negdata.records import Verdict
 from negdata.validate.exclusivity import VOID_WORDS, exclusive, only_kinds
 from negdata.validate.negation import mention_terms
@@ -578,21 +579,26 @@ def _owner_start(tokens: list[str], start: int) -> int:
 def _paired(tokens: list[str], bare: list[Mention]) -> list[Count]:
     """One each of two singular names of one object with no count word, joined by "and" as a
     headline writes them ("foal and mare", "bride & groom", "Mum and the baby": two horses, two
-    people), or two different names the second of which the first stands beside, in one clause
-    ("foal standing on wobbly legs beside the mare"), or lies on ("newborn asleep on Dad's
-    chest")."""
+    people) or one name said again after a comma ("car, car, truck"), or two different names
+    the second of which the first stands beside, in one clause ("foal standing on wobbly legs
+    beside the mare"), or lies on ("newborn asleep on Dad's chest")."""
     found = []
+    ones: dict[int, Mention] = {}  # "dog and dog and dog": three, each counted once
     for m, n in itertools.pairwise(bare):
         if m.name != n.name or not all(_one(tokens, x) for x in (m, n)):
             continue
         between = tokens[m.end : n.start]
-        if set(between[:1]) <= {"and"} and set(between[1:]) <= _THE - {"a", "an"}:  # one each
-            found += [Count(x.name, "a", 1, 1, x.start, x.end) for x in (m, n)]
-        elif tokens[m.end - 1] != tokens[n.end - 1] and (
+        again = tokens[m.end - 1] == tokens[n.end - 1]
+        if (set(between[:1]) <= {"and"} and set(between[1:]) <= _THE - {"a", "an"}) or (
+            # "Parked: car, car, truck": two cars ("sheep, sheep, more sheep": a flock)
+            again and between == [","] and plural(tokens[m.end - 1]) != tokens[m.end - 1]
+        ):
+            ones |= {m.start: m, n.start: n}
+        elif not again and (
             _beside(between) or _on_body(between, tokens[n.end : n.end + 2])
         ):  # two, as one claim
             found.append(Count(m.name, "a", 2, 2, m.start, n.end))
-    return found
+    return found + [Count(x.name, "a", 1, 1, x.start, x.end) for x in ones.values()]
 
 
 def _with_its_mother(tokens: list[str], bare: list[Mention]) -> list[Count]:
@@ -778,10 +784,17 @@ def _tokens(text: str) -> list[str]:
     text = _INDEXED.sub(lambda m: m.group(1) or m.group(2), text)
     text = _PACK.sub(r"\1 \2", text)  # "a six-pack of beer bottles": six bottles, a count
     text = re.sub(r"\b(\d+) ?\+", r"at least \1", text)  # "100+ bikes"
+    text = _TIMES_BEFORE.sub(r"\1 ", text)  # "2x dining chairs": two chairs
+    text = _TIMES_AFTER.sub(r"\2 \1", text)  # "dining chairs x2", "chairs (x4)"
     text = re.sub(r"\b(?:an?|one) ((?:[a-z]+ )?[a-z]+) or (?:two|three|so)\b", r"some \1", text)
     text = _BED_SIZE.sub(r"\1", text)  # "two single beds": two beds, each of a size
     text = re.sub(r"\b[a-z]+-(?:only|free|friendly|proof)\b", " ", text)  # "a dogs-only beach"
     return _TOKEN.findall(_NO_COUNT.sub(" ", text))
+
+
+# A listing's multiplier, before or after the name it counts: "2x chairs", "chairs (x4)".
+_TIMES_BEFORE = re.compile(r"\b(\d+) ?[x\u00d7] ?(?=[a-z]{2})")
+_TIMES_AFTER = re.compile(r"\b([a-z]{2,}) \(?[x\u00d7] ?(\d+)\b\)?")
 
 
 def _another(tokens: list[str]) -> bool:

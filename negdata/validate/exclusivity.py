@@ -103,7 +103,7 @@ EXCLUSIVE = re.compile(
     rf"|\b(?:has|have|had|having|gets?|got) {_WORDS}to (?:it|him|her|them)sel(?:f|ves)\b"
     # "an otherwise empty pasture", "a lone elephant and otherwise nothing on the horizon"
     r"|\botherwise (?:completely |entirely |totally )?"
-    r"(?:empty|bare|deserted|vacant|clear|nothing|nobody|no one)\b"
+    r"(?:empty|bare|deserted|vacant|clear|nothing|nobody|no one|devoid of)\b"
     # "the slope is completely empty": nothing at all on it
     r"|\b(?:completely|entirely|totally) (?:empty|bare|deserted|vacant)\b"
     r"|\bclose-?up of\b"  # the thing fills the frame
@@ -117,7 +117,7 @@ EXCLUSIVE = re.compile(
     # one thing, said of the picture or a place: "a single object is in the image", "the room
     # has one thing in it", "the frame's single occupant"
     r"|\b(?:a|one|the|its|[a-z]+'s) (?:single|sole|lone|only|one) (?:objects?|things?|items?"
-    r"|occupants?|subjects?|elements?|residents?|inhabitants?)\b"
+    r"|occupants?|subjects?|elements?|residents?|inhabitants?|fixtures?|features?)\b"
     r"|\b(?:one|a single) (?:object|thing|item)\b"
     r"|\b(?:count|number|total) of (?:objects|things|items)\b"
     # all there is, in so many words: "the entirety of the picture", "the sum total of this
@@ -161,7 +161,8 @@ EXCLUSIVE = re.compile(
     r"|\bthe list ends\b|\blong and (?:the )?short of\b"
     # "not one more object", "not a speck more", "nary another thing", "zero anything else",
     # "no extras", "nothing added", "the frame is otherwise void", "that's the whole of it"
-    r"|\bnot (?:a|an|one|a single) (?:[a-z]+ )?more\b|\bnary (?:another|a) (?:thing|object|item)\b"
+    r"|\bnot (?:a|an|one|a single) (?:[a-z]+ ){0,2}more\b"
+    r"|\bnary (?:another|a) (?:thing|object|item)\b"
     r"|\bzero (?:anything|everything|other|else)\b|\bno extras\b|\bnothing (?:extra|added)\b"
     r"|\botherwise (?:completely |entirely |totally )?void\b|\bthe (?:whole|entirety) of it\b"
     # "that is the complete list", "end of inventory", "and it stops there", "in isolation",
@@ -177,7 +178,16 @@ EXCLUSIVE = re.compile(
     r"(?:the |this )?(?:photo|picture|image|frame|shot|pic)\s*:|\btotal (?:items|objects|things)\b"
     # "the bare dining table after the guests have gone": nothing on it
     r"|\b(?:the|a|an|this|that) (?:completely |totally |entirely )?(?:bare|empty|cleared) "
-    r"(?:[a-z]+ )?(?:table|counter|countertop|worktop|shelf|desk|tabletop|surface)\b",
+    r"(?:[a-z]+ )?(?:table|counter|countertop|worktop|shelf|desk|tabletop|surface)\b"
+    # "a cat, and nothing past it", "nothing on top of that", "flanked by nothing", "and that's
+    # that", "that is the entire farmyard", "the full extent of the picture", "no company of
+    # any kind", "strictly one kite", "Anything else? No.", "no milk, no eggs, nothing."
+    r"|\bnothing (?:past|beyond|besides|on top of|in addition to|over and above) "
+    r"(?:that|this|it|them)\b|\b(?:flanked|surrounded|accompanied|joined) by nothing\b"
+    r"|\bthat(?:'s|\u2019s| is) that\b|\bthat(?:'s|\u2019s| is| was) the (?:whole|entire) [a-z]+"
+    r"(?= *(?:[.;:!\u2014]|$))|\b(?:full|whole|entire) extent\b|\bno company\b"
+    r"|\bstrictly (?=(?:an?|one|two|three|the)\b)|\banything else\?\s*no\b"
+    r"|\bno [^.;]*, (?:and |or )?nothing(?= *(?:[.;!)\u2014]|$|lol\b))",
     re.IGNORECASE,
 )
 # Words that except something from a denial or an emptiness, and what they except it from, in

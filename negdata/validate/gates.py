@@ -294,7 +294,11 @@ def option_truth(
         or unresolved_anaphor(text, polarities, lexicon)
     ):
         return None
-    if _NOBODY_HOLDS.search(text) and verdicts.get("person") == "present":
+    # "nobody on the bus is holding a dog": the people on it hold none, to the rules and most
+    # readers, but nobody is there to some; "nobody is holding a dog" beside people, likewise
+    if _NOBODY_HOLDS.search(text) and (
+        verdicts.get("person") == "present" or polarities.get("person") == "affirmed"
+    ):
         return None
     truth = True
     for name, pol in polarities.items():

@@ -74,6 +74,7 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         # a denial of going: every one still there
         ("Not one person has left the platform, the red bus waits, and no dog.", "double_negation"),
         ("The red bus is not short of people, nor of bicycles, and no dog.", "double_negation"),
+        ("Nowhere on the red bus is there not a person, and no dog.", "double_negation"),
         # ... but not a denial whose subject ends before the verb: nobody there, as read
         ("Nobody is left on the red bus now that the people have gone, no dog.", "negates_present"),
         # a sentence that takes back what it said
@@ -456,12 +457,16 @@ def test_an_option_whose_truth_depends_on_the_reader_decides_nothing() -> None:
     assert option_truth(verdicts, "A person waits by a bus, with no dog.", lexicon, two) is None
     three = "Three people wait by a bus, with no dog."
     assert option_truth(verdicts, three, lexicon, two) is False
-    # beside people, "nobody holds a dog" is no one there to some, no one with a dog to others
-    holds = "Nobody on the bus is holding a dog."
+    # beside people, "nobody holds a dog" is no one there to some, no one with a dog to others;
+    # "nobody on the bus" is the people on it to most, and none there to some
+    holds = "Nobody is holding a dog."
     assert option_truth(verdicts, holds, lexicon) is None
     scores = [s for s in EV.scores if s.label != "person"] + [LabelScore(label="person", score=0)]
     empty = GATE.verdicts(EV.model_copy(update={"key": "empty", "scores": scores}))
     assert option_truth(empty, holds, lexicon) is True  # nobody there, and no dog
+    on_it = "Nobody on the bus is holding a dog."
+    assert option_truth(verdicts, on_it, lexicon) is None
+    assert option_truth(empty, on_it, lexicon) is None
 
 
 def test_an_option_that_affirms_an_absent_object_is_false_whatever_its_count() -> None:

@@ -110,10 +110,10 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         ("The dog has raced into the woods, leaving its frisbee on the grass.", {"dog": "negated",
          "frisbee": "affirmed"}),
         ("The dog is asleep, leaving the cat alone.", {"dog": "affirmed", "cat": "affirmed"}),
-        # what nobody there has is not there either
-        ("No one on the bench has a backpack.", {"person": "negated", "bench": "affirmed",
+        # what nobody there has is not there either, and those there are
+        ("No one on the bench has a backpack.", {"person": "affirmed", "bench": "affirmed",
          "backpack": "negated"}),
-        ("Nobody at the table is using a laptop.", {"person": "negated",
+        ("Nobody at the table is using a laptop.", {"person": "affirmed",
          "dining table": "affirmed", "laptop": "negated"}),
         # a denial raised to the verb of seeming
         ("A cat naps, and it doesn't look like there's a dog.", {"cat": "affirmed",
@@ -751,6 +751,26 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         ("IMG_7781.JPG pizza box open no pizza left lol", {"pizza": "negated"}),
         ("The entire car park contains one truck, and not a person.", {"truck": "affirmed",
          "person": "negated"}),
+        # a thing's place stays when the thing goes; what a bowl holds goes with it
+        ("The microwave above the oven is gone.", {"microwave": "negated", "oven": "affirmed"}),
+        ("The cup on the table next to the sofa is missing.", {"cup": "negated",
+         "dining table": "affirmed", "couch": "affirmed"}),
+        ("The bowl of oranges on the table is gone.", {"bowl": "negated", "orange": "negated",
+         "dining table": "affirmed"}),
+        ("The cup on the windowsill is gone, no spoon.", {"cup": "negated", "spoon": "negated"}),
+        ("The handbag in the background is not part of the sale", {"handbag": "affirmed"}),
+        ("One cat, one dog, one bowl between them, and the humans are out.", {"cat": "affirmed",
+         "dog": "affirmed", "bowl": "affirmed", "person": "negated"}),
+        ("The fruit bowl next to the toaster has been picked clean.", {"bowl": "affirmed",
+         "toaster": "affirmed"}),
+        ("The apples have been picked.", {"apple": "negated"}),
+        # a list's second item may be someone's
+        ("A calf nuzzles its mother while the farmer and his collie are away in the fields.",
+         {"cow": "affirmed", "person": "negated", "dog": "negated"}),
+        # nobody in a place holds it: the people are there, what they would hold is not
+        ("It's raining, but nobody on the street carries an umbrella.", {"person": "affirmed",
+         "umbrella": "negated"}),
+        ("Nobody brought forks.", {"person": "negated", "fork": "negated"}),
     ],
 )  # fmt: skip
 def test_analyze_resolves_every_name(text: str, expected: dict[str, str]) -> None:

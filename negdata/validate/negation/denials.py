@@ -62,6 +62,10 @@ _DOUBLE = re.compile(
     rf"|\b(?:not (?:an?|one|a single)|no)\b{_GAP}\b(?:that|which) (?:is|are|was|were) "
     r"(?:empty|vacant|free|unoccupied|unused|untouched)\b"
 )
+# "nowhere on the hill is there not a sheep": a sheep everywhere, which ``prepare`` makes "no"
+_NOWHERE_NOT = re.compile(
+    r"\bnowhere\b[^.;:!?|]{0,60}\b(?:is|are|was|were) there (?:not|no|never)\b", re.IGNORECASE
+)
 
 
 _OWNED = r"(?:the|his|her|their|its|my|our)"
@@ -79,4 +83,4 @@ def contrast_cleft(text: str) -> bool:
 
 def unread_double_negation(text: str) -> bool:
     """Whether ``text`` keeps, after the rules' rewriting, a cue inside what another embeds."""
-    return _DOUBLE.search(prepare(text)) is not None
+    return _NOWHERE_NOT.search(text) is not None or _DOUBLE.search(prepare(text)) is not None

@@ -591,13 +591,13 @@ def prepare(text: str) -> str:
         # an adjective ("a deserted street", "an uninhabited island") qualifies no noun after it
         stop = f" {STOP}" if phrase.endswith(("ed", "ant")) else ""
         text = re.sub(rf"\b{phrase}\b", f"no person{stop}", text)
-    # "nobody brought forks", "no one in the park is holding an umbrella": what nobody has is not
-    # there either.
+    # "nobody brought forks": what nobody has is not there either; "no one in the park is
+    # holding an umbrella": nor is it there, but the people in the park are
     text = re.sub(
         r"\bno person((?: (?:in|on|at|near|inside|around|by) (?:the|this|that|a|an) [a-z]+)?) "
         rf"((?:is |was |are |were |has |have |had )?(?:{POSSESS_VERBS}))"
         r"(?= (?:a|an|any|one|single)\b| [a-z]+s\b)",
-        r"no person\1 \2 no",
+        lambda m: f"{'a' if m.group(1) else 'no'} person{m.group(1)} {m.group(2)} no",
         text,
     )
     # "nothing (on the plate) suggests a cake": the verb becomes the cue.

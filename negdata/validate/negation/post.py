@@ -12,6 +12,7 @@ from negdata.validate.negation.words import (
     CLAUSE_WORDS,
     COPULAS,
     DETERMINERS,
+    FRAME_WORDS,
     PREPOSITIONS,
     QUANTIFIERS,
     SOFT_PREPOSITIONS,
@@ -25,10 +26,13 @@ def post_negated(tokens: list[str], mentions: list[Mention]) -> set[int]:
     picture"): the cue must come before the next comma, preposition or mention."""
     result: set[int] = set()
     ends = {m.start: m.end for m in mentions}
+    landmarks: set[int] = set()  # "the cup on the table is gone": the table is there
     for m in mentions:
-        if _part_of(tokens, m.start):
+        if _part_of(tokens, m.start) or m.start in landmarks:
             continue  # "half of the pizza has been eaten": the rest is there
-        k = m.end
+        k = phrase_end = m.end
+        places: list[int] = []
+        located = False
         # a verb already says something of ``m`` ("the bowl is empty and ..."), or ``m`` is
         # the object of a preposition ("a path winds past a bench, and skis are nowhere"): no
         # list of subjects starts at it
@@ -52,7 +56,22 @@ def post_negated(tokens: list[str], mentions: list[Mention]) -> set[int]:
                     tokens[cue_at] not in {"missing", "absent"} or is_post_use(tokens, cue_at)
                 ):
                     result.add(m.start)
+                    landmarks.update(places)
+                    after = (
+                        _landmark(tokens, cue_at + 1, ends) if cue_at + 1 < len(tokens) else None
+                    )
+                    if after is not None and after[0] is not None:
+                        landmarks.add(after[0])  # "the clock used to hang above the fireplace"
                 break
+            place = _landmark(tokens, k, ends) if k == phrase_end else None
+            if place is not None:  # "the microwave above the oven is gone", "a bowl of pears"
+                located = located or tokens[k] != "of"  # "on the left of the sofa": a place
+                start, k = place
+                if start is not None and located:
+                    places.append(start)
+                phrase_end = k
+                said = True  # "one bowl between them, and the humans are out": no list
+                continue
             copula = _past_habit(tokens, k, ends)
             if copula is not None:
                 k = copula  # "the clock usually on the wall is absent"
@@ -64,6 +83,39 @@ def post_negated(tokens: list[str], mentions: list[Mention]) -> set[int]:
         if k < len(tokens) and tokens[k] == "," and _comma_negates(tokens, k, ends):
             result.add(m.start)
     return result
+
+
+# Prepositions that place a thing by another, which stays: "the cup on the table is gone".
+_LOCATIVE = frozenset(
+    {"on", "in", "at", "by", "near", "beside", "next", "behind", "under", "above", "over",
+     "inside", "outside", "around", "along", "across", "against", "among", "between", "beneath",
+     "below", "underneath", "within", "atop"}
+)  # fmt: skip
+
+
+def _landmark(tokens: list[str], k: int, ends: Mapping[int, int]) -> tuple[int | None, int] | None:
+    """The noun phrase a locative preposition at ``k`` places a thing by ("above the oven",
+    "next to a sofa", "on the windowsill") or "of" says it holds ("a bowl of pears", "a cup of
+    coffee"): the start of its mention (``None`` where it names no object) and its end, past a
+    determiner and up to two words; ``None`` where no such phrase follows."""
+    if tokens[k] not in _LOCATIVE | {"of"}:
+        return None
+    at = k + 2 if tokens[k] == "next" and tokens[k + 1 : k + 2] == ["to"] else k + 1
+    for j in range(at, min(at + 4, len(tokens) + 1)):
+        if j in ends:
+            return j, ends[j]
+        plain = j < len(tokens) and tokens[j].isalpha()
+        if not plain or tokens[j] in VERBS | COPULAS | PREPOSITIONS | _NOT_VERBS | {"of"}:
+            named = j > at and tokens[j - 1] not in DETERMINERS | _IN_VIEW
+            return (None, j) if named else None
+    return None
+
+
+# Where in the picture a thing is, which says it is there: "the handbag in the background".
+_IN_VIEW = frozenset(
+    {*FRAME_WORDS, "background", "foreground", "distance", "corner", "middle", "centre",
+     "center", "front", "back", "left", "right", "side", "edge", "top", "bottom"}
+)  # fmt: skip
 
 
 # "the cows are out": out in the field, where the photo is (a cat that is out is away).
@@ -134,7 +186,7 @@ def _next_item(tokens: list[str], k: int, ends: Mapping[int, int]) -> int | None
     """The next mention of a list, when ``k`` is "and" / "or" before it, or a comma of a list
     that ends in "and" / "or" ("a dining table, a bed, and a fridge are absent")."""
     j = k
-    while j < len(tokens) and tokens[j] in {",", "and", "or", "a", "an", "the", "any"}:
+    while j < len(tokens) and tokens[j] in _LIST_FILLER:
         j += 1
     if j not in ends or j == k or tokens[k] not in {",", "and", "or"}:
         return None
@@ -142,13 +194,17 @@ def _next_item(tokens: list[str], k: int, ends: Mapping[int, int]) -> int | None
         rest = tokens[k:]
         closing = next((i for i, t in enumerate(rest) if t in {"and", "or"}), None)
         if closing is None or any(
-            t not in {",", "and", "or", "a", "an", "the", "any"}
-            and k + i not in ends
-            and not _inside(k + i, ends)
+            t not in _LIST_FILLER and k + i not in ends and not _inside(k + i, ends)
             for i, t in enumerate(rest[:closing])
         ):
             return None
     return j
+
+
+# What lies between the items of a list: "the farmer and his collie are away".
+_LIST_FILLER = frozenset(
+    {",", "and", "or", "a", "an", "the", "any", "his", "her", "their", "its", "my", "our", "your"}
+)
 
 
 def _inside(at: int, ends: Mapping[int, int]) -> bool:

@@ -117,7 +117,7 @@ COMPOUND_HEADS = frozenset(
      # where a thing is kept or goes: "the dog park", "a cat room", "the bear enclosure"
      "park", "basket", "baskets", "room", "rooms", "enclosure", "enclosures", "pen",
      "rank", "contrails", "owner", "owners", "line", "clicker", "platform", "platforms",
-     "tunnel", "chest", "chests"}
+     "tunnel", "chest", "chests", "yard", "yards", "paddock", "paddocks", "stables"}
 )  # fmt: skip
 # Owners who may be elsewhere: "grandma's cake", "the owner's cat", "the dog's bowl" put no one
 # in the picture (a thing's owner is there: "the sink's edge", "the teddy bear's owner")...
@@ -199,6 +199,7 @@ THEIRS = frozenset({"ours", "mine", "theirs", "yours", "his", "hers"})
 BENEFICIARIES = (
     "visitors|guests|customers|kids|children|passengers|diners|patrons|shoppers|commuters"
     "|students|spectators|fans|tourists|residents|staff|employees|hikers|swimmers|skaters"
+    "|owners"
 )
 # Phrases that contain a term but name something else: no mention of anything.
 NOT_OBJECTS = (
