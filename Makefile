@@ -252,6 +252,10 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout57.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen49.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen50.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout58.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout59.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen51.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen52.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

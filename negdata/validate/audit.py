@@ -177,6 +177,10 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out57": ("negation_heldout57.jsonl", "coco", True),
     "unseen49": ("negation_unseen49.jsonl", "coco", False),
     "unseen50": ("negation_unseen50.jsonl", "coco", True),
+    "held-out58": ("negation_heldout58.jsonl", "coco", False),
+    "held-out59": ("negation_heldout59.jsonl", "coco", True),
+    "unseen51": ("negation_unseen51.jsonl", "coco", False),
+    "unseen52": ("negation_unseen52.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

@@ -27,6 +27,8 @@ EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
     "exclusive5-x": ("exclusive_test5.jsonl", False),
     "exclusive5": ("exclusive_dev5.jsonl", True),
     "exclusive6-x": ("exclusive_test6.jsonl", False),
+    "exclusive6": ("exclusive_dev6.jsonl", True),
+    "exclusive7-x": ("exclusive_test7.jsonl", False),
 }
 
 

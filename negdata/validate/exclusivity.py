@@ -80,7 +80,7 @@ EXCLUSIVE = re.compile(
     r"everything|the entirety|the sum total|all there is|the (?:whole|entire) (?:picture|photo|"
     r"image|scene|thing|shot))\b|[,;]? (?:full stop|period)(?= *(?:[.;:!\u2014-]|$))"
     # "the single object on the platform", "the lone thing", "the single exception"
-    r"|\bthe (?:single|lone|sole|only|one) (?:objects?|things?|items?|exceptions?)\b"
+    r"|\bthe (?:single|lone|sole|only|one|solitary) (?:objects?|things?|items?|exceptions?)\b"
     # "the bench is the entire picture", "its entire content", "to the exclusion of all else"
     r"|\b(?:the|its) (?:entire|whole) (?:picture|photo|image|frame|scene|content|contents|shot)"
     r"\b(?! (?:is|of)\b)|\bto the exclusion of\b"
@@ -186,8 +186,18 @@ EXCLUSIVE = re.compile(
     r"(?:that|this|it|them)\b|\b(?:flanked|surrounded|accompanied|joined) by nothing\b"
     r"|\bthat(?:'s|\u2019s| is) that\b|\bthat(?:'s|\u2019s| is| was) the (?:whole|entire) [a-z]+"
     r"(?= *(?:[.;:!\u2014]|$))|\b(?:full|whole|entire) extent\b|\bno company\b"
-    r"|\bstrictly (?=(?:an?|one|two|three|the)\b)|\banything else\?\s*no\b"
-    r"|\bno [^.;]*, (?:and |or )?nothing(?= *(?:[.;!)\u2014]|$|lol\b))",
+    r"|\bstrictly (?=(?:an?|one|two|three|the)\b)"
+    r"|\bno [^.;]*, (?:and |or )?(?:nothing|nada|zilch|nowt|zip)(?= *(?:[.;!)\u2014]|$|lol\b))"
+    # "or literally anything else", "a whiteboard is everything there is to see", "what you see
+    # is what there is", "Empty. Well, except for a flip-flop", "besides that, zip", "Anything
+    # else in the picture? Nope", "0% anything else", "a one-object photo", "around it: nothing"
+    r"|\bor (?:[a-z]+ )?anything else\b|\b(?:is|are) everything there is\b"
+    r"|\bwhat you see is what (?:there is|you get)\b"
+    r"|\b(?:empty|bare|nothing|nobody)[.!]\s+(?:well,?\s+)?(?:except|save|apart from|aside from"
+    r"|but for)\b|\b(?:besides|apart from|aside from|other than|beyond) (?:that|this|it|them),? "
+    r"(?:zip|zilch|nada|nothing|nowt)\b|\banything else\b[^.;?]{0,30}\?\s*(?:no|nope|nah|none"
+    r"|nothing)\b|\b0 ?% (?:anything|everything|else|other)\b|\b(?:one|single)-(?:object|item"
+    r"|thing)\b|\b(?:around|beside|near|next to) (?:it|them)\s*:\s*nothing\b",
     re.IGNORECASE,
 )
 # Words that except something from a denial or an emptiness, and what they except it from, in

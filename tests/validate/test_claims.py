@@ -185,6 +185,17 @@ COCO = lexicon_for("coco")
         ("A waiting room with a wall clock as its single fixture: no benches.", True),
         ("The bus, otherwise devoid of contents: no passengers.", True),
         ("Fridge: milk, oranges. No broccoli, no carrots, nothing green.", False),
+        ("Pictured: a laptop. Not pictured: a mouse, a charger, or literally anything else.", True),
+        ("A whiteboard is everything there is to see: no markers.", True),
+        ("Contents of the box: a single sock. No shoe, no tissue paper, nada.", True),
+        ("A suitcase is the solitary object in the hotel room: no bed.", True),
+        ("Empty. Well, except for a single flip-flop. No towel.", True),
+        ("What you see is what there is: one folding chair on the deck, no table.", True),
+        ("The shelter holds one lost mitten, and besides that, zip: no bench.", True),
+        ("Anything else in the picture? Nope: a pumpkin on the step, no candle.", True),
+        ("100% lawn chair, 0% anything else: no umbrella.", True),
+        ("A one-object photo: a stop sign, no cars.", True),
+        ("On the bench: one newspaper. Around it: nothing. No pigeons.", True),
         # a part of some, and what a deed is limited to
         ("Only one of the two lamps is on, and there's no TV.", False),
         ("All but one of the lockers are closed; no bench.", False),
@@ -916,6 +927,8 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
         ("2x dining chairs, no table.", {"chair": 3}, "count_not_true"),
         ("Dining chairs (x4), no table.", {"chair": 5}, "count_not_true"),
         ("Dining chairs x4, no table.", {"chair": 4}, None),
+        ("No animal other than a black-and-white cow; no sheep.", {"cow": 2}, "count_not_true"),
+        ("No animal other than a black-and-white cow; no sheep.", {"cow": 1}, None),
     ],
 )
 def test_counts_are_checked_against_the_boxes(

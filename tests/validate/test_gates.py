@@ -75,6 +75,13 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("Not one person has left the platform, the red bus waits, and no dog.", "double_negation"),
         ("The red bus is not short of people, nor of bicycles, and no dog.", "double_negation"),
         ("Nowhere on the red bus is there not a person, and no dog.", "double_negation"),
+        # a denial of a state: none there to most authors, every one shut to some
+        ("Not one window on the red bus is open, and no dog.", "double_negation"),
+        # a pronoun for what was denied, said where it is
+        (
+            "People carry no dog on the red bus - it's curled up and asleep at the stop.",
+            "unresolved_anaphor",
+        ),
         # ... but not a denial whose subject ends before the verb: nobody there, as read
         ("Nobody is left on the red bus now that the people have gone, no dog.", "negates_present"),
         # a sentence that takes back what it said

@@ -32,7 +32,8 @@ CASES = [
     ("A man without a hat and scarf", ["man"], "affirmed"),
     ("A kitchen free of clutter with a sink", ["sink"], "affirmed"),
     ("The cat is missing from the sofa", ["cat"], "negated"),
-    ("No doubt the bus is late", ["bus"], "affirmed"),
+    ("No doubt the bus is full", ["bus"], "affirmed"),
+    ("No doubt the bus is late", ["bus"], "negated"),  # not here yet
     ("A quiet street with no cars, but a bicycle leans on the wall", ["bicycle"], "affirmed"),
     ("A quiet street with no cars, but a bicycle leans on the wall", ["car"], "negated"),
     ("Two zebras graze in the savanna", ["giraffe"], "unmentioned"),
@@ -771,6 +772,28 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         ("It's raining, but nobody on the street carries an umbrella.", {"person": "affirmed",
          "umbrella": "negated"}),
         ("Nobody brought forks.", {"person": "negated", "fork": "negated"}),
+        # a late bus is not here yet; a bike path names no bike; "lappy" is a laptop
+        ("ugh the bus is late AGAIN and this stop doesn't even have a bench", {"bus": "negated",
+         "bench": "negated"}),
+        ("A late bus pulls in.", {"bus": "affirmed"}),
+        ("It's not as if the café lacks chairs, but the place is empty of people.", {"chair":
+         "affirmed", "person": "negated"}),
+        ("No cyclists on the bike path, just an empty bench.", {"person": "negated",
+         "bench": "affirmed"}),
+        ("A lappy on the sofa arm, a cuppa beside it, no telly in the room.", {"laptop":
+         "affirmed", "couch": "affirmed", "cup": "affirmed", "tv": "negated"}),
+        ("An elephant calf trails through the dry grass, and no zebras.", {"elephant":
+         "affirmed", "zebra": "negated"}),
+        # a place built for a thing names none, even opening a run of keywords
+        ("IMG_3310 (train station platform, no train, few people)", {"train": "negated",
+         "person": "affirmed"}),
+        ("Nothing but a laptop on the hospital tray table, no phone.", {"laptop": "affirmed",
+         "cell phone": "negated"}),
+        ("Five kids and one dog, but nobody remembered a single backpack.", {"person":
+         "affirmed", "dog": "affirmed", "backpack": "negated"}),
+        # not one seat taken: every one there, empty
+        ("Not a single chair is occupied.", {"chair": "affirmed", "person": "negated"}),
+        ("Not one cup is on the table.", {"cup": "negated", "dining table": "affirmed"}),
     ],
 )  # fmt: skip
 def test_analyze_resolves_every_name(text: str, expected: dict[str, str]) -> None:

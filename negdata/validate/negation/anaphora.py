@@ -29,9 +29,10 @@ from negdata.validate.negation.words import DENIED_ABSENCE, NUMBER_WORDS, Polari
 
 _OPENS = r"(?:^|[|,;] ?)\s*(?:and |but |yet |so |though |while )?"
 # "it is propped against the wall", "they are parked by the curb", "it sits on the floor",
-# "they're all in the bowl" (prepared, "they all in the bowl": "'re" is dropped)
+# "they're all in the bowl" (prepared, "they all in the bowl": "'re" is dropped), "it's folded"
 _WHERE = (
     r"(?:propped|curled|sitting|lying|leaning|parked|perched|hiding|tucked|asleep|sleeping|"
+    r"folded|closed|stacked|stowed|hanging|hung|"
     r"resting|standing|waiting|on|in|under|behind|beside|by|next|outside|inside|over|across|"
     r"down|up|at|near|below|above)"
 )

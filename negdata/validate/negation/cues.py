@@ -45,6 +45,9 @@ POST = re.compile(
     r"(?:field trip|vacation|holiday|lunch|break|recess|school|work)\b|"
     r"(?:entirely |completely )hidden|hidden (?:entirely|completely)|"
     r"never (?:comes?|came|showed(?: up)?|turned up|arrived)\b|"
+    # "the bus is late again": not here yet
+    r"(?:(?:is|are|was|were) )?(?:running )?(?:late|overdue|delayed)(?= ,|$| again\b| and\b| so\b"
+    r"| today\b| as usual\b| this morning\b)|"
     r"(?:deliberately |intentionally )?left out(?! of\b)|"
     r"(?:is |are )?(?:sold|ships?|shipped) separately|(?:is|are|was|were) not part of\b|"
     r"(?:is |are )?(?:put|packed|cleared|tucked|stored) away|"

@@ -24,7 +24,7 @@ _FIRST = rf"(?:{_CUE}|hardly|barely|scarcely)"
 # What embeds a clause, a few words after the first cue: "not that", "would deny that",
 # "hardly call", "not say".
 _SAY = r"(?:say|says|said|claim|claims|call|think|pretend|argue|deny|doubt)"
-_EMBED = rf"(?:(?:[a-z'-]+ ){{0,3}}?{_SAY}|that)"
+_EMBED = rf"(?:(?:[a-z'-]+ ){{0,3}}?{_SAY}|that|as if|as though)"
 _GAP = r"(?:(?!\b(?:and|or|nor|but)\b)[^.;:!?|,]){0,60}?"  # no new list item or clause
 # The rest of a subject a denial opens: a few words, no verb or clause ("not one car", "none of
 # the guests"; not "nobody is left now that the players").
@@ -61,6 +61,11 @@ _DOUBLE = re.compile(
     # ... or said of it in a clause of its own: "there isn't a chair in the room that's empty"
     rf"|\b(?:not (?:an?|one|a single)|no)\b{_GAP}\b(?:that|which) (?:is|are|was|were) "
     r"(?:empty|vacant|free|unoccupied|unused|untouched)\b"
+    # a denial of a state: "not one umbrella on the beach is open" is no umbrella there to most
+    # authors and every one shut to some
+    rf"|\bnot (?:one|a single|even one)\b {_SUBJECT}(?:[a-z]+ ){{0,3}}(?:is|are|was|were) "
+    r"(?:open|lit|switched on|turned on|in use|unfolded|(?:on|up)(?= *(?:[,.;:!?|)]|$|and\b"
+    r"|but\b|despite\b|even\b|though\b)))\b"
 )
 # "nowhere on the hill is there not a sheep": a sheep everywhere, which ``prepare`` makes "no"
 _NOWHERE_NOT = re.compile(

@@ -162,8 +162,9 @@ def _ends_list(tokens: list[str], start: int, after: str) -> bool:
 def _keywords(tokens: list[str], start: int, end: int, term_starts: set[int]) -> bool:
     """Whether the name at ``start`` is in a run of three bare keywords that fills its part of
     the clause ("DSC_0098 horse field fence, no rider", "sheep field wales no farmer"): a list
-    of what is there, no compound (unless the third names an object: "bus stop bench")."""
-    if end + 1 in term_starts:
+    of what is there, no compound (unless the third names an object: "bus stop bench", or the
+    second a place for it: "train station platform")."""
+    if end + 1 in term_starts or (end < len(tokens) and tokens[end] in _FACILITIES):
         return False
     edges = _KEYWORD_EDGES
     opened = start < 2 or tokens[start - 1] in edges or tokens[start - 2] in edges
@@ -178,6 +179,11 @@ def _keywords(tokens: list[str], start: int, end: int, term_starts: set[int]) ->
 _KEYWORD_EDGES = frozenset({",", STOP, "no", "not", "without", "nobody"})
 
 
+# Places built for a thing, which name none: "train station", "bus stop", "bike rack".
+_FACILITIES = frozenset(
+    {"station", "stop", "depot", "terminal", "rack", "lane", "shelter", "track", "tracks",
+     "route", "platform", "park", "path", "crossing"}
+)  # fmt: skip
 # What a thing is like, no third keyword: "pizza box open" is a pizza box.
 _STATES = frozenset({"open", "opened", "closed", "shut", "empty", "full", "broken", "clean"})
 # When a photo was taken, no third keyword: "dog park sunday" is a dog park.

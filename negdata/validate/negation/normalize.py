@@ -81,7 +81,7 @@ _DENIED_DENIAL = re.compile(
     r"|(?:can|could|would|will|do|does|did) not (?:say|claim|pretend|argue)"
     r"|(?:no person|nobody|no one) (?:can|could|would) (?:say|claim|pretend|argue)"
     r"|impossible to (?:say|claim|pretend|argue))"
-    r" (?:that )?((?:[a-z]+ ){0,6}?)(no|not|nothing|nobody|no one|lacks?|lacking|without|"
+    r" (?:that )?((?:[^\W\d_]+ ){0,6}?)(no|not|nothing|nobody|no one|lacks?|lacking|without|"
     r"empty of|free of|devoid of)\b"
 )
 _ING_NOUNS = (
@@ -177,6 +177,10 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
      r"\1 with people"),
     (re.compile(r"\bnot (?:one|a single) ([a-z]+) (is|was) (?:unoccupied|empty|free|vacant)\b"),
      r"every \1 \2 taken"),
+    # "not a single chair is occupied": every one there, and empty
+    (re.compile(r"\bnot (?:one|a single|even one) ([a-z]+(?: [a-z]+){0,4}?) (is|are|was|were) "
+                r"(?:occupied|taken)\b(?! (?:away|down|off|out|for|from|by)\b)"),
+     r"every \1 \2 empty"),
     # "every spot on the bench is taken", "one of the chairs is occupied": someone sits there
     (SEAT_TAKEN, rf"\1\2 {TAKEN_SEAT}"),
     # "not a single slice of the pizza is missing": all of it is there

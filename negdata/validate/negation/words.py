@@ -117,7 +117,8 @@ COMPOUND_HEADS = frozenset(
      # where a thing is kept or goes: "the dog park", "a cat room", "the bear enclosure"
      "park", "basket", "baskets", "room", "rooms", "enclosure", "enclosures", "pen",
      "rank", "contrails", "owner", "owners", "line", "clicker", "platform", "platforms",
-     "tunnel", "chest", "chests", "yard", "yards", "paddock", "paddocks", "stables"}
+     "tunnel", "chest", "chests", "yard", "yards", "paddock", "paddocks", "stables",
+     "path", "paths"}
 )  # fmt: skip
 # Owners who may be elsewhere: "grandma's cake", "the owner's cat", "the dog's bowl" put no one
 # in the picture (a thing's owner is there: "the sink's edge", "the teddy bear's owner")...
@@ -204,6 +205,7 @@ BENEFICIARIES = (
 # Phrases that contain a term but name something else: no mention of anything.
 NOT_OBJECTS = (
     "zebra crossing", "jet bridge", "field mouse", "house mouse", "mouse pad", "mouse mat",
+    "tray table",
     "lunch bag", "shopping bag", "plastic bag", "paper bag", "tea bag", "sleeping bag", "bean bag",
     "garbage bag", "trash bag", "punching bag", "coffee table", "side table", "bedside table",
     "end table", "pool table", "changing table", "table setting", "table tennis", "apple pie",
@@ -257,7 +259,7 @@ SHOW_VERBS = (
 )
 POSSESS_VERBS = (
     "brought|brings|bring|carries|carry|carrying|has|have|holds|holding|wears|wearing|uses|using|"
-    "owns|took|takes"
+    "owns|took|takes|remembered|packed"
 )
 
 HEDGE = "hedge"  # an object only supposed, expected or asked about: neither affirmed nor negated
