@@ -57,9 +57,7 @@ def post_negated(tokens: list[str], mentions: list[Mention]) -> set[int]:
                 ):
                     result.add(m.start)
                     landmarks.update(places)
-                    after = (
-                        _landmark(tokens, cue_at + 1, ends) if cue_at + 1 < len(tokens) else None
-                    )
+                    after = _landmark(tokens, cue_at + 1, ends)
                     if after is not None and after[0] is not None:
                         landmarks.add(after[0])  # "the clock used to hang above the fireplace"
                 break
@@ -98,7 +96,7 @@ def _landmark(tokens: list[str], k: int, ends: Mapping[int, int]) -> tuple[int |
     "next to a sofa", "on the windowsill") or "of" says it holds ("a bowl of pears", "a cup of
     coffee"): the start of its mention (``None`` where it names no object) and its end, past a
     determiner and up to two words; ``None`` where no such phrase follows."""
-    if tokens[k] not in _LOCATIVE | {"of"}:
+    if k >= len(tokens) or tokens[k] not in _LOCATIVE | {"of"}:
         return None
     at = k + 2 if tokens[k] == "next" and tokens[k + 1 : k + 2] == ["to"] else k + 1
     for j in range(at, min(at + 4, len(tokens) + 1)):

@@ -205,12 +205,11 @@ BENEFICIARIES = (
 # Phrases that contain a term but name something else: no mention of anything.
 NOT_OBJECTS = (
     "zebra crossing", "jet bridge", "field mouse", "house mouse", "mouse pad", "mouse mat",
-    "tray table",
     "lunch bag", "shopping bag", "plastic bag", "paper bag", "tea bag", "sleeping bag", "bean bag",
     "garbage bag", "trash bag", "punching bag", "coffee table", "side table", "bedside table",
-    "end table", "pool table", "changing table", "table setting", "table tennis", "apple pie",
-    "chocolate orange", "bus stop sign", "local pickup", "pickup only", "curbside pickup",
-    "for pickup",
+    "end table", "pool table", "changing table", "tray table", "table setting", "table tennis",
+    "apple pie", "chocolate orange", "bus stop sign", "local pickup", "pickup only",
+    "curbside pickup", "for pickup",
     "bear hug", "cat walk", "hot tub", "super bowl", "rose bowl", "dust bowl", "piece of cake",
     "train of thought", "ball of yarn", "ball of wool", "ball of string", "ball of twine",
     # a group of animals or things, not people: "a couple of dogs", "a family of ducks"
