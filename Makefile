@@ -256,6 +256,10 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout59.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen51.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen52.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout60.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout61.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen53.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen54.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

@@ -181,6 +181,10 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out59": ("negation_heldout59.jsonl", "coco", True),
     "unseen51": ("negation_unseen51.jsonl", "coco", False),
     "unseen52": ("negation_unseen52.jsonl", "coco", True),
+    "held-out60": ("negation_heldout60.jsonl", "coco", False),
+    "held-out61": ("negation_heldout61.jsonl", "coco", True),
+    "unseen53": ("negation_unseen53.jsonl", "coco", False),
+    "unseen54": ("negation_unseen54.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

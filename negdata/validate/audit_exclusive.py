@@ -29,6 +29,7 @@ EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
     "exclusive6-x": ("exclusive_test6.jsonl", False),
     "exclusive6": ("exclusive_dev6.jsonl", True),
     "exclusive7-x": ("exclusive_test7.jsonl", False),
+    "exclusive8-x": ("exclusive_test8.jsonl", False),
 }
 
 

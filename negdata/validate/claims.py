@@ -819,6 +819,7 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
     found: list[Count] = []
     uncounted = set()
     bare_plurals: dict[str, set[str]] = {}  # name -> its bare plurals' words
+    bare_ends: dict[str, set[int]] = {}  # name -> where its bare plurals end
     mentions = find_mentions(tokens, build_index(names))
     named = {i for m in mentions for i in range(m.start, m.end)}
     starts = {m.start: m.name for m in mentions}
@@ -837,6 +838,7 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
                 uncounted.add(mention.name)
             elif singular(last) != last and own and _bare_plural(tokens, mention):
                 bare_plurals.setdefault(mention.name, set()).add(singular(last))
+                bare_ends.setdefault(mention.name, set()).add(mention.end)
             continue
         word, at = stated
         if tokens[at - 1 : at] in (["hardly"], ["scarcely"], ["barely"]):
@@ -912,6 +914,13 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
         for c in numbered
         if c.name == name and (name == "person" or singular(tokens[c.end - 1]) in words)
     }
+    # "Birds, yes - three pigeons on the sill": the count says which birds
+    again |= {
+        c.name
+        for c in numbered
+        for end in bare_ends.get(c.name, ())
+        if 0 < c.at - end <= 3 and set(tokens[end : c.at]) <= _APPOSITION
+    }
     return found + more, uncounted | (set(bare_plurals) - again)
 
 
@@ -922,6 +931,8 @@ def _bare_plural(tokens: list[str], mention: Mention) -> bool:
 
 
 _CLAUSE_OPENERS = frozenset({",", ";", ".", ":", "(", "and", "while", "as", "but", "where", "with"})
+# What may stand between a plural and the count that says which they are: "Birds, yes - three".
+_APPOSITION = frozenset({",", ";", ":", "(", "yes"})
 
 
 def _listed_ones(tokens: list[str], found: list[Count], bare: list[Mention]) -> list[Count]:

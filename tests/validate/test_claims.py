@@ -929,6 +929,9 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
         ("Dining chairs x4, no table.", {"chair": 4}, None),
         ("No animal other than a black-and-white cow; no sheep.", {"cow": 2}, "count_not_true"),
         ("No animal other than a black-and-white cow; no sheep.", {"cow": 1}, None),
+        # a plural, and a count right after it that says which
+        ("Birds, yes - three pigeons on the sill - but no cat.", {"bird": 4}, "count_not_true"),
+        ("Birds, yes - three pigeons on the sill - but no cat.", {"bird": 3}, None),
     ],
 )
 def test_counts_are_checked_against_the_boxes(

@@ -82,6 +82,7 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
             "People carry no dog on the red bus - it's curled up and asleep at the stop.",
             "unresolved_anaphor",
         ),
+        ("No dog on the red bus - it's stuck in the doorway.", "unresolved_anaphor"),
         # ... but not a denial whose subject ends before the verb: nobody there, as read
         ("Nobody is left on the red bus now that the people have gone, no dog.", "negates_present"),
         # a sentence that takes back what it said

@@ -32,7 +32,7 @@ _OPENS = r"(?:^|[|,;] ?)\s*(?:and |but |yet |so |though |while )?"
 # "they're all in the bowl" (prepared, "they all in the bowl": "'re" is dropped), "it's folded"
 _WHERE = (
     r"(?:propped|curled|sitting|lying|leaning|parked|perched|hiding|tucked|asleep|sleeping|"
-    r"folded|closed|stacked|stowed|hanging|hung|"
+    r"folded|closed|stacked|stowed|hanging|hung|snagged|stuck|caught|tangled|lodged|wedged|"
     r"resting|standing|waiting|on|in|under|behind|beside|by|next|outside|inside|over|across|"
     r"down|up|at|near|below|above)"
 )
