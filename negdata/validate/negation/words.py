@@ -205,7 +205,6 @@ BENEFICIARIES = (
 # Phrases that contain a term but name something else: no mention of anything.
 NOT_OBJECTS = (
     "zebra crossing", "jet bridge", "field mouse", "house mouse", "mouse pad", "mouse mat",
-    "selfie stick",
     "lunch bag", "shopping bag", "plastic bag", "paper bag", "tea bag", "sleeping bag", "bean bag",
     "garbage bag", "trash bag", "punching bag", "coffee table", "side table", "bedside table",
     "end table", "pool table", "changing table", "tray table", "table setting", "table tennis",
