@@ -818,8 +818,7 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
     tokens = _tokens(text)
     found: list[Count] = []
     uncounted = set()
-    bare_plurals: dict[str, set[str]] = {}  # name -> its bare plurals' words
-    bare_ends: dict[str, set[int]] = {}  # name -> where its bare plurals end
+    bare_plurals: dict[str, list[Mention]] = {}  # name -> its bare plurals
     mentions = find_mentions(tokens, build_index(names))
     named = {i for m in mentions for i in range(m.start, m.end)}
     starts = {m.start: m.name for m in mentions}
@@ -837,8 +836,7 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
             if singular(last) != last and own and theirs:
                 uncounted.add(mention.name)
             elif singular(last) != last and own and _bare_plural(tokens, mention):
-                bare_plurals.setdefault(mention.name, set()).add(singular(last))
-                bare_ends.setdefault(mention.name, set()).add(mention.end)
+                bare_plurals.setdefault(mention.name, []).append(mention)
             continue
         word, at = stated
         if tokens[at - 1 : at] in (["hardly"], ["scarcely"], ["barely"]):
@@ -908,18 +906,14 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
     # people smiling" says the three again, as "4 kids, children playing" may: of people, any
     # word may say them again, of others only the same ("geese, a pair of swans": more birds)
     numbered = [c for c in found if c.word in EXPLICIT or c.word.isdigit()]
+    # ... and "Birds, yes - three pigeons on the sill": a count right after says which
     again = {
-        name
-        for name, words in bare_plurals.items()
-        for c in numbered
-        if c.name == name and (name == "person" or singular(tokens[c.end - 1]) in words)
-    }
-    # "Birds, yes - three pigeons on the sill": the count says which birds
-    again |= {
         c.name
         for c in numbered
-        for end in bare_ends.get(c.name, ())
-        if 0 < c.at - end <= 3 and set(tokens[end : c.at]) <= _APPOSITION
+        for m in bare_plurals.get(c.name, ())
+        if c.name == "person"
+        or singular(tokens[c.end - 1]) == singular(tokens[m.end - 1])
+        or (0 < c.at - m.end <= 3 and set(tokens[m.end : c.at]) <= _APPOSITION)
     }
     return found + more, uncounted | (set(bare_plurals) - again)
 

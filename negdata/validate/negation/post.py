@@ -96,15 +96,15 @@ def _landmark(tokens: list[str], k: int, ends: Mapping[int, int]) -> tuple[int |
     "next to a sofa", "on the windowsill") or "of" says it holds ("a bowl of pears", "a cup of
     coffee"): the start of its mention (``None`` where it names no object) and its end, past a
     determiner and up to two words; ``None`` where no such phrase follows."""
-    if k >= len(tokens) or tokens[k] not in _LOCATIVE | {"of"}:
+    if k >= len(tokens) or tokens[k] not in _PLACING:
         return None
     at = k + 2 if tokens[k] == "next" and tokens[k + 1 : k + 2] == ["to"] else k + 1
     for j in range(at, min(at + 4, len(tokens) + 1)):
         if j in ends:
             return j, ends[j]
         plain = j < len(tokens) and tokens[j].isalpha()
-        if not plain or tokens[j] in VERBS | COPULAS | PREPOSITIONS | _NOT_VERBS | {"of"}:
-            named = j > at and tokens[j - 1] not in DETERMINERS | _IN_VIEW
+        if not plain or tokens[j] in _PHRASE_ENDS:
+            named = j > at and tokens[j - 1] not in _UNNAMED
             return (None, j) if named else None
     return None
 
@@ -164,7 +164,7 @@ def _placed(tokens: list[str], start: int) -> bool:
 
 def _verb(token: str) -> bool:
     """A word before an article that is no preposition, conjunction or denial: a verb."""
-    return token.isalpha() and token not in PREPOSITIONS | DETERMINERS | QUANTIFIERS | _NOT_VERBS
+    return token.isalpha() and token not in _NOT_VERB_WORDS
 
 
 # Words that open a clause or join a list ("whereas a bed and a fridge are absent"), not verbs;
@@ -173,6 +173,11 @@ _NOT_VERBS = (CLAUSE_WORDS - {"leaving"}) | {
     "and", "or", "nor", "not", "no", "both", "neither", "either", "then", "also", "plus",
     "whilst", "if", "than", "like",
 }  # fmt: skip
+_NOT_VERB_WORDS = PREPOSITIONS | DETERMINERS | QUANTIFIERS | _NOT_VERBS
+# What a place's phrase starts with, ends at, and is unnamed after (``_landmark``).
+_PLACING = _LOCATIVE | {"of"}
+_PHRASE_ENDS = VERBS | COPULAS | PREPOSITIONS | _NOT_VERBS | {"of"}
+_UNNAMED = DETERMINERS | _IN_VIEW
 
 
 def _part_of(tokens: list[str], start: int) -> bool:
