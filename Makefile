@@ -260,6 +260,10 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout61.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen53.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen54.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout62.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout63.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen55.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen56.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

@@ -7,7 +7,8 @@ every other label of the vocabulary absent.
 Then again with each labelled object flipped (an affirmed one absent, a negated one present,
 and, where the caption claims that nothing else is there, ``"exclusive": true``, an unmentioned
 one present; where it states how many of an object there are, ``"counts": {"dog": 2}``, the
-evidence has that many boxes, and one more in a flip; where it states a vague amount, "a few
+evidence has that many boxes, and one more in a flip (of an object it affirms: "zero cats" is
+flipped by a cat made present); where it states a vague amount, "a few
 birds", ``"amounts": {"bird": 3}`` is as many boxes as a photo that makes it true shows, never
 flipped, since one more makes it no less true). Objects such a photo shows that the caption
 names in words of no label ("a desk", a surfer's board), ``"also_present"``, are present in
@@ -185,6 +186,10 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out61": ("negation_heldout61.jsonl", "coco", True),
     "unseen53": ("negation_unseen53.jsonl", "coco", False),
     "unseen54": ("negation_unseen54.jsonl", "coco", True),
+    "held-out62": ("negation_heldout62.jsonl", "coco", False),
+    "held-out63": ("negation_heldout63.jsonl", "coco", True),
+    "unseen55": ("negation_unseen55.jsonl", "coco", False),
+    "unseen56": ("negation_unseen56.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {
@@ -281,7 +286,8 @@ def _flips(
         yield affirmed | {label}, counts
     exact: dict[str, int] = case.get("counts", {})  # type: ignore[assignment]
     for label, n in sorted(exact.items()):  # "two dogs" where there are three
-        yield affirmed, {**counts, label: n + 1}
+        if label in affirmed:  # "zero cats": one cat is the flip that makes it present
+            yield affirmed, {**counts, label: n + 1}
 
 
 def audit_set(

@@ -30,6 +30,8 @@ EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
     "exclusive6": ("exclusive_dev6.jsonl", True),
     "exclusive7-x": ("exclusive_test7.jsonl", False),
     "exclusive8-x": ("exclusive_test8.jsonl", False),
+    "exclusive9-x": ("exclusive_test9.jsonl", False),
+    "exclusive7": ("exclusive_dev7.jsonl", True),
 }
 
 

@@ -819,6 +819,7 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
     found: list[Count] = []
     uncounted = set()
     bare_plurals: dict[str, list[Mention]] = {}  # name -> its bare plurals
+    definite: dict[str, Mention] = {}  # name -> "the man" said before any count of it
     mentions = find_mentions(tokens, build_index(names))
     named = {i for m in mentions for i in range(m.start, m.end)}
     starts = {m.start: m.name for m in mentions}
@@ -837,11 +838,17 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
                 uncounted.add(mention.name)
             elif singular(last) != last and own and _bare_plural(tokens, mention):
                 bare_plurals.setdefault(mention.name, []).append(mention)
+            elif (
+                singular(last) == last
+                and _definite(tokens, mention.start)
+                and not any(c.name == mention.name for c in found)
+            ):
+                definite.setdefault(mention.name, mention)
             continue
         word, at = stated
         if tokens[at - 1 : at] in (["hardly"], ["scarcely"], ["barely"]):
             continue  # "hardly a table without a wine glass": nearly every one of many
-        each = _each_of(tokens, at, found) if word in ARTICLES else None
+        each = _each_of(tokens, at, mention.end, found) if word in ARTICLES else None
         if each is not None:  # "seven horses trot by, each carrying a rider": seven riders
             found.append(Count(mention.name, word, each.fewest, each.most, at, mention.end))
             continue
@@ -888,6 +895,13 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
         if word in GRAMMAR and tokens[mention.end - 1] in _HERDS | _GROUPS:
             fewest, most = 2, None  # "the shepherd leads his flock": one flock, of sheep
         found.append(Count(mention.name, word, fewest, most, at, mention.end))
+    # "The vendor hands a hot dog to a teenager": one before the one counted, two in all; but
+    # "the chef, a young woman": the same one
+    found += [
+        Count(name, "the", 1, 1, m.start, m.end)
+        for name, m in definite.items()
+        if any(c.name == name and c.at > m.end and tokens[m.end : c.at] != [","] for c in found)
+    ]
     bare = [m for m in mentions if not any(c.end == m.end for c in found)]
     more = (
         _listed_ones(tokens, found, bare)
@@ -968,10 +982,22 @@ _LACKING = frozenset({"without", "lacked", "lacks", "lack", "lacking"})
 _LACKING_ANY = _LACKING | {"missing"}  # "lacks a microwave": not even one
 
 
-def _each_of(tokens: list[str], at: int, found: list[Count]) -> Count | None:
+def _definite(tokens: list[str], start: int) -> bool:
+    """Whether the mention at ``start`` opens with "the", "this" or "that", past an adjective:
+    "the street vendor", "the man"."""
+    before = tokens[max(0, start - 2) : start]
+    return before[-1:] in (["the"], ["this"], ["that"]) or (
+        len(before) == 2 and before[0] == "the" and before[1].isalpha() and before[1] not in COUNTS
+    )
+
+
+def _each_of(tokens: list[str], at: int, end: int, found: list[Count]) -> Count | None:
     """The count of the many an article after "each" counts one for: "seven horses, each
-    carrying a rider", "two dogs, each with a ball"; ``None`` where no count came before."""
-    if "each" not in tokens[max(0, at - 3) : at] or at < 1 or tokens[at - 1] not in _EACH_VERBS:
+    carrying a rider", "two dogs, each with a ball", or before it: "both kids hold a kite each";
+    ``None`` where no count came before."""
+    after = tokens[end : end + 1] in (["each"], ["apiece"])
+    before = "each" in tokens[max(0, at - 3) : at] and at > 0 and tokens[at - 1] in _EACH_VERBS
+    if not (after or before):
         return None
     counted = [c for c in found if c.at < at and c.word not in GRAMMAR]
     return counted[-1] if counted else None
@@ -1013,6 +1039,7 @@ def stray_number(text: str, stated: list[Count]) -> bool:
             (
                 (word in NUMERALS or (word.isdigit() and 0 < int(word) < 100))
                 and not _time(tokens, i)
+                and not (word.isdigit() and i > 0 and tokens[i - 1] in _MODELS)
             )
             or _pronoun_count(tokens, i)
         )
@@ -1020,6 +1047,8 @@ def stray_number(text: str, stated: list[Count]) -> bool:
     )
 
 
+# A camera's, a drone's or a phone's model: "DJI Mavic 2", "iPhone 12", "GoPro Hero 9".
+_MODELS = frozenset({"mavic", "iphone", "pixel", "hero", "gopro", "phantom", "eos", "xperia"})
 _CAUGHT = frozenset(
     {"caught", "spotted", "saw", "seen", "got", "found", "shows", "showed", "captured"}
 )

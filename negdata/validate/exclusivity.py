@@ -174,7 +174,8 @@ EXCLUSIVE = re.compile(
     # "all that occupies the hallway is a vacuum", "all the living room contains is a tv",
     # "items in photo: desk lamp", "total items: 1"
     r"|\ball (?:that |which )?(?:[a-z]+ ){0,3}(?:contains?|holds?|occupies|has|have|shows?"
-    r"|offers?)(?: [a-z]+){0,3} (?:is|are)\b|\b(?:items|objects|things|contents) (?:in|of) "
+    r"|offers?)(?: [a-z]+){0,3} (?:is|are)\b|\b(?:is|are) all (?:that|which) (?:occupies|occupy|"
+    r"fills?|inhabits?|populates?|graces?)\b|\b(?:items|objects|things|contents) (?:in|of) "
     r"(?:the |this )?(?:photo|picture|image|frame|shot|pic)\s*:|\btotal (?:items|objects|things)\b"
     # "the bare dining table after the guests have gone": nothing on it
     r"|\b(?:the|a|an|this|that) (?:completely |totally |entirely )?(?:bare|empty|cleared) "

@@ -79,6 +79,22 @@ def test_a_stated_count_is_backed_by_boxes_and_one_more_box_makes_it_false(
     assert found.false_published == 0
 
 
+def test_a_count_of_zero_is_flipped_by_the_object_made_present_only(tmp_path: Path) -> None:
+    """ "4 mugs, 0 spoons": one more box of a label the caption does not affirm leaves the photo
+    as it was, so it is no flip; the spoon made present is the one that makes it false."""
+    text = "4 mugs on the counter, 0 spoons."
+    case = {"id": "z", "construction": "count", "text": text, "counts": {"cup": 4, "spoon": 0},
+            "objects": {"cup": "affirmed", "spoon": "negated"}}  # fmt: skip
+    path = tmp_path / "set.jsonl"
+    path.write_text(json.dumps(case) + "\n")
+
+    found = audit_set("mine", path, "coco", tuned=False)
+
+    assert found.published["explicit"] == 1
+    assert found.false == 3  # the mugs absent, a spoon present, a fifth mug
+    assert found.false_published == 0
+
+
 def _written(path: Path, case: dict[str, object]) -> Path:
     path.write_text(json.dumps(case) + "\n")
     return path

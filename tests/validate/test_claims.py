@@ -196,6 +196,7 @@ COCO = lexicon_for("coco")
         ("100% lawn chair, 0% anything else: no umbrella.", True),
         ("A one-object photo: a stop sign, no cars.", True),
         ("On the bench: one newspaper. Around it: nothing. No pigeons.", True),
+        ("A single sheep is all that occupies the green hill, with no dog.", True),
         # a part of some, and what a deed is limited to
         ("Only one of the two lamps is on, and there's no TV.", False),
         ("All but one of the lockers are closed; no bench.", False),
@@ -932,6 +933,15 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
         # a plural, and a count right after it that says which
         ("Birds, yes - three pigeons on the sill - but no cat.", {"bird": 4}, "count_not_true"),
         ("Birds, yes - three pigeons on the sill - but no cat.", {"bird": 3}, None),
+        # one each of a count said before, the "each" after the thing
+        ("Both kids hold a kite each; no dog.", {"person": 2, "kite": 3}, "count_not_true"),
+        ("Both kids hold a kite each; no dog.", {"person": 2, "kite": 2}, None),
+        # one said with "the" before one counted: two at least; "the chef, a cook": one
+        ("The vendor hands a hot dog to a teenager; no pigeon.", {"person": 2}, None),
+        ("The vendor hands a hot dog to a teenager; no pigeon.", {"person": 1}, "count_not_true"),
+        ("The cook, a young woman, stirs a pot; no dog.", {"person": 2}, "count_not_true"),
+        # a drone's model number counts nothing
+        ("Drone shot (DJI Mavic 2): one airplane taking off, no trucks.", {"airplane": 1}, None),
     ],
 )
 def test_counts_are_checked_against_the_boxes(

@@ -797,6 +797,40 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         # not one seat taken: every one there, empty
         ("Not a single chair is occupied.", {"chair": "affirmed", "person": "negated"}),
         ("Not one cup is on the table.", {"cup": "negated", "dining table": "affirmed"}),
+        # an inventory's denying header denies each item after it, whatever its separator
+        ("Present \u2014 laptop, mouse, mug. Absent \u2014 phone, keyboard.", {"laptop": "affirmed",
+         "mouse": "affirmed", "cup": "affirmed", "cell phone": "negated", "keyboard": "negated"}),
+        ("IN: teddy bear, kite. OUT: frisbee, skateboard.", {"teddy bear": "affirmed", "kite":
+         "affirmed", "frisbee": "negated", "skateboard": "negated"}),
+        ("Bathroom: toilet, sink. Nowhere: scissors.", {"toilet": "affirmed", "sink": "affirmed",
+         "scissors": "negated"}),
+        ("What's in the shot: 2 horses, a barn. What isn't: cows, people.", {"horse": "affirmed",
+         "cow": "negated", "person": "negated"}),
+        ("Here: tennis racket, water bottle. Not here: any player, a bench.", {"tennis racket":
+         "affirmed", "bottle": "affirmed", "person": "negated", "bench": "negated"}),
+        # check marks before their items, or after them
+        ("Pictured \u2705 hot dog \u2705 paper cup | Not pictured \u274c sandwich \u274c fork",
+         {"hot dog": "affirmed", "cup": "affirmed", "sandwich": "negated", "fork": "negated"}),
+        ("Checklist \u2713 bed \u2713 teddy bear \u2717 TV \u2717 laptop", {"bed": "affirmed",
+         "teddy bear": "affirmed", "tv": "negated", "laptop": "negated"}),
+        ("Lunchbox: sandwich \u2714 apple \u2718 banana \u2718 \u2014 not a great trade.", {
+         "sandwich": "affirmed", "apple": "negated", "banana": "negated"}),
+        ("Skis \u2713 poles \u2713 snowboard \u2717", {"skis": "affirmed", "snowboard": "negated"}),
+        # a participle after "or" describes the next item denied
+        ("The sidewalk is bare, with no pedestrians or parked cars.", {"person": "negated",
+         "car": "negated"}),
+        # seats empty past where they are: nobody in them; but not a seat empty: all taken
+        ("Both chairs at the small bistro table are empty, and there are no cups on it.", {
+         "chair": "affirmed", "dining table": "affirmed", "person": "negated", "cup": "negated"}),
+        ("Not a seat on the commuter train is empty, yet there's no suitcase.", {"train":
+         "affirmed", "suitcase": "negated"}),
+        ("The dog bed by the fireplace is empty, a frisbee beside it.", {"frisbee": "affirmed"}),
+        # left behind where the picture is: still there
+        ("Nobody is at the table, where a sandwich and a mug have been left behind.", {"person":
+         "negated", "dining table": "affirmed", "sandwich": "affirmed", "cup": "affirmed"}),
+        ("A cup has been left behind on the bench.", {"cup": "affirmed", "bench": "affirmed"}),
+        ("The cup was left behind, so he drinks from the bottle.", {"cup": "negated", "person":
+         "affirmed", "bottle": "affirmed"}),
     ],
 )  # fmt: skip
 def test_analyze_resolves_every_name(text: str, expected: dict[str, str]) -> None:

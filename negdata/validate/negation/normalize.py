@@ -270,9 +270,26 @@ _PAST_AGENT = re.compile(
     r"(?=(?:[a-z]+ed|made|built|left|bought|brought|forgot|set|put|wrote|drew|painted|baked)\b)"
 )
 _CAMERA = re.compile(rf"\b(?:{CAMERA_PHRASE})(?: (?:\d+|pro|max|mini|plus|ultra))*\b")
+# An inventory's header that denies each item after it: "Absent \u2014 phone, keyboard", "OUT:
+# frisbee", "Nowhere: scissors", "What isn't: cows, people", "Not here: any player, a bench".
+_DENIED_HEADER = re.compile(
+    r"(?:^|(?<=[.;!?|\n]))\s*(?:absent|missing|out|nowhere|not (?:pictured|present|shown|"
+    r"visible|seen|here|in (?:the )?(?:shot|frame|picture|photo))|what(?:'s| is)? (?:not|"
+    r"missing|absent)|what (?:is|are|was)n't)(?: (?:here|there|pictured|shown|in (?:the )?"
+    r"(?:shot|frame|picture|photo)))?\s*(?::|[\u2013\u2014]|-(?= )|\u274c)([^.;!?|\n]*)"
+)
+# Check marks: "\u2705 hot dog \u274c fork" says the hot dog is there and the fork is not; marks
+# after their items ("hot dog \u2705, fork \u274c", "skis \u2713 snowboard \u2717") say the same.
+_CROSS, _TICK = "\u274c\u2717\u2718\U0001f6ab", "\u2705\u2713\u2714\u2611"
+_MARK_AFTER = re.compile(rf"[{_CROSS}{_TICK}]\ufe0f?\s*(?:[,.;:!?()|\u2013\u2014-]|$)")
 
 
 @lru_cache(maxsize=4096)
+def _denied_items(header: re.Match[str]) -> str:
+    items = re.sub(r"\s*(?:,|\band\b|\bor\b)\s*", " , absent ", header.group(1))
+    return f" {BREAK} absent {items}"
+
+
 def prepare(text: str) -> str:
     """``text`` as the rules read it: lower case, plain words and marks, one clause per ``|``
     (kept for the caption's next reader: the gate reads each caption more than once)."""
@@ -282,6 +299,11 @@ def prepare(text: str) -> str:
     text = re.sub(rf"\b(?:Apple|APPLE)(?=['\u2019]s\b| (?i:{products})\b)", "brand", text)
     text = text.lower().replace("\u2019", "'").replace("\u2018", "'")
     text = AND_SIGN.sub(" and ", text)
+    text = _DENIED_HEADER.sub(_denied_items, text)
+    if _MARK_AFTER.search(text):
+        text = re.sub(rf"\s*[{_CROSS}]\ufe0f?[\s,]*", f" absent {BREAK} ", text)
+    text = re.sub(rf"\s*[{_CROSS}]\ufe0f?\s*", " , no ", text)
+    text = re.sub(rf"\s*[{_TICK}]\ufe0f?[\s,]*", " , ", text)
     text = _CAMERA.sub(" ", text)  # "Taken with iPhone 12": the camera, not in the picture
     # "parked at a Route 66 diner": a restaurant, no one dining
     text = re.sub(
@@ -646,6 +668,12 @@ def prepare(text: str) -> str:
         rf"no \1 {STOP}",
         text,
     )
+    # "the table, where a sandwich has been left behind": it stays there.
+    text = re.sub(
+        r"\b(where (?:[a-z]+ ){1,10}?)(?:has|have|had|was|were) (?:been )?left behind\b",
+        r"\1remain",
+        text,
+    )
     # "a surfer who has lost his board": he is without it.
     text = re.sub(
         r"\b(?:has |have |had )?lost (?=(?:his|her|their|its|my|our) [a-z])", "without ", text
@@ -738,6 +766,7 @@ def prepare(text: str) -> str:
     return text
 
 
+_SEATS = r"chairs?|seats?|benches|bench|stools?|couch(?:es)?|sofas?|armchairs?|pews?|booths?"
 # "an empty stadium", "the classroom is empty": a place for people with none in it.
 EMPTY_PLACES = (
     re.compile(rf"\b(?:empty|vacant) ((?:[a-z]+ )?(?:{PEOPLE_PLACES}))\b", re.IGNORECASE),
@@ -745,6 +774,16 @@ EMPTY_PLACES = (
         rf"\b((?:{PEOPLE_PLACES}) (?:is|are|was|were|remains?|remained|stands?|stood|sits?|sat|"
         r"looks?|looked|lies|lay) (?:now |still |completely |entirely |totally |almost |all )?"
         r"(?:empty|vacant))\b(?! of\b)",
+        re.IGNORECASE,
+    ),
+    # ... also seats past where they are: "both chairs at the bistro table are empty" (not "not
+    # a seat on the train is empty": every one taken)
+    re.compile(
+        r"(?<!\bnot a )(?<!\bnot one )(?<!\bno )(?<!\bsingle )(?<!\bhardly a )(?<!\bof the )"
+        rf"\b((?:{_SEATS}) (?:at|by|around|beside|near|under|in|on|along) (?:the|a|an|this|that|"
+        r"its|their) (?:[a-z]+ ){0,2}?[a-z]+ (?:is|are|was|were|remains?|remained|stands?|stood|"
+        r"sits?|sat) (?:now |still |completely |entirely |totally |almost |all )?(?:empty|vacant))"
+        r"\b(?! of\b)",
         re.IGNORECASE,
     ),
     # a headline's: "Train gone; platform empty.", and alt text's: "platform empty no train"

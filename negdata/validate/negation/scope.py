@@ -86,8 +86,9 @@ def scope_end(
             break
         if tok == "of" and j not in mention_starts and tokens[j - 1] not in PARTITIVES:
             break  # "no fear of the horse"; but "not a slice of pizza"
-        if tok in VERBS and j > start and j not in mention_starts:
-            break
+        listed = tokens[j - 1] in {"or", "nor"} and j + 1 in mention_starts
+        if tok in VERBS and j > start and j not in mention_starts and not listed:
+            break  # but "no pedestrians or parked cars": a participle describes the next item
         if (
             j > start
             and j not in mention_starts
