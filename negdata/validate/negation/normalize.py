@@ -282,14 +282,18 @@ _DENIED_HEADER = re.compile(
 # after their items ("hot dog \u2705, fork \u274c", "skis \u2713 snowboard \u2717") say the same.
 _CROSS, _TICK = "\u274c\u2717\u2718\U0001f6ab", "\u2705\u2713\u2714\u2611"
 _MARK_AFTER = re.compile(rf"[{_CROSS}{_TICK}]\ufe0f?\s*(?:[,.;:!?()|\u2013\u2014-]|$)")
+_CROSS_AFTER = re.compile(rf"\s*[{_CROSS}]\ufe0f?[\s,]*")
+_CROSS_BEFORE = re.compile(rf"\s*[{_CROSS}]\ufe0f?\s*")
+_TICK_MARK = re.compile(rf"\s*[{_TICK}]\ufe0f?[\s,]*")
+_ITEM_JOIN = re.compile(r"\s*(?:,|\band\b|\bor\b)\s*")
+
+
+def _denied_items(header: re.Match[str]) -> str:
+    """An inventory's denying header and its items, each item denied: "absent x , absent y"."""
+    return f" {BREAK} absent {_ITEM_JOIN.sub(' , absent ', header.group(1))}"
 
 
 @lru_cache(maxsize=4096)
-def _denied_items(header: re.Match[str]) -> str:
-    items = re.sub(r"\s*(?:,|\band\b|\bor\b)\s*", " , absent ", header.group(1))
-    return f" {BREAK} absent {items}"
-
-
 def prepare(text: str) -> str:
     """``text`` as the rules read it: lower case, plain words and marks, one clause per ``|``
     (kept for the caption's next reader: the gate reads each caption more than once)."""
@@ -301,9 +305,8 @@ def prepare(text: str) -> str:
     text = AND_SIGN.sub(" and ", text)
     text = _DENIED_HEADER.sub(_denied_items, text)
     if _MARK_AFTER.search(text):
-        text = re.sub(rf"\s*[{_CROSS}]\ufe0f?[\s,]*", f" absent {BREAK} ", text)
-    text = re.sub(rf"\s*[{_CROSS}]\ufe0f?\s*", " , no ", text)
-    text = re.sub(rf"\s*[{_TICK}]\ufe0f?[\s,]*", " , ", text)
+        text = _CROSS_AFTER.sub(f" absent {BREAK} ", text)
+    text = _TICK_MARK.sub(" , ", _CROSS_BEFORE.sub(" , no ", text))
     text = _CAMERA.sub(" ", text)  # "Taken with iPhone 12": the camera, not in the picture
     # "parked at a Route 66 diner": a restaurant, no one dining
     text = re.sub(

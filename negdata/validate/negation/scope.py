@@ -86,9 +86,10 @@ def scope_end(
             break
         if tok == "of" and j not in mention_starts and tokens[j - 1] not in PARTITIVES:
             break  # "no fear of the horse"; but "not a slice of pizza"
+        # but "no pedestrians or parked cars": a participle after "or" describes the next item
         listed = tokens[j - 1] in {"or", "nor"} and j + 1 in mention_starts
         if tok in VERBS and j > start and j not in mention_starts and not listed:
-            break  # but "no pedestrians or parked cars": a participle describes the next item
+            break
         if (
             j > start
             and j not in mention_starts
