@@ -264,6 +264,10 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout63.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen55.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen56.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout64.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout65.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen57.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen58.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

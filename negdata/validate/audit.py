@@ -190,6 +190,10 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out63": ("negation_heldout63.jsonl", "coco", True),
     "unseen55": ("negation_unseen55.jsonl", "coco", False),
     "unseen56": ("negation_unseen56.jsonl", "coco", True),
+    "held-out64": ("negation_heldout64.jsonl", "coco", False),
+    "held-out65": ("negation_heldout65.jsonl", "coco", True),
+    "unseen57": ("negation_unseen57.jsonl", "coco", False),
+    "unseen58": ("negation_unseen58.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

@@ -32,6 +32,8 @@ EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
     "exclusive8-x": ("exclusive_test8.jsonl", False),
     "exclusive9-x": ("exclusive_test9.jsonl", False),
     "exclusive7": ("exclusive_dev7.jsonl", True),
+    "exclusive10-x": ("exclusive_test10.jsonl", False),
+    "exclusive8": ("exclusive_dev8.jsonl", True),
 }
 
 

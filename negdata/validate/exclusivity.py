@@ -191,13 +191,15 @@ EXCLUSIVE = re.compile(
     r"|\bno [^.;]*, (?:and |or )?(?:nothing|nada|zilch|nowt|zip)(?= *(?:[.;!)\u2014]|$|lol\b))"
     # "or literally anything else", "a whiteboard is everything there is to see", "what you see
     # is what there is", "Empty. Well, except for a flip-flop", "besides that, zip", "Anything
-    # else in the picture? Nope", "0% anything else", "a one-object photo", "around it: nothing"
+    # else in the picture? Nope", "What else? Nothing.", "0% anything else", "a one-object
+    # photo", "around it: nothing"
     r"|\bor (?:[a-z]+ )?anything else\b|\b(?:is|are) everything there is\b"
     r"|\bwhat you see is what (?:there is|you get)\b"
     r"|\b(?:empty|bare|nothing|nobody)[.!]\s+(?:well,?\s+)?(?:except|save|apart from|aside from"
     r"|but for)\b|\b(?:besides|apart from|aside from|other than|beyond) (?:that|this|it|them),? "
-    r"(?:zip|zilch|nada|nothing|nowt)\b|\banything else\b[^.;?]{0,30}\?\s*(?:no|nope|nah|none"
-    r"|nothing)\b|\b0 ?% (?:anything|everything|else|other)\b|\b(?:one|single)-(?:object|item"
+    r"(?:zip|zilch|nada|nothing|nowt)\b"
+    r"|\b(?:anything|what) else\b[^.;?]{0,30}\?\s*(?:no|nope|nah|none|nothing)\b"
+    r"|\b0 ?% (?:anything|everything|else|other)\b|\b(?:one|single)-(?:object|item"
     r"|thing)\b|\b(?:around|beside|near|next to) (?:it|them)\s*:\s*nothing\b",
     re.IGNORECASE,
 )

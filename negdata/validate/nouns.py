@@ -131,8 +131,11 @@ def unaccounted_nouns(text: str, original: str, lexicon: Lexicon) -> list[str]:
             and token.head.i > token.i
             and (token.head.i > token.i + 1 or _nominal(token.head))
             and not _verb_read_as_noun(token.head, lexicon)
+            and not any(t.is_punct for t in token.doc[token.i + 1 : token.head.i])
         ):
-            continue  # the modifier of another noun: "bus stop"; but "a rig idles" heads its own
+            # the modifier of another noun: "bus stop"; but "a rig idles" heads its own, and so
+            # does a noun the parser joins to one past a colon ("desk setup tbh: laptop")
+            continue
         if _verb_read_as_noun(token, lexicon) or token.tag_ == "VBG":
             continue  # "dogs playing": a verb, whatever the parser calls it
         if _contents(token, lexicon):

@@ -197,6 +197,11 @@ COCO = lexicon_for("coco")
         ("A one-object photo: a stop sign, no cars.", True),
         ("On the bench: one newspaper. Around it: nothing. No pigeons.", True),
         ("A single sheep is all that occupies the green hill, with no dog.", True),
+        ("What's pictured: one cow. What else? Nothing. No horses.", True),
+        # a denied kind and its exception denies the kind's other members (which the gate
+        # checks), not all else: the trawler's harbour may have gulls
+        ("No boats in the harbor except one rusting trawler.", False),
+        ("The bird feeder has no visitors save a single chickadee.", False),
         # a part of some, and what a deed is limited to
         ("Only one of the two lamps is on, and there's no TV.", False),
         ("All but one of the lockers are closed; no bench.", False),

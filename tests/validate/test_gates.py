@@ -83,6 +83,7 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
             "unresolved_anaphor",
         ),
         ("No dog on the red bus - it's stuck in the doorway.", "unresolved_anaphor"),
+        ("There's no dog on the red bus; it's napping at the stop.", "unresolved_anaphor"),
         # ... but not a denial whose subject ends before the verb: nobody there, as read
         ("Nobody is left on the red bus now that the people have gone, no dog.", "negates_present"),
         # a sentence that takes back what it said
@@ -187,6 +188,14 @@ def _every_label_scored(scores: dict[str, float]) -> Evidence:
             "negates_present",
         ),
         ("A bicycle leans on a wall, and no vehicles are parked.", {"car": 0.9}, "not_negated"),
+        # a denied kind with its exception: no other member, whatever else is there
+        ("No vehicles on the road except a bicycle.", {"bicycle": 0.9}, None),
+        ("No vehicles on the road except a bicycle.", {"bicycle": 0.9, "person": 0.9}, None),
+        (
+            "No vehicles on the road except a bicycle.",
+            {"bicycle": 0.9, "motorcycle": 0.9},
+            "negates_present",
+        ),
     ],
 )
 def test_a_kind_negated_negates_each_member_the_sentence_does_not_affirm(
@@ -294,6 +303,9 @@ def test_a_compound_needs_a_noun_for_its_head() -> None:
     assert GATE.unaccounted(meter) == ["meter"]
     assert GATE.unaccounted(_caption("Mobile, remote, laptop, no keyboard, no dog.")) == ["mobile"]
     assert GATE.unaccounted(_caption("Red bus, bus stop, no dog.")) == []
+    # joined past a colon to the noun after it: "setup" modifies no laptop
+    setup = _caption("Pretty cozy desk setup tbh: laptop, a mug of coffee... no mouse, though.")
+    assert GATE.unaccounted(setup) == ["setup"]
 
 
 def test_a_file_name_with_a_label_no_reading_places_is_refused() -> None:

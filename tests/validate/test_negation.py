@@ -831,6 +831,43 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         ("A cup has been left behind on the bench.", {"cup": "affirmed", "bench": "affirmed"}),
         ("The cup was left behind, so he drinks from the bottle.", {"cup": "negated", "person":
          "affirmed", "bottle": "affirmed"}),
+        # a trail names what rides it, not what is there; a plural subject's "trail" is a verb
+        ("mountain bike trail at dusk, no riders, no bikes", {"person": "negated", "bicycle":
+         "negated"}),
+        ("Two horses trail behind the cart, no dog.", {"horse": "affirmed", "dog": "negated"}),
+        # the fruit before a participle; a denied absence; "not even the" one after nobody home
+        ("An apple, a banana and an orange arranged side by side, with no bowl.", {"apple":
+         "affirmed", "banana": "affirmed", "orange": "affirmed", "bowl": "negated"}),
+        ("Nobody is on the beach, though umbrellas are not absent.", {"person": "negated",
+         "umbrella": "affirmed"}),
+        ("The settee is empty: nobody home, not even the moggy.", {"couch": "affirmed",
+         "person": "negated", "cat": "negated"}),
+        ("No people, not even the dog.", {"person": "negated", "dog": "negated"}),
+        # more inventory headers that deny, and "not shown are", "not featuring"
+        ("Included in shot: bed, teddy bear, book. Excluded: TV, laptop.", {"bed": "affirmed",
+         "teddy bear": "affirmed", "book": "affirmed", "tv": "negated", "laptop": "negated"}),
+        ("Spotted today: sheep, one horse. Didn't spot: dogs.", {"sheep": "affirmed", "horse":
+         "affirmed", "dog": "negated"}),
+        ("On the table: pizza, knife. Off the table and out of frame: forks, cups.", {
+         "dining table": "affirmed", "pizza": "affirmed", "knife": "affirmed", "fork":
+         "negated", "cup": "negated"}),
+        ("Shown are a tennis racket and a player; not shown are any benches or umbrellas.", {
+         "tennis racket": "affirmed", "person": "affirmed", "bench": "negated", "umbrella":
+         "negated"}),
+        ("Featuring a donut and a cake, but not featuring any sandwiches.", {"donut": "affirmed",
+         "cake": "affirmed", "sandwich": "negated"}),
+        # a denied denial: every one there
+        ("No kite here is not colorful, and there are no birds in the sky.", {"kite": "affirmed",
+         "bird": "negated"}),
+        ("no joke there's not a single chair in this cafe, everybody's standing", {"chair":
+         "negated", "person": "affirmed"}),
+        # skiers' slang on the slopes
+        ("Lift pass clipped on, planks over his shoulder, and not a snowboard in the group.", {
+         "skis": "affirmed", "person": "affirmed", "snowboard": "negated"}),
+        ("Wooden planks on the deck, and no dog.", {"dog": "negated"}),
+        # a file name's topic: the bat is baseball's
+        ("photo_2019-07-14_baseball-glove-and-bat_no-ball.jpg", {"baseball glove": "affirmed",
+         "baseball bat": "affirmed", "sports ball": "negated"}),
     ],
 )  # fmt: skip
 def test_analyze_resolves_every_name(text: str, expected: dict[str, str]) -> None:

@@ -33,7 +33,8 @@ _OPENS = r"(?:^|[|,;] ?)\s*(?:and |but |yet |so |though |while )?"
 _WHERE = (
     r"(?:propped|curled|sitting|lying|leaning|parked|perched|hiding|tucked|asleep|sleeping|"
     r"folded|closed|stacked|stowed|hanging|hung|snagged|stuck|caught|tangled|lodged|wedged|"
-    r"resting|standing|waiting|on|in|under|behind|beside|by|next|outside|inside|over|across|"
+    r"resting|standing|waiting|cooling|drying|charging|napping|dozing|grazing|floating|moored|"
+    r"docked|chained|tied|locked|stored|kept|placed|on|in|under|behind|beside|by|next|outside|inside|over|across|"
     r"down|up|at|near|below|above)"
 )
 _BE = r"(?:is|are|was|were|sits|sit|lies|lie|sleeps|sleep|stands|stand|has been|have been)"

@@ -236,6 +236,8 @@ def _is_modifier(tokens: list[str], start: int, end: int, term_starts: set[int])
         before = tokens[start - 1] if start else ""
         if before in INTENSIFIERS or end in term_starts:
             return True
+        if before == "an" and after.endswith("ed"):
+            return False  # "an orange arranged beside a pear": the fruit
         function_words = PREPOSITIONS | VERBS | DETERMINERS | NOUN_PREDICATES
         function_words |= {",", "and", "or", "s", "x", STOP, HEDGE, POSSESSIVE}  # "oranges x2"
         return (  # a stop of any kind ends the noun: "a single remote.", "remote still in hand"

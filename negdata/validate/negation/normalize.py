@@ -156,6 +156,15 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     # lack one": it has it
     (re.compile(r"\b(?:(?:is|are|was|were) (?:not|never) (?:missing|lacking)|(?:does|do|did) "
                 r"not lack)\b"), "has"),
+    # "not shown are any benches", "but not featuring any sandwiches": none there
+    (re.compile(r"\bnot (?:(?:shown|pictured|featured|included|present|visible) (?:are|is)"
+                r"|featuring|showing|picturing)(?: any)?\b"), "no"),
+    # "no kite here is not colourful", "no giraffe is unaccounted for": every one is there
+    (re.compile(r"\bno ([a-z]+)(?: (?:here|in (?:the )?(?:picture|photo|shot|frame)))? "
+                r"(?:is|are|was|were) (?:not\b(?! (?:a|an|any|one|even)\b)|unaccounted for\b)"),
+     r"every \1 is"),
+    # "umbrellas are not absent": they are there
+    (re.compile(r"\b(is|are|was|were) (?:not|never) absent\b"), r"\1 present"),
     # "the beach is far from deserted", "hardly empty": there are people, it is full
     (NOT_DESERTED, "crowded"),
     (re.compile(rf"\b{DENIED_ABSENCE} (?:empty|vacant|bare)\b"), "full"),
@@ -188,11 +197,12 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
                 r"(?:(?:is|are|was|were) )?(?:missing|gone|absent)\b"), r"every \1 is here"),
     # "a packed suitcase and nothing else - not even the cat", "nobody in the shot, not even
     # the boy who flew it", "nothing sits on the counter but a toaster, not even the
-    # microwave": no cat, boy or microwave either (but "nobody is watching, not even the cat")
-    (re.compile(r"\b((?:nothing|nobody|no one)(?: else[^a-z]*| (?:(?:is|are|was|were|sits|stands|"
-                r"lies|rests|remains) )?(?:in|on|at|around|about|here|there|nearby|inside|outside|"
-                r"except|but|besides|apart)\b[^.;!?]*?))not even (?=(?:the|his|her|their|its|my|"
-                r"our) )"), r"\1no "),
+    # microwave", "nobody home, not even the moggy", "no people, not even the dog": no cat,
+    # boy, microwave or dog either (but "nobody is watching, not even the cat")
+    (re.compile(r"\b((?:nothing|nobody|no one|no people)(?: else)?[^a-z]*|(?:nothing|nobody|no one)"
+                r" (?:(?:is|are|was|were|sits|stands|lies|rests|remains) )?(?:in|on|at|around|"
+                r"about|here|there|nearby|inside|outside|home|except|but|besides|apart)\b"
+                r"[^.;!?]*?)not even (?=(?:the|his|her|their|its|my|our) )"), r"\1no "),
     # "not even the dog has noticed the cake": "the" names one that is there
     (re.compile(r"\bnot even (?=(?:the|his|her|their|its|my|our) )"), ""),
     # "not so much as a bowl", "without so much as a chair to sit on"
@@ -273,9 +283,12 @@ _CAMERA = re.compile(rf"\b(?:{CAMERA_PHRASE})(?: (?:\d+|pro|max|mini|plus|ultra)
 # An inventory's header that denies each item after it: "Absent \u2014 phone, keyboard", "OUT:
 # frisbee", "Nowhere: scissors", "What isn't: cows, people", "Not here: any player, a bench".
 _DENIED_HEADER = re.compile(
-    r"(?:^|(?<=[.;!?|\n]))\s*(?:absent|missing|out|nowhere|not (?:pictured|present|shown|"
-    r"visible|seen|here|in (?:the )?(?:shot|frame|picture|photo))|what(?:'s| is)? (?:not|"
-    r"missing|absent)|what (?:is|are|was)n't)(?: (?:here|there|pictured|shown|in (?:the )?"
+    r"(?:^|(?<=[.;!?|\n]))\s*(?:absent|missing|out|nowhere|excluded|not (?:pictured|present|"
+    r"shown|visible|seen|here|included|spotted|in (?:the )?(?:shot|frame|picture|photo))"
+    r"|what(?:'s| is)? (?:not|missing|absent)|what (?:is|are|was)n't"
+    # "Didn't spot: dogs", "Don't have: ball", "Off the table and out of frame: forks"
+    r"|(?:did|do|does)(?:n't| not) (?:spot|see|have|find)|(?:off the [a-z]+ and )?out of "
+    r"(?:the )?(?:frame|shot|picture|view))(?: (?:here|there|pictured|shown|in (?:the )?"
     r"(?:shot|frame|picture|photo)))?\s*(?::|[\u2013\u2014]|-(?= )|\u274c)([^.;!?|\n]*)"
 )
 # Check marks: "\u2705 hot dog \u274c fork" says the hot dog is there and the fork is not; marks

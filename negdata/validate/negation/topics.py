@@ -42,6 +42,8 @@ TOPIC_TERMS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("surfboard", "board", re.compile(r"\bsurf(?:er|ers|ing)?\b")),
     ("skateboard", "board", re.compile(r"\bskat(?:e|er|ers|ing|epark)\b")),
     ("snowboard", "board", re.compile(r"\bsnowboard(?:er|ers|ing)\b")),
+    # "planks over his shoulder" on the slopes: skis
+    ("skis", "planks", re.compile(r"\b(?:lift pass|ski|skiers?|skiing|slopes?|pistes?|chairlift)")),
     # "the batter waits", "a pitcher winds up": players, not cake batter or a jug
     ("person", "batter", re.compile(rf"{_BASEBALL_PLAY}|\bpitchers?\b")),
     ("person", "pitcher", re.compile(rf"{_BASEBALL_PLAY}|\bbatters?\b")),
@@ -101,7 +103,8 @@ FIRST_PERSON = re.compile(r"\bus\b", re.IGNORECASE)
 def topic_terms(text: str, lexicon: Lexicon) -> dict[str, tuple[str, ...]]:
     """Extra terms the caption's topic gives labels ("bats and gloves" in a dugout); a word two
     topics claim ("board" by a surfer and a skater) is left out."""
-    lower = NOT_DESERTED.sub("crowded", text.lower())  # "the beach is far from deserted"
+    # "the beach is far from deserted"; a file name's words: "photo_baseball-glove-and-bat"
+    lower = NOT_DESERTED.sub("crowded", text.lower().replace("_", " "))
     claims: dict[str, list[str]] = {}
     for label, word, topic in TOPIC_TERMS:
         if label in lexicon.vocabulary and topic.search(lower) and re.search(rf"\b{word}", lower):

@@ -118,7 +118,7 @@ COMPOUND_HEADS = frozenset(
      "park", "basket", "baskets", "room", "rooms", "enclosure", "enclosures", "pen",
      "rank", "contrails", "owner", "owners", "line", "clicker", "platform", "platforms",
      "tunnel", "chest", "chests", "yard", "yards", "paddock", "paddocks", "stables",
-     "path", "paths"}
+     "path", "paths", "trail"}
 )  # fmt: skip
 # Owners who may be elsewhere: "grandma's cake", "the owner's cat", "the dog's bowl" put no one
 # in the picture (a thing's owner is there: "the sink's edge", "the teddy bear's owner")...
