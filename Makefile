@@ -268,6 +268,10 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout65.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen57.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen58.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout66.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout67.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen59.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen60.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

@@ -194,6 +194,10 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out65": ("negation_heldout65.jsonl", "coco", True),
     "unseen57": ("negation_unseen57.jsonl", "coco", False),
     "unseen58": ("negation_unseen58.jsonl", "coco", True),
+    "held-out66": ("negation_heldout66.jsonl", "coco", False),
+    "held-out67": ("negation_heldout67.jsonl", "coco", True),
+    "unseen59": ("negation_unseen59.jsonl", "coco", False),
+    "unseen60": ("negation_unseen60.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

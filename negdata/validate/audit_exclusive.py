@@ -34,6 +34,8 @@ EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
     "exclusive7": ("exclusive_dev7.jsonl", True),
     "exclusive10-x": ("exclusive_test10.jsonl", False),
     "exclusive8": ("exclusive_dev8.jsonl", True),
+    "exclusive11-x": ("exclusive_test11.jsonl", False),
+    "exclusive9": ("exclusive_dev9.jsonl", True),
 }
 
 

@@ -388,6 +388,8 @@ def _group_of_few(tokens: list[str], at: int, mention: Mention) -> Found | None:
     or more; but "a pair of scissors" is one (``_counts``)."""
     if tokens[at - 1] == "pair" and mention.name in PAIRED:
         one = tokens[at - 2] if at >= 2 else ""
+        if at < 2 or not one.isalnum():
+            return "one", at - 1  # "Pair of skis, no snowboard": one pair
         return (one, at - 2) if one in {"a", "one", "single"} else None
     return tokens[at - 1], at - 1
 

@@ -30,8 +30,9 @@ _BUT = r"(?:but|except|besides|apart from|other than|save|beyond|aside from|more
 # "nothing", in every register: "zilch in this pic except a skateboard", "naught but a cart"
 VOID_WORDS = frozenset({"nothing", "naught", "nought", "nada", "zilch", "nowt", "nil"})
 _VOID_PRONOUNS = (
-    rf"(?:\b(?:{'|'.join(sorted(VOID_WORDS))}|not (?:a|one|a single) thing)"
-    r"|n['\u2019]t (?:a|one|a single) thing)"  # "there isn't a thing on the counter besides"
+    rf"(?:\b(?:{'|'.join(sorted(VOID_WORDS))}|not (?:a|one|a single) thing|not anything)"
+    # "there isn't a thing on the counter besides", "there isn't anything on the sill besides"
+    r"|n['\u2019]t (?:a|one|a single) thing|n['\u2019]t anything)"
 )
 EXCLUSIVE = re.compile(
     r"(?<!\bnot )\b(?:only|just|solely|merely|exclusively|alone|no one else)\b"

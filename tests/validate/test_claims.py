@@ -198,6 +198,7 @@ COCO = lexicon_for("coco")
         ("On the bench: one newspaper. Around it: nothing. No pigeons.", True),
         ("A single sheep is all that occupies the green hill, with no dog.", True),
         ("What's pictured: one cow. What else? Nothing. No horses.", True),
+        ("There isn't anything on the windowsill besides a candle, and no cat.", True),
         # a denied kind and its exception denies the kind's other members (which the gate
         # checks), not all else: the trawler's harbour may have gulls
         ("No boats in the harbor except one rusting trawler.", False),
@@ -947,6 +948,9 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
         ("The cook, a young woman, stirs a pot; no dog.", {"person": 2}, "count_not_true"),
         # a drone's model number counts nothing
         ("Drone shot (DJI Mavic 2): one airplane taking off, no trucks.", {"airplane": 1}, None),
+        # a pair of skis, with no article, is one pair
+        ("Pair of skis, no snowboard.", {"skis": 1}, None),
+        ("Pair of skis, no snowboard.", {"skis": 2}, "count_not_true"),
     ],
 )
 def test_counts_are_checked_against_the_boxes(

@@ -861,6 +861,15 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
          "bird": "negated"}),
         ("no joke there's not a single chair in this cafe, everybody's standing", {"chair":
          "negated", "person": "affirmed"}),
+        # what ran out leaves the rest there; "vacant of"; a photo credit names no one there
+        ("The buffet table has run out of donuts, leaving behind a half-eaten cake.", {
+         "dining table": "affirmed", "donut": "negated", "cake": "affirmed"}),
+        ("The station platform is vacant of travelers while a train rumbles past.", {"person":
+         "negated", "train": "affirmed"}),
+        ("Photo by Tom Baker. A taxi waits at the light, with no pedestrians.", {"car":
+         "affirmed", "traffic light": "affirmed", "person": "negated"}),
+        ("Photo: Motorcycle parked in a gravel lot, no rider.", {"motorcycle": "affirmed",
+         "person": "negated"}),
         # skiers' slang on the slopes
         ("Lift pass clipped on, planks over his shoulder, and not a snowboard in the group.", {
          "skis": "affirmed", "person": "affirmed", "snowboard": "negated"}),

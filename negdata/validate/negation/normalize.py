@@ -280,6 +280,15 @@ _PAST_AGENT = re.compile(
     r"(?=(?:[a-z]+ed|made|built|left|bought|brought|forgot|set|put|wrote|drew|painted|baked)\b)"
 )
 _CAMERA = re.compile(rf"\b(?:{CAMERA_PHRASE})(?: (?:\d+|pro|max|mini|plus|ultra))*\b")
+# A photo credit names who took it, not who is in it: "Photographer: Tom Baker / Alamy", "Photo
+# by Jane Cook" (but "Photo: Motorcycle in a lot" is the caption).
+_CREDIT = re.compile(
+    r"(?:^|(?<=[.;!?(\n]))\s*(?:(?i:photo(?:graph)?|image|picture)s?\s*(?i:by\b|\u00a9)"
+    r"|(?i:credit|photographer|photo credit|image credit|photo courtesy)s?\s*(?i:by\b|:|\u00a9))"
+    r"\s*"
+    r"(?!(?:A|An|The|This|These|Those|One|Two|Three|My|Our|His|Her|Their|Its|No|Some)\b)"
+    r"[A-Z](?:\.|[\w'-]+)(?: (?:[A-Z](?:\.|[\w'-]+)|van|de|la))*(?:\s*/\s*[A-Z][\w-]*)*"
+)
 # An inventory's header that denies each item after it: "Absent \u2014 phone, keyboard", "OUT:
 # frisbee", "Nowhere: scissors", "What isn't: cows, people", "Not here: any player, a bench".
 _DENIED_HEADER = re.compile(
@@ -314,6 +323,7 @@ def prepare(text: str) -> str:
     products = "store|inc|watch|tv|logo|pencil|music|keyboard|mouse|laptop|computer|device|product"
     products += "|ipad|iphone|ipod|mac|macbook|imac|airpods|pay"
     text = re.sub(rf"\b(?:Apple|APPLE)(?=['\u2019]s\b| (?i:{products})\b)", "brand", text)
+    text = _CREDIT.sub(" ", text)
     text = text.lower().replace("\u2019", "'").replace("\u2018", "'")
     text = AND_SIGN.sub(" and ", text)
     text = _DENIED_HEADER.sub(_denied_items, text)
@@ -490,9 +500,11 @@ def prepare(text: str) -> str:
         text,
     )
     # A change done that left something behind is a departure: "the cat has jumped off the bed,
-    # leaving a dent" -> "the cat has left ; jumped off the bed, leaving a dent".
+    # leaving a dent" -> "the cat has left ; jumped off the bed, leaving a dent"; but "the
+    # buffet table has run out of donuts (has no donuts), leaving a cake" is still there.
     text = re.sub(
-        r"\b(has|have|had) (?=(?:already |just |all )?(?:been )?[a-z]+(?: [a-z]+){0,6}, leaving\b)",
+        r"\b(has|have|had) (?!(?:no|(?:run|ran|sold) out)\b)"
+        r"(?=(?:already |just |all )?(?:been )?[a-z]+(?: [a-z]+){0,6}, leaving\b)",
         rf"\1 left {STOP} ",
         text,
     )
@@ -713,13 +725,14 @@ def prepare(text: str) -> str:
     # "hardly empty of people", "far from free of litter", "not devoid of charm": full of it.
     text = re.sub(
         r"\b(?:hardly|scarcely|far from|anything but|by no means|not|never) (?:(?:completely|"
-        r"entirely|totally) )?(?:empty|free|devoid|clear|bare|void) of\b",
+        r"entirely|totally) )?(?:empty|free|devoid|clear|bare|void|vacant) of\b",
         "full of",
         text,
     )
     for phrase in (
         "free of", "devoid of", "empty of", "emptied of", "clear of", "cleared of", "instead of",
         "rather than", "void of", "bereft of", "barren of", "stripped of", "absent of", "bare of",
+        "vacant of",
     ):  # fmt: skip
         text = re.sub(rf"\b{phrase}\b", phrase.replace(" ", "-"), text)
     text = re.sub(

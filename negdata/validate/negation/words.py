@@ -84,7 +84,7 @@ PRE_CUES = frozenset(
      "emptied-of", "clear-of", "cleared-of", "neither", "nor", "instead-of", "rather-than",
      "absent", "missing", "not-pictured", "not-present", "nowhere", "sans", "minus", "zero",
      "excluding", "excludes", "exclude", "void-of", "bereft-of", "barren-of", "stripped-of",
-     "absent-of", "bare-of"}
+     "absent-of", "bare-of", "vacant-of"}
 )  # fmt: skip
 NONE_OF_VERBS = frozenset(
     {"is", "are", "has", "have", "hold", "holds", "contain", "contains", "carry", "carries",
