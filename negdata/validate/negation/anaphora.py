@@ -29,13 +29,14 @@ from negdata.validate.negation.words import DENIED_ABSENCE, NUMBER_WORDS, Polari
 
 _OPENS = r"(?:^|[|,;] ?)\s*(?:and |but |yet |so |though |while )?"
 # "it is propped against the wall", "they are parked by the curb", "it sits on the floor",
-# "they're all in the bowl" (prepared, "they all in the bowl": "'re" is dropped), "it's folded"
+# "they're all in the bowl" (prepared, "they all in the bowl": "'re" is dropped), "it's folded",
+# "it's cooling on the counter"
 _WHERE = (
     r"(?:propped|curled|sitting|lying|leaning|parked|perched|hiding|tucked|asleep|sleeping|"
     r"folded|closed|stacked|stowed|hanging|hung|snagged|stuck|caught|tangled|lodged|wedged|"
     r"resting|standing|waiting|cooling|drying|charging|napping|dozing|grazing|floating|moored|"
-    r"docked|chained|tied|locked|stored|kept|placed|on|in|under|behind|beside|by|next|outside|inside|over|across|"
-    r"down|up|at|near|below|above)"
+    r"docked|chained|tied|locked|stored|kept|placed|on|in|under|behind|beside|by|next|outside|"
+    r"inside|over|across|down|up|at|near|below|above)"
 )
 _BE = r"(?:is|are|was|were|sits|sit|lies|lie|sleeps|sleep|stands|stand|has been|have been)"
 _THING_PRONOUN = re.compile(
