@@ -28,6 +28,7 @@ from negdata.validate.negation.words import (
     FALSE_FRIENDS,
     FAMILY_ANIMALS,
     HEDGE,
+    JOINED_CUES,
     NOT_DESERTED,
     NT_BASES,
     NUMBERS,
@@ -729,11 +730,7 @@ def prepare(text: str) -> str:
         "full of",
         text,
     )
-    for phrase in (
-        "free of", "devoid of", "empty of", "emptied of", "clear of", "cleared of", "instead of",
-        "rather than", "void of", "bereft of", "barren of", "stripped of", "absent of", "bare of",
-        "vacant of",
-    ):  # fmt: skip
+    for phrase in JOINED_CUES:
         text = re.sub(rf"\b{phrase}\b", phrase.replace(" ", "-"), text)
     text = re.sub(
         r"\bnot (pictured|present|found|shown|visible|seen|included|featured|detected|observed|"

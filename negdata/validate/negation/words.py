@@ -79,12 +79,16 @@ HAVE_VERBS = frozenset(
      "wears", "wearing", "sell", "sells", "get", "got", "been", "be", "exist", "exists",
      "appear", "appears", "need", "there", "is", "are", "was", "were", "own", "owns"}
 )  # fmt: skip
+# Two-word denials that ``prepare`` joins into one cue: "free of" -> "free-of".
+JOINED_CUES = (
+    "free of", "devoid of", "empty of", "emptied of", "clear of", "cleared of", "instead of",
+    "rather than", "void of", "bereft of", "barren of", "stripped of", "absent of", "bare of",
+    "vacant of",
+)  # fmt: skip
 PRE_CUES = frozenset(
-    {"no", "without", "lacking", "lacks", "lack", "free-of", "devoid-of", "empty-of",
-     "emptied-of", "clear-of", "cleared-of", "neither", "nor", "instead-of", "rather-than",
-     "absent", "missing", "not-pictured", "not-present", "nowhere", "sans", "minus", "zero",
-     "excluding", "excludes", "exclude", "void-of", "bereft-of", "barren-of", "stripped-of",
-     "absent-of", "bare-of", "vacant-of"}
+    {"no", "without", "lacking", "lacks", "lack", "neither", "nor", "absent", "missing",
+     "not-pictured", "not-present", "nowhere", "sans", "minus", "zero", "excluding", "excludes",
+     "exclude", *(phrase.replace(" ", "-") for phrase in JOINED_CUES)}
 )  # fmt: skip
 NONE_OF_VERBS = frozenset(
     {"is", "are", "has", "have", "hold", "holds", "contain", "contains", "carry", "carries",
