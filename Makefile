@@ -272,6 +272,10 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout67.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen59.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen60.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout68.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout69.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen61.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen62.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

@@ -198,6 +198,10 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out67": ("negation_heldout67.jsonl", "coco", True),
     "unseen59": ("negation_unseen59.jsonl", "coco", False),
     "unseen60": ("negation_unseen60.jsonl", "coco", True),
+    "held-out68": ("negation_heldout68.jsonl", "coco", False),
+    "held-out69": ("negation_heldout69.jsonl", "coco", True),
+    "unseen61": ("negation_unseen61.jsonl", "coco", False),
+    "unseen62": ("negation_unseen62.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

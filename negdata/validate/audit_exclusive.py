@@ -36,6 +36,8 @@ EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
     "exclusive8": ("exclusive_dev8.jsonl", True),
     "exclusive11-x": ("exclusive_test11.jsonl", False),
     "exclusive9": ("exclusive_dev9.jsonl", True),
+    "exclusive12-x": ("exclusive_test12.jsonl", False),
+    "exclusive10": ("exclusive_dev10.jsonl", True),
 }
 
 

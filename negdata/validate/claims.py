@@ -122,6 +122,11 @@ _INDEXED = re.compile(
 )
 _BED_SIZE = re.compile(rf"\b(\d+|{_NUMERALS}) (?:single|double)(?= beds?\b)")
 _PACK = re.compile(rf"\b(\d+|{_NUMERALS})-(pack|piece|set)\b")
+# A group sized by its people: "our three-person team", "a one-man band" (not "a two-man tent").
+_CREW = re.compile(
+    rf"\b(\d+|{_NUMERALS})-(?:person|man|woman|member|strong) "
+    r"(?:team|crew|band|family|group|squad|party|choir|orchestra)\b"
+)
 # A dash between spaces, or a long one, ends a phrase: "Honolulu, 2016 - surfers paddle out"
 # counts no surfer.
 _DASH = re.compile(r"\s[-\u2013\u2014]+\s|[\u2013\u2014]")
@@ -175,6 +180,24 @@ _ME_THERE = re.compile(
 # Someone the sentence opens on, with nothing before it to stand for: "She isn't eating the
 # sandwich but tearing it up for the ducks".
 _THIRD_PERSON = re.compile(r"^\W*(?:she|he)\b", re.IGNORECASE)
+# A selfie has its taker in it: "selfie w/ giraffe" (not "no selfies", "a selfie stick").
+_SELFIE = re.compile(r"(?<!\bno )\bselfies?\b(?! sticks?\b)", re.IGNORECASE)
+# A place said crowded has people in it: "crowded bus, no bicycles", "the beach is crowded"
+# (not "a crowded desk", "a counter crowded with jars", "a parking lot crowded with cars").
+_PLACES = (
+    r"(?:beach|street|sidewalk|pavement|bus|train|tram|subway|metro|ferry|platform|station"
+    r"|terminal|airport|stop|shelter|market|bazaar|bar|pub|cafe|caf\u00e9|restaurant|terrace"
+    r"|plaza|square|park|zoo|mall|shop|store|hall|room|stadium|arena|bleachers|stands|pool"
+    r"|boardwalk|pier|promenade|carriage|elevator|lift|lobby|concert|festival|fair|classroom"
+    r"|office|kitchen|rink|slope|trail|dance floor)(?:e?s)?"
+    r"(?! (?:table|counter|desk|shelf|shelves|blanket|window|lot|rack)s?\b)"  # "café table"
+)
+_CROWDED = re.compile(
+    rf"\bcrowded (?!with\b)(?:[\w\u00e9]+ ){{0,2}}?{_PLACES}\b"
+    rf"|\b{_PLACES} (?:is|are|was|were|gets|got|stays|remains|looks)(?: [a-z]+ly)? "
+    r"crowded\b(?! with)",
+    re.IGNORECASE,
+)
 # ... and the speaker by themself: one person ("just me n my backpack").
 _ME_ALONE = re.compile(r"\b(?:just|only|simply) (?:me|myself)\b", re.IGNORECASE)
 
@@ -182,13 +205,14 @@ _ME_ALONE = re.compile(r"\b(?:just|only|simply) (?:me|myself)\b", re.IGNORECASE)
 def implied_labels(text: str, polarities: Mapping[str, str], lexicon: Lexicon) -> set[str]:
     """The labels an affirmed person's name implies ("a skier": skis), and the person an
     exclusive claim with its speaker in it implies ("just me and my bike"), a speaker said to be
-    there does ("me at the beach", "classic me"), "she" or "he" opening the sentence does and
-    seats said taken do ("only two of the deckchairs are occupied"); a sentence that says so is
-    false where the evidence rules them out. Gear the sentence itself denies ("a surfer without
-    a surfboard") it does not imply."""
+    there does ("me at the beach", "classic me"), "she" or "he" opening the sentence does, a
+    selfie, a crowded place ("crowded bus") and seats said taken do ("only two of the
+    deckchairs are occupied"); a sentence that says so is false where the evidence rules them
+    out. Gear the sentence itself denies ("a surfer without a surfboard") it does not imply."""
     implied = set()
     speaker = (exclusive(text, lexicon) and _SPEAKER.search(text)) or _ME_THERE.search(text)
-    speaker = speaker or _THIRD_PERSON.search(text)
+    speaker = speaker or _THIRD_PERSON.search(text) or _SELFIE.search(text)
+    speaker = speaker or _CROWDED.search(text)
     taken = _seats_taken(_tokens(text))  # "two of the chairs are taken"
     if (speaker or taken) and polarities.get("person") != "negated":
         implied.add("person")
@@ -665,6 +689,31 @@ def _seats_taken(tokens: list[str]) -> list[Count]:
     return found
 
 
+# What one person wears or carries, one each: "three of the guests wore ties".
+_WEARS = frozenset(
+    {"wore", "wear", "wears", "wearing", "sported", "sporting", "carried", "carry", "carries",
+     "carrying", "held", "hold", "holds", "holding"}
+)  # fmt: skip
+
+
+def _worn_by(tokens: list[str], found: list[Count], mentions: list[Mention]) -> list[Count]:
+    """As many of a plural as the people counted among others wear or carry: "only three of
+    the guests wore ties" (three ties), "two of the hikers carry umbrellas"."""
+    worn = []
+    for c in found:
+        of_the = tokens[c.at + 1 : c.at + 3]
+        partitive = len(of_the) == 2 and of_the[0] == "of" and of_the[1] in _OWNERS
+        if c.name != "person" or not partitive or c.fewest < 1 or c.end >= len(tokens):
+            continue
+        if tokens[c.end] not in _WEARS:
+            continue
+        for m in mentions:
+            last = tokens[m.end - 1]
+            if m.start == c.end + 1 and m.name != "person" and singular(last) != last:
+                worn.append(Count(m.name, c.word, c.fewest, c.fewest, c.at, m.end))
+    return worn
+
+
 def _gear_alone(tokens: list[str], mentions: list[Mention]) -> list[Count]:
     """One of what a rider's word implies where every other is denied: "a cyclist rides down
     the lane with no other bikes" (one bicycle)."""
@@ -786,6 +835,7 @@ def _tokens(text: str) -> list[str]:
     text = re.sub(r"\b([a-z]+)-and-([a-z]+)\b", r"\1 \2", text)  # "a black-and-white cow": one
     text = _INDEXED.sub(lambda m: m.group(1) or m.group(2), text)
     text = _PACK.sub(r"\1 \2", text)  # "a six-pack of beer bottles": six bottles, a count
+    text = _CREW.sub(r"\1 people", text)  # "our three-person team": three people
     text = re.sub(r"\b(\d+) ?\+", r"at least \1", text)  # "100+ bikes"
     text = _TIMES_BEFORE.sub(r"\1 ", text)  # "2x dining chairs": two chairs
     text = _TIMES_AFTER.sub(r"\2 \1", text)  # "dining chairs x2", "chairs (x4)"
@@ -915,6 +965,7 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
         + (_seats_taken(tokens) if "person" in names else [])
         + _people_of(tokens, names, mentions)
         + _gear_alone(tokens, mentions)
+        + _worn_by(tokens, found, mentions)
         + _young_counted(tokens, mentions)
         + _bound_counts(tokens, mentions)
     )
@@ -1164,7 +1215,7 @@ def _listed(stated: list[Count], tokens: list[str]) -> list[list[Count]]:
         elif (
             last is not None
             and not (again or same or restated)
-            and _joined(tokens[last[-1].end : count.at], count)
+            and _joined(tokens[last[-1].end : count.at], count, _others(tokens, last[-1], count))
         ):
             last.append(count)
         else:
@@ -1179,15 +1230,34 @@ def _brood(tokens: list[str], parent: Count, young: Count) -> bool:
     return bool(parental) and singular(tokens[young.end - 1]) in _YOUNG_OF
 
 
-def _joined(between: list[str], count: Count) -> bool:
+def _joined(between: list[str], count: Count, others: bool) -> bool:
     """Whether a count of a name counts more of it than one before it, ``between`` them: in a
-    list ("a man and a woman"), or one more said in passing ("a man tosses a frisbee to his
-    son", "a man without a tie sits beside a woman", "a ship is docked beside a row of
-    sailboats"); not the same one again ("the only person is a skier", "a man dressed as a
-    clown")."""
+    list ("a man and a woman"), or more said in passing ("a man tosses a frisbee to his son",
+    "a man without a tie sits beside a woman", "a ship is docked beside a row of sailboats",
+    ``others``: "a mother with three children"); not the same ones again ("the only person is
+    a skier", "a man dressed as a clown")."""
     if set(between) <= _JOINS:
         return True
-    return count.word in ARTICLES | POSSESSIVES | _SOME and not _SAME_AGAIN & _saying(between)
+    more = count.word in ARTICLES | POSSESSIVES | _SOME or others
+    return more and not _SAME_AGAIN & _saying(between)
+
+
+# Words that may name again any people counted before: "a man and a woman ... two people".
+_ANY_ONES = frozenset({"person", "people", "persons", "individual", "figure", "one", "adult"})
+
+
+def _others(tokens: list[str], before: Count, count: Count) -> bool:
+    """Whether a number counts others than the one counted before, by a word of their own: "a
+    mother with three children", "a man with his two sons" (not "the two kids", nor "a
+    man and a woman ... two people")."""
+    if (count.word not in EXPLICIT and not count.word.isdigit()) or count.fewest < 2:
+        return False  # "a woman, one nurse on duty": maybe the same one
+    if count.most is None or count.bound:
+        return False  # "doesn't have an oven - it has two": the same ovens
+    if tokens[count.at - 1] in {"the", "these", "those", "both", "all"}:
+        return False
+    heads = {singular(tokens[before.end - 1]), singular(tokens[count.end - 1])}
+    return len(heads) == 2 and not heads & _ANY_ONES
 
 
 def _saying(between: list[str]) -> set[str]:

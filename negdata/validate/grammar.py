@@ -1,20 +1,20 @@
 """Word salad: text no English writer would publish, as a garbled or shuffled generation reads.
 
 Two depths. :func:`garbled` finds word orders that are never English, with no parse: a word said
-twice ("not not cake cake"), a sentence left hanging on "the", "of" or "but no", an article
-before a stop ("image the;"), two forms of "be" in a row ("absent is was"), two articles in a
-row ("an a"), a comma just before the end ("no apples,."), an article before a word that never
-follows one ("a no vases", "a this pair", "the are"), "no" before an article, "be" before a
-modal, a preposition before a verb ("nobody with is"), a sentence that ends on "I" or "they".
+twice ("not not cake cake", but "all there is is a sink"), a sentence left hanging on "the", "of" or
+"but no", an article before a stop ("image the;"), two forms of "be" in a row ("absent is was"), two
+articles in a row ("an a"), a comma just before the end ("no apples,."), an article before a word
+that never follows one ("a no vases", "a this pair", "the are"), "no" before an article, "be" before
+a modal, a preposition before a verb ("nobody with is"), a sentence that ends on "I" or "they".
 Every caption and option is held to it. :func:`broken_sentence` also finds "not" before "is"
-("backpack not is featuring"), a start no statement has ("And the street people", "Are two
-trains visible."), and asks the parse (``validate.parser``) what a shuffle leaves: an article
-before what never follows one ("the is", "an of"), "no" before a verb ("hot no shows this"), or
-a sentence that ends on a preposition after no verb ("spoon sandwiches sure for."). A caption
-in another language's word order ("not is visible the rider") is read (``negation.forms``),
-and the tagger misreads a few true captions ("A moped leaning" tags "moped" a verb), so only
-the options of a question, a sentence each, are held to it: a question refused costs one
-question, a nonsense option published teaches the wrong thing.
+("backpack not is featuring"), a start no statement has ("And the street people", "Are two trains
+visible."), and asks the parse (``validate.parser``) what a shuffle leaves: an article before what
+never follows one ("the is", "an of"), "no" before a verb ("hot no shows this"), or a sentence that
+ends on a preposition after no verb ("spoon sandwiches sure for."). A caption in another language's
+word order ("not is visible the rider") is read (``negation.forms``), and the tagger misreads a few
+true captions ("A moped leaning" tags "moped" a verb), so only the options of a question, a sentence
+each, are held to it: a question refused costs one question, a nonsense option published teaches the
+wrong thing.
 """
 
 from __future__ import annotations
@@ -26,14 +26,14 @@ from negdata.validate.parser import parse
 
 _BE = r"(?:is|are|was|were|am)"
 _WORD_ORDER = re.compile(
-    # a word said twice in a row
-    r"\b(?!(?:that|had|very|no|bye|ha|so)\b)([a-z]+) \1\b"
+    # a word said twice in a row; but "all there is is a sink", "what it is is a cot"
+    r"(?<!\bthere )(?<!\bit )\b(?!(?:that|had|very|no|bye|ha|so)\b)([a-z]+) \1\b"
     # a sentence left hanging on a word that needs one after it ("Horse, no, bear, the.")
     r"|\b(?:the|an?|of|and|or|but(?: no)?)\W*$"
     # an article before a stop ("Backpack yes image the;"), not "4 a.m."
     r"|\b(?:the|an?)\s*(?:[;,!?]|\.(?!m\.))"
     # two forms of "be" in a row ("person absent is was")
-    rf"|\b{_BE}\s+{_BE}\b"
+    rf"|(?<!\bthere )(?<!\bit )\b{_BE}\s+{_BE}\b"
     # two articles in a row ("elephant an a walk"), not "the A train"
     r"|\b(?:the|an?) (?-i:the|an?)\b"
     # a comma or colon just before the end ("three oranges no apples,.")

@@ -276,6 +276,16 @@ def test_no_other_one_says_there_is_one(text: str, expected: dict[str, str]) -> 
         # seats said taken: someone sits in them
         ("Only two of the deckchairs are occupied, and there's no umbrella.", {"person"}),
         ("None of the deckchairs are occupied, and there's no umbrella.", set()),
+        # a selfie has its taker in it
+        ("selfie w/ giraffe!!! lol no zebras this time :( #safari", {"person"}),
+        ("No selfies allowed at the viewpoint, and no bench.", set()),
+        ("A selfie stick on the bench, and no dog.", set()),
+        # a place said crowded has people in it; a crowded desk or counter has things
+        ("Crowded bus, no bicycles.", {"person"}),
+        ("The beach is crowded, yet not one umbrella.", {"person"}),
+        ("Empty cups on a crowded cafe table, no napkins left.", set()),
+        ("The counter is crowded with jars, and there's no microwave.", set()),
+        ("The bus stop, usually crowded, has no people at all.", set()),
     ],
 )
 def test_a_rider_implies_gear_the_sentence_does_not_deny(text: str, gear: set[str]) -> None:
@@ -951,6 +961,44 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
         # a pair of skis, with no article, is one pair
         ("Pair of skis, no snowboard.", {"skis": 1}, None),
         ("Pair of skis, no snowboard.", {"skis": 2}, "count_not_true"),
+        # a number of others than the one counted before: "a mother with three children"
+        ("A mother with three children at the beach, no dog.", {"person": 4}, None),
+        ("A mother with three children at the beach, no dog.", {"person": 5}, "count_not_true"),
+        (
+            "A woman holds one umbrella over two children; no bus.",
+            {"person": 3, "umbrella": 1},
+            None,
+        ),
+        ("A man walks with his two sons, no bus.", {"person": 3}, None),
+        (
+            "A man and a woman walk; two people on the path, no dog.",
+            {"person": 3},
+            "count_not_true",
+        ),
+        (
+            "The kitchen doesn't lack an oven - it has two - and no microwave.",
+            {"oven": 3},
+            "count_not_true",
+        ),
+        # a group sized by its people
+        ("Our three-person team with two pizzas, no cake.", {"person": 3, "pizza": 2}, None),
+        (
+            "Our three-person team with two pizzas, no cake.",
+            {"person": 4, "pizza": 2},
+            "count_not_true",
+        ),
+        # what the people counted among others wear, one each
+        ("Only three of the guests wore ties, and no dog.", {"person": 9, "tie": 3}, None),
+        (
+            "Only three of the guests wore ties, and no dog.",
+            {"person": 9, "tie": 4},
+            "count_not_true",
+        ),
+        (
+            "Two of the hikers carry umbrellas; no dog.",
+            {"person": 5, "umbrella": 1},
+            "count_not_true",
+        ),
     ],
 )
 def test_counts_are_checked_against_the_boxes(

@@ -23,6 +23,7 @@ from negdata.validate.grammar import broken_sentence, garbled
         "The luggage nobody with is.",
         "There are think and horses cows i.",
         "Five water boats on the are.",
+        "The dog is is on the sofa.",
     ],
 )
 def test_a_word_order_that_is_never_english_is_garbled(text: str) -> None:
@@ -45,6 +46,8 @@ def test_a_word_order_that_is_never_english_is_garbled(text: str) -> None:
         "The shelter dogs the gala was raising money for were not allowed inside.",
         "The kids are not around, but their bicycles are.",
         "A no-parking sign, and no cars on the street.",
+        "Close-up: all there is is a sink with one bowl in it, no cups.",
+        "What it is is a cot, not a bed.",
     ],
 )
 def test_english_and_alt_text_are_not_garbled(text: str) -> None:

@@ -877,6 +877,23 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         # a file name's topic: the bat is baseball's
         ("photo_2019-07-14_baseball-glove-and-bat_no-ball.jpg", {"baseball glove": "affirmed",
          "baseball bat": "affirmed", "sports ball": "negated"}),
+        # a denial between commas ends where the clause's own verb comes back
+        ("The fruit bowl, without a single banana, holds red apples and green pears.", {
+         "bowl": "affirmed", "banana": "negated", "apple": "affirmed"}),
+        ("The table, with no laptop, has a book and a cup on it.", {
+         "dining table": "affirmed", "laptop": "negated", "book": "affirmed", "cup": "affirmed"}),
+        # more inventory headers that deny their items
+        ("Got: broccoli, a bowl. Didn't get: spoon, fork.", {"broccoli": "affirmed",
+         "bowl": "affirmed", "spoon": "negated", "fork": "negated"}),
+        ("The street has: a car. The street lacks: bicycles, trucks.", {"car": "affirmed",
+         "bicycle": "negated", "truck": "negated"}),
+        ("What you'll see: a pizza, a laptop. What you won't: a TV.", {"pizza": "affirmed",
+         "laptop": "affirmed", "tv": "negated"}),
+        # what nobody brought is not there
+        ("Hikers let the cattle cross; they haven't brought a dog along.", {"person": "affirmed",
+         "cow": "affirmed", "dog": "negated"}),
+        ("A tabby on the bed with a soft-toy bear; no puppy.", {"cat": "affirmed",
+         "bed": "affirmed", "teddy bear": "affirmed", "dog": "negated"}),
     ],
 )  # fmt: skip
 def test_analyze_resolves_every_name(text: str, expected: dict[str, str]) -> None:

@@ -291,13 +291,17 @@ _CREDIT = re.compile(
     r"[A-Z](?:\.|[\w'-]+)(?: (?:[A-Z](?:\.|[\w'-]+)|van|de|la))*(?:\s*/\s*[A-Z][\w-]*)*"
 )
 # An inventory's header that denies each item after it: "Absent \u2014 phone, keyboard", "OUT:
-# frisbee", "Nowhere: scissors", "What isn't: cows, people", "Not here: any player, a bench".
+# frisbee", "Nowhere: scissors", "What isn't: cows, people", "Not here: any player, a bench",
+# "Didn't get: spoon, fork".
 _DENIED_HEADER = re.compile(
     r"(?:^|(?<=[.;!?|\n]))\s*(?:absent|missing|out|nowhere|excluded|not (?:pictured|present|"
     r"shown|visible|seen|here|included|spotted|in (?:the )?(?:shot|frame|picture|photo))"
     r"|what(?:'s| is)? (?:not|missing|absent)|what (?:is|are|was)n't"
+    # "What you won't: a TV", "The street lacks: trucks"
+    r"|what (?:you|we|i) (?:won't|don't|didn't|can't|will not|do not)(?: (?:see|find|get))?"
+    r"|(?:(?:the|this|our|my) [a-z]+ )?lacks?"
     # "Didn't spot: dogs", "Don't have: ball", "Off the table and out of frame: forks"
-    r"|(?:did|do|does)(?:n't| not) (?:spot|see|have|find)|(?:off the [a-z]+ and )?out of "
+    r"|(?:did|do|does)(?:n't| not) (?:spot|see|have|find|get)|(?:off the [a-z]+ and )?out of "
     r"(?:the )?(?:frame|shot|picture|view))(?: (?:here|there|pictured|shown|in (?:the )?"
     r"(?:shot|frame|picture|photo)))?\s*(?::|[\u2013\u2014]|-(?= )|\u274c)([^.;!?|\n]*)"
 )

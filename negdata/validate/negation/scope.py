@@ -101,6 +101,8 @@ def scope_end(
         if tok == ",":
             if nxt in {"no", "without", "zero", "not"}:
                 break  # "waiting for a wave, no boats": a cue of its own
+            if nxt in HAVE_VERBS - {"there"}:
+                break  # "The bowl, without bananas, holds apples": the clause's own verb
             if nxt in COUNT_WORDS | {"couple", "pair", "some", "lots", "plenty", "dozens"}:
                 break  # "no dogs, no frisbees, couple of pigeons on the bench": some there
             if not item_found and not {"or", "nor"} & set(tokens[j:]):

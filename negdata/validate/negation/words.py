@@ -77,7 +77,8 @@ HAVE_VERBS = frozenset(
      "hold", "holds", "holding", "include", "includes", "show", "shows", "showing", "feature",
      "features", "find", "found", "spot", "notice", "carry", "carries", "carrying", "wear",
      "wears", "wearing", "sell", "sells", "get", "got", "been", "be", "exist", "exists",
-     "appear", "appears", "need", "there", "is", "are", "was", "were", "own", "owns"}
+     "appear", "appears", "need", "there", "is", "are", "was", "were", "own", "owns",
+     "bring", "brings", "brought", "bringing"}
 )  # fmt: skip
 # Two-word denials that ``prepare`` joins into one cue: "free of" -> "free-of".
 JOINED_CUES = (
