@@ -1256,6 +1256,8 @@ def _others(tokens: list[str], before: Count, count: Count) -> bool:
         return False  # "doesn't have an oven - it has two": the same ovens
     if tokens[count.at - 1] in {"the", "these", "those", "both", "all"}:
         return False
+    if before.end - 1 == before.at:
+        return False  # "two of the chairs are occupied, by a pair of old men": no word for them
     heads = {singular(tokens[before.end - 1]), singular(tokens[count.end - 1])}
     return len(heads) == 2 and not heads & _ANY_ONES
 

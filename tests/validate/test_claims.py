@@ -980,6 +980,11 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
             {"oven": 3},
             "count_not_true",
         ),
+        (
+            "Only two of the five chairs are occupied, by a pair of old men; no table.",
+            {"chair": 5, "person": 2},
+            None,
+        ),
         # a group sized by its people
         ("Our three-person team with two pizzas, no cake.", {"person": 3, "pizza": 2}, None),
         (
