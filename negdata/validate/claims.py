@@ -148,6 +148,12 @@ class Count:
     end: int  # the token after the object's name
     bound: bool = False  # a count with no noun, of the name before it (``_bound_counts``)
 
+    @property
+    def numbered(self) -> bool:
+        """Whether a number states the count ("two", "12"), not an article or a word like
+        "alone"."""
+        return self.word in EXPLICIT or self.word.isdigit()
+
 
 # Verbs that need a phone, matched as said ("texts" is no plural of "text" here).
 TEXTING = frozenset({"texts", "texting", "texted"})
@@ -972,7 +978,7 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
     # "Commuters huddle, a man checks his phone": more people than the man; but "3 people,
     # people smiling" says the three again, as "4 kids, children playing" may: of people, any
     # word may say them again, of others only the same ("geese, a pair of swans": more birds)
-    numbered = [c for c in found if c.word in EXPLICIT or c.word.isdigit()]
+    numbered = [c for c in found if c.numbered]
     # ... and "Birds, yes - three pigeons on the sill": a count right after says which
     again = {
         c.name
@@ -1215,7 +1221,7 @@ def _listed(stated: list[Count], tokens: list[str]) -> list[list[Count]]:
         elif (
             last is not None
             and not (again or same or restated)
-            and _joined(tokens[last[-1].end : count.at], count, _others(tokens, last[-1], count))
+            and _joined(tokens, last[-1], count)
         ):
             last.append(count)
         else:
@@ -1230,15 +1236,16 @@ def _brood(tokens: list[str], parent: Count, young: Count) -> bool:
     return bool(parental) and singular(tokens[young.end - 1]) in _YOUNG_OF
 
 
-def _joined(between: list[str], count: Count, others: bool) -> bool:
-    """Whether a count of a name counts more of it than one before it, ``between`` them: in a
-    list ("a man and a woman"), or more said in passing ("a man tosses a frisbee to his son",
-    "a man without a tie sits beside a woman", "a ship is docked beside a row of sailboats",
-    ``others``: "a mother with three children"); not the same ones again ("the only person is
-    a skier", "a man dressed as a clown")."""
+def _joined(tokens: list[str], before: Count, count: Count) -> bool:
+    """Whether ``count`` counts more of its name than ``before`` did: in a list ("a man and a
+    woman"), or more said in passing ("a man tosses a frisbee to his son", "a man without a tie
+    sits beside a woman", "a ship is docked beside a row of sailboats", "a mother with three
+    children", ``_others``); not the same ones again ("the only person is a skier", "a man
+    dressed as a clown")."""
+    between = tokens[before.end : count.at]
     if set(between) <= _JOINS:
         return True
-    more = count.word in ARTICLES | POSSESSIVES | _SOME or others
+    more = count.word in ARTICLES | POSSESSIVES | _SOME or _others(tokens, before, count)
     return more and not _SAME_AGAIN & _saying(between)
 
 
@@ -1250,7 +1257,7 @@ def _others(tokens: list[str], before: Count, count: Count) -> bool:
     """Whether a number counts others than the one counted before, by a word of their own: "a
     mother with three children", "a man with his two sons" (not "the two kids", nor "a
     man and a woman ... two people")."""
-    if (count.word not in EXPLICIT and not count.word.isdigit()) or count.fewest < 2:
+    if not count.numbered or count.fewest < 2:
         return False  # "a woman, one nurse on duty": maybe the same one
     if count.most is None or count.bound:
         return False  # "doesn't have an oven - it has two": the same ovens
@@ -1292,8 +1299,7 @@ _SAME_AGAIN = COPULAS | {
 def _restates(before: Count, count: Count, tokens: list[str]) -> bool:
     """Whether ``count`` names again what ``before`` counted, after a comma: "one person, a
     woman"."""
-    explicit = before.word in EXPLICIT or before.word.isdigit()
-    return explicit and count.word in ARTICLES and "," in tokens[before.end : count.at]
+    return before.numbered and count.word in ARTICLES and "," in tokens[before.end : count.at]
 
 
 def count_problem(
@@ -1327,7 +1333,7 @@ def count_problem(
     for said in _listed(checked, _tokens(text)):
         members = lexicon.members(said[0].name)
         if not members & set(boxes):
-            if any(c.word in EXPLICIT or c.word.isdigit() for c in said):
+            if any(c.numbered for c in said):
                 return "count_unverified"
             continue
         seen = sum(boxes.get(label, 0) for label in members)

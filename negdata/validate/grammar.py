@@ -25,15 +25,17 @@ import re
 from negdata.validate.parser import parse
 
 _BE = r"(?:is|are|was|were|am)"
+# Not after "there" or "it": "all there is is a sink", "what it is is a cot" are English.
+_NOT_WHAT_IS = r"(?<!\bthere )(?<!\bit )"
 _WORD_ORDER = re.compile(
     # a word said twice in a row; but "all there is is a sink", "what it is is a cot"
-    r"(?<!\bthere )(?<!\bit )\b(?!(?:that|had|very|no|bye|ha|so)\b)([a-z]+) \1\b"
+    rf"{_NOT_WHAT_IS}\b(?!(?:that|had|very|no|bye|ha|so)\b)([a-z]+) \1\b"
     # a sentence left hanging on a word that needs one after it ("Horse, no, bear, the.")
     r"|\b(?:the|an?|of|and|or|but(?: no)?)\W*$"
     # an article before a stop ("Backpack yes image the;"), not "4 a.m."
     r"|\b(?:the|an?)\s*(?:[;,!?]|\.(?!m\.))"
     # two forms of "be" in a row ("person absent is was")
-    rf"|(?<!\bthere )(?<!\bit )\b{_BE}\s+{_BE}\b"
+    rf"|{_NOT_WHAT_IS}\b{_BE}\s+{_BE}\b"
     # two articles in a row ("elephant an a walk"), not "the A train"
     r"|\b(?:the|an?) (?-i:the|an?)\b"
     # a comma or colon just before the end ("three oranges no apples,.")
