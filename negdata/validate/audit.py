@@ -202,6 +202,10 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out69": ("negation_heldout69.jsonl", "coco", True),
     "unseen61": ("negation_unseen61.jsonl", "coco", False),
     "unseen62": ("negation_unseen62.jsonl", "coco", True),
+    "held-out70": ("negation_heldout70.jsonl", "coco", False),
+    "held-out71": ("negation_heldout71.jsonl", "coco", True),
+    "unseen63": ("negation_unseen63.jsonl", "coco", False),
+    "unseen64": ("negation_unseen64.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

@@ -37,7 +37,9 @@ EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
     "exclusive11-x": ("exclusive_test11.jsonl", False),
     "exclusive9": ("exclusive_dev9.jsonl", True),
     "exclusive12-x": ("exclusive_test12.jsonl", False),
+    "exclusive13-x": ("exclusive_test13.jsonl", False),
     "exclusive10": ("exclusive_dev10.jsonl", True),
+    "exclusive11": ("exclusive_dev11.jsonl", True),
 }
 
 

@@ -121,6 +121,7 @@ _INDEXED = re.compile(
     r"|court|bay|pier|berth|dock|zone|block|unit|apt|suite|cam|camera) (?:#|no\. )?\d+\b"
 )
 _BED_SIZE = re.compile(rf"\b(\d+|{_NUMERALS}) (?:single|double)(?= beds?\b)")
+_HEAD_OF = re.compile(rf"\b(\d+|{_NUMERALS}) head of\b")
 _PACK = re.compile(rf"\b(\d+|{_NUMERALS})-(pack|piece|set)\b")
 # A group sized by its people: "our three-person team", "a one-man band" (not "a two-man tent").
 _CREW = re.compile(
@@ -173,14 +174,14 @@ GEAR: dict[str, str] = {
 
 # The speaker among all there is: "just me and my bike" has a person in it.
 _SPEAKER = re.compile(
-    r"\b(?:just|only|simply)(?: the)? (?:me|us|myself|ourselves)\b"
-    r"|\b(?:me|us),? (?:and|n|&) (?:my|our)\b",
+    r"\b(?:just|only|simply)(?: the)? (?:me|us|myself|ourselves)\b",
     re.IGNORECASE,
 )
 # The speaker said to be in the picture: "me at the beach, no umbrella", "caught in the rain with
-# no umbrella, classic me".
+# no umbrella, classic me", "so me n my skateboard took over the park".
 _ME_THERE = re.compile(
-    r"^\W*me\b|\b(?:classic|typical|that's|thats|this is|here's|heres) me\b",
+    r"^\W*me\b|\b(?:classic|typical|that's|thats|this is|here's|heres) me\b"
+    r"|\b(?:me|us),? (?:and|n|&) (?:my|our)\b",
     re.IGNORECASE,
 )
 # Someone the sentence opens on, with nothing before it to stand for: "She isn't eating the
@@ -361,9 +362,10 @@ def _count_word(
         return ("sole", at) if singular(last) == last else None
     if at >= 1 and tokens[at] == "the" and _in_only_list(tokens, at):
         return ("alone", at) if singular(last) == last else None  # "only the train": one
-    if at >= 2 and tokens[at] == "of" and tokens[at - 1] in _PORTIONS:
-        word = tokens[at - 2]  # "one slice of pizza", "two slices of cake": a box each
-        return (word, at - 2) if word in COUNTS or word.isdigit() else None
+    of = _portion_of(tokens, at, named)
+    if of is not None:
+        word = tokens[of - 2]  # "one slice of pizza", "two slices of (pepperoni) pizza": a box each
+        return (word, of - 2) if word in COUNTS or word.isdigit() else None
     if at >= 2 and tokens[at] == "of" and tokens[at - 1] == "pairs" and mention.name in PAIRED:
         word = tokens[at - 2]
         return (word, at - 2) if word in COUNTS or word.isdigit() else None
@@ -395,6 +397,16 @@ def _count_word(
         if word in COUNTS or (_number(word) and not _time(tokens, at)):
             return word, at  # not "Maui 2019 surfboards", "8:15am commuters"
         at -= 1
+    return None
+
+
+def _portion_of(tokens: list[str], at: int, named: set[int]) -> int | None:
+    """Where "of" is after a portion ("slices of"), up to two words before ``at``."""
+    for of in (at, at - 1, at - 2):
+        if of >= 2 and tokens[of] == "of" and tokens[of - 1] in _PORTIONS:
+            return of
+        if of < 0 or tokens[of] in _NO_ADJECTIVE or of in named:
+            return None
     return None
 
 
@@ -847,6 +859,7 @@ def _tokens(text: str) -> list[str]:
     text = _TIMES_AFTER.sub(r"\2 \1", text)  # "dining chairs x2", "chairs (x4)"
     text = re.sub(r"\b(?:an?|one) ((?:[a-z]+ )?[a-z]+) or (?:two|three|so)\b", r"some \1", text)
     text = _BED_SIZE.sub(r"\1", text)  # "two single beds": two beds, each of a size
+    text = _HEAD_OF.sub(r"\1", text)  # "four head of cattle": four cows
     text = re.sub(r"\b[a-z]+-(?:only|free|friendly|proof)\b", " ", text)  # "a dogs-only beach"
     return _TOKEN.findall(_NO_COUNT.sub(" ", text))
 
@@ -892,7 +905,7 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
             last = tokens[mention.end - 1]
             own = starts.get(mention.end, mention.name) == mention.name
             theirs = POSSESSIVES & set(tokens[max(0, mention.start - 2) : mention.start])
-            if singular(last) != last and own and theirs:
+            if singular(last) != last and own and (theirs or _served(tokens, mention)):
                 uncounted.add(mention.name)
             elif singular(last) != last and own and _bare_plural(tokens, mention):
                 bare_plurals.setdefault(mention.name, []).append(mention)
@@ -995,6 +1008,14 @@ def _bare_plural(tokens: list[str], mention: Mention) -> bool:
     """Whether ``mention`` is a plural with no determiner that opens its clause or joins a list:
     "Commuters huddle under umbrellas, a man checks his phone" (people, more than the man)."""
     return mention.start == 0 or tokens[mention.start - 1] in _CLAUSE_OPENERS
+
+
+def _served(tokens: list[str], mention: Mention) -> bool:
+    """Whether ``mention`` is a plural with no determiner that others are said to be among,
+    with or to serve: "a waitress carries pizzas to a table of students", "a guide walks among
+    tourists" (more people than the waitress and the guide)."""
+    before = tokens[max(0, mention.start - 2) : mention.start]
+    return before[-1:] in (["to"], ["among"], ["with"], ["past"]) or before == ["table", "of"]
 
 
 _CLAUSE_OPENERS = frozenset({",", ";", ".", ":", "(", "and", "while", "as", "but", "where", "with"})
@@ -1155,7 +1176,9 @@ def _bound_counts(tokens: list[str], mentions: list[Mention]) -> list[Count]:
         start = i - 1 if pair else i
         end = i + 3 if of_them else i + 1
         counted = pair or word == "one" or _number(word)
-        there = tokens[start - 2 : start] in _THERE_ARE_SOME
+        # "there are no fewer than five": five or more
+        least = next((len(p) for p in _AT_LEAST if tuple(tokens[start - len(p) : start]) == p), 0)
+        there = tokens[start - least - 2 : start - least] in _THERE_ARE_SOME
         # "it's not that there are no bikes - three are chained to the railings"
         some_are = start > 0 and tokens[start - 1] in _CLAUSE_STOPS and word != "one"
         some_are = some_are and tokens[end : end + 1] in (["are"], ["were"])
@@ -1163,14 +1186,32 @@ def _bound_counts(tokens: list[str], mentions: list[Mention]) -> list[Count]:
             continue
         if tokens[end : end + 1] and tokens[end] not in _CLAUSE_ENDS and not some_are:
             continue  # "there are three lamps": a count of what no name is
-        name = _clause_before(tokens, mentions, start - (0 if some_are else 1))
+        name = _clause_before(tokens, mentions, start - least - (0 if some_are else 1))
         if name is not None:
             fewest, most = (int(word), int(word)) if word.isdigit() else COUNTS[word]
+            # "three are yellow and one is still green": four; "no fewer than five": or more
+            more = _rest_are(tokens, end) if some_are else 0
+            fewest, most = fewest + more, None if least or most is None else most + more
             found.append(Count(name, word, fewest, most, i, end, bound=True))
     return found
 
 
 _CLAUSE_STOPS = frozenset({",", ";", ".", ":", "("})
+_BEING = frozenset({"is", "are", "was", "were"})
+
+
+def _rest_are(tokens: list[str], end: int) -> int:
+    """How many more the sentence's next parts count after a part ends at ``end``: "three are
+    yellow and one is still green" (one more)."""
+    more = 0
+    for i in range(end, len(tokens) - 2):
+        if tokens[i] == ".":
+            break
+        word = tokens[i + 1]
+        part = tokens[i] in {"and", ",", ";", "but", "while"} and tokens[i + 2] in _BEING
+        if part and (word == "one" or _number(word)):
+            more += int(word) if word.isdigit() else COUNTS[word][0]
+    return more
 
 
 def _clause_before(tokens: list[str], mentions: list[Mention], at: int) -> str | None:
@@ -1215,7 +1256,9 @@ def _listed(stated: list[Count], tokens: list[str]) -> list[list[Count]]:
         again = count.end < len(tokens) and tokens[count.end] in {"only", "alone"}
         same = last is not None and last[-1].end == count.end
         # "only one person, a woman", "two people, a man and a woman": the same ones again
-        restated = last is not None and _restates(last[-1], count, tokens)
+        restated = last is not None and (
+            _restates(last[-1], count, tokens) or _totals(last, count, tokens)
+        )
         if last is not None and _brood(tokens, last[-1], count):
             last.append(count)  # "a mother duck leads eight ducklings": nine birds
         elif (
@@ -1302,6 +1345,17 @@ def _restates(before: Count, count: Count, tokens: list[str]) -> bool:
     return before.numbered and count.word in ARTICLES and "," in tokens[before.end : count.at]
 
 
+def _totals(group: list[Count], count: Count, tokens: list[str]) -> bool:
+    """Whether ``count``, set off after ``group`` by a dash, a colon or a bracket, sums it:
+    "three cows and their calf - four head of cattle", "a man and two boys (three people)"."""
+    if len(group) < 2 or not count.numbered or tokens[count.at - 1] not in {";", ":", "("}:
+        return False
+    most = [c.most for c in group]
+    return count.fewest == sum(c.fewest for c in group) and (
+        count.most == (None if None in most else sum(m for m in most if m is not None))
+    )
+
+
 def count_problem(
     text: str,
     polarities: Mapping[str, str],
@@ -1330,7 +1384,10 @@ def count_problem(
         and (articles or count.word not in GRAMMAR)
         and not (busy and count.name == "person" and count.word in GRAMMAR)
     ]
+    people = 0  # the most people one group of counts says: "a jogger and a cyclist": two
     for said in _listed(checked, _tokens(text)):
+        if said[0].name == "person":
+            people = max(people, sum(c.fewest for c in said))
         members = lexicon.members(said[0].name)
         if not members & set(boxes):
             if any(c.numbered for c in said):
@@ -1349,7 +1406,10 @@ def count_problem(
         and boxes.get("person", 1) != 1
     ):
         return "count_not_true"  # "just me and my bike" beside a second person
-    if polarities.get("person") == "affirmed" and ALONE.search(text):  # "the chef works alone"
+    alone = ALONE.search(text)  # "the chef works alone", not "a jogger and a cyclist on their own"
+    if alone and people > 1 and alone.group(0).lower() in {"by themselves", "on their own"}:
+        alone = None
+    if polarities.get("person") == "affirmed" and alone:
         if "person" not in boxes:
             return "count_unverified"
         if boxes["person"] != 1:

@@ -24,7 +24,7 @@ import yaml
 from negdata.compose.alt_text import clean_alt_text
 from negdata.detect.lexicon import Lexicon
 from negdata.detect.vocab import singular
-from negdata.validate.negation.words import NOT_OBJECTS
+from negdata.validate.negation.words import CROSS_MARKS, NOT_OBJECTS, TICK_MARKS
 from negdata.validate.parser import parse
 
 if TYPE_CHECKING:  # spaCy (and torch, which thinc imports) only load to parse
@@ -32,6 +32,8 @@ if TYPE_CHECKING:  # spaCy (and torch, which thinc imports) only load to parse
 
 SCENE_WORDS_FILE = Path(__file__).with_name("scene_words.yaml")
 _NOT_OBJECTS = frozenset(NOT_OBJECTS)
+# Check marks, which the small parser takes for names and joins the words around them by.
+_MARKS = re.compile(f"[{CROSS_MARKS}{TICK_MARKS}]\ufe0f?")
 
 
 @cache
@@ -122,6 +124,7 @@ def unaccounted_nouns(text: str, original: str, lexicon: Lexicon) -> list[str]:
     ``original`` caption and are no scene word, in order."""
     scene = scene_words()
     source = _source_words(original, lexicon)
+    text = _MARKS.sub(" , ", text)  # "\u2705 desk \u274c mouse": a list
     found: list[str] = []
     for token in parse(text):
         if not _noun(token, text, lexicon) or token.like_num:

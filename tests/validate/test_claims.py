@@ -286,6 +286,8 @@ def test_no_other_one_says_there_is_one(text: str, expected: dict[str, str]) -> 
         ("Empty cups on a crowded cafe table, no napkins left.", set()),
         ("The counter is crowded with jars, and there's no microwave.", set()),
         ("The bus stop, usually crowded, has no people at all.", set()),
+        # "me and my ...": the speaker is in the picture, alone or not
+        ("ok so me n my skateboard took over the park rn, no bikes", {"person"}),
     ],
 )
 def test_a_rider_implies_gear_the_sentence_does_not_deny(text: str, gear: set[str]) -> None:
@@ -1004,8 +1006,39 @@ def test_what_an_exclusive_claim_leaves_out(text: str, present: list[str], left:
             {"person": 5, "umbrella": 1},
             "count_not_true",
         ),
+        # a number that opens its clause counts a part, and the parts after it add up
+        ("Not all the bananas are ripe: three are yellow and one is green. No apples.",
+         {"banana": 4}, None),
+        ("Not all the bananas are ripe: three are yellow and one is green. No apples.",
+         {"banana": 3}, "count_not_true"),
+        ("Not all the bananas are ripe: three are yellow and one is green. No apples.",
+         {"banana": 5}, "count_not_true"),
+        # a total set off after a list says its members again
+        ("Three cows and their calf - four head of cattle - and no horses.", {"cow": 4}, None),
+        ("Three cows and their calf - four head of cattle - and no horses.", {"cow": 5},
+         "count_not_true"),
+        # "no fewer than five" of what the clause before named: five or more
+        ("Look at the giraffes - there are no fewer than five - but no elephant.",
+         {"giraffe": 7}, None),
+        ("Look at the giraffes - there are no fewer than five - but no elephant.",
+         {"giraffe": 3}, "count_not_true"),
+        # people others serve, walk among or come to are more than the one counted
+        ("A waitress carries two pizzas to a table of students; not a cup anywhere.",
+         {"person": 5, "pizza": 2, "dining table": 1}, None),
+        ("A waitress carries two pizzas to a table without students; not a cup anywhere.",
+         {"person": 5, "pizza": 2, "dining table": 1}, "count_not_true"),
+        # a portion counts past the words that say what it is of
+        ("Two slices of pepperoni pizza by one bottle, no fork.", {"pizza": 2, "bottle": 1},
+         None),
+        ("Two slices of pepperoni pizza by one bottle, no fork.", {"pizza": 3, "bottle": 1},
+         "count_not_true"),
+        # "on their own" of two people counted is no one alone
+        ("No cars: a jogger and a woman cross the bridge on their own.", {"person": 2}, None),
+        ("No cars: a jogger and a woman cross the bridge on their own.", {"person": 3},
+         "count_not_true"),
+        ("No cars: a jogger crosses the bridge on their own.", {"person": 2}, "count_not_true"),
     ],
-)
+)  # fmt: skip
 def test_counts_are_checked_against_the_boxes(
     text: str, boxes: dict[str, int], problem: str | None
 ) -> None:

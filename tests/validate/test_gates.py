@@ -272,6 +272,13 @@ def test_a_phrase_that_names_no_object_is_unaccounted() -> None:
     assert GATE.unaccounted(_caption("A sofa and a dining table, but no dog.")) == []
 
 
+def test_check_marks_part_the_items_of_a_list() -> None:
+    """The small parser reads emoji as names and joins the words around them by them: the desk
+    between two marks is a noun nothing checks."""
+    marks = _caption("\u2705 cat \u2705 laptop \u2705 desk \u274c mouse \u274c mug")
+    assert GATE.unaccounted(marks) == ["desk"]
+
+
 def test_a_capitalised_first_word_is_a_noun_where_it_stands_for_one() -> None:
     """The small parser reads "Hoover" as a name and "Mobile" as an adjective when a sentence
     starts with them; a name ("Luna") stays one, and a modifier of an object's name is none."""

@@ -894,6 +894,31 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
          "cow": "affirmed", "dog": "negated"}),
         ("A tabby on the bed with a soft-toy bear; no puppy.", {"cat": "affirmed",
          "bed": "affirmed", "teddy bear": "affirmed", "dog": "negated"}),
+        # glasses and forks that are out are on the table; a cat that is out is not home
+        ("Wine glasses and forks are out, but there's no cake.", {"wine glass": "affirmed",
+         "fork": "affirmed", "cake": "negated"}),
+        ("The cat is out, and the basket is empty.", {"cat": "negated"}),
+        ("A bowl of apples has been left out on the table.", {"bowl": "affirmed",
+         "apple": "affirmed", "dining table": "affirmed"}),
+        ("Not every boat is out: two are tied up at the dock.", {"boat": "affirmed"}),
+        # inventory headers that deny their items
+        ("Things I see: kite, dog. Things I don't see: ball, bike.", {"kite": "affirmed",
+         "dog": "affirmed", "sports ball": "negated", "bicycle": "negated"}),
+        ("Photo includes: TV, remote. Photo excludes: couch, people.", {"tv": "affirmed",
+         "remote": "affirmed", "couch": "negated", "person": "negated"}),
+        ("Bathroom shot. With: sink. Without: toilet, toothbrush.", {"sink": "affirmed",
+         "toilet": "negated", "toothbrush": "negated"}),
+        ("Snack table: pizza, cake. Left out: broccoli, carrots.", {"dining table": "affirmed",
+         "pizza": "affirmed", "cake": "affirmed", "broccoli": "negated", "carrot": "negated"}),
+        ("Pictured \u2713 a kite \u2713 a dog   Not pictured \u2717 a ball \u2717 a frisbee",
+         {"kite": "affirmed", "dog": "affirmed", "sports ball": "negated",
+          "frisbee": "negated"}),
+        # what is excepted by a possessive is one of the kind denied
+        ("not ONE car in the lot except mine, no trucks either", {"car": "affirmed",
+         "truck": "negated"}),
+        ("On the table: pizza, fork. Not on the table or anywhere else: knife.",
+         {"dining table": "affirmed", "pizza": "affirmed", "fork": "affirmed",
+          "knife": "negated"}),
     ],
 )  # fmt: skip
 def test_analyze_resolves_every_name(text: str, expected: dict[str, str]) -> None:

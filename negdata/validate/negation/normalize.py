@@ -24,6 +24,7 @@ from negdata.validate.negation.words import (
     BREAK,
     CAMERA_PHRASE,
     CLAUSE_WORDS,
+    CROSS_MARKS,
     DENIED_ABSENCE,
     FALSE_FRIENDS,
     FAMILY_ANIMALS,
@@ -40,6 +41,7 @@ from negdata.validate.negation.words import (
     PREPOSITIONS,
     SHOW_VERBS,
     STOP,
+    TICK_MARKS,
     VEHICLE_PLACES,
     YOUNG_ANIMAL,
     YOUNG_ANIMALS,
@@ -153,6 +155,10 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     (re.compile(r"\b(?:is|are|was|were) never without\b"), "is always with"),
     # "the platform never lacks pigeons": always has them
     (re.compile(r"\bnever (?:lacks|lacked|lack)\b"), "always has"),
+    # "not every boat is out", "not all the cows have gone": some are still there
+    (re.compile(r"\bnot (?:every |all (?:of )?(?:the |these |those |our |my )?)((?:[a-z]+ ){0,2}?"
+                r"[a-z]+) (?:is|are|was|were|has|have|had) (?:gone|out|left|away|missing)\b"),
+     r"some \1 are still here"),
     # "the table isn't missing its pizza", "the kitchen isn't lacking a microwave", "does not
     # lack one": it has it
     (re.compile(r"\b(?:(?:is|are|was|were) (?:not|never) (?:missing|lacking)|(?:does|do|did) "
@@ -292,32 +298,42 @@ _CREDIT = re.compile(
 )
 # An inventory's header that denies each item after it: "Absent \u2014 phone, keyboard", "OUT:
 # frisbee", "Nowhere: scissors", "What isn't: cows, people", "Not here: any player, a bench",
-# "Didn't get: spoon, fork".
+# "Didn't get: spoon, fork", "Without: toilet", "Left out: carrots".
 _DENIED_HEADER = re.compile(
-    r"(?:^|(?<=[.;!?|\n]))\s*(?:absent|missing|out|nowhere|excluded|not (?:pictured|present|"
-    r"shown|visible|seen|here|included|spotted|in (?:the )?(?:shot|frame|picture|photo))"
-    r"|what(?:'s| is)? (?:not|missing|absent)|what (?:is|are|was)n't"
-    # "What you won't: a TV", "The street lacks: trucks"
-    r"|what (?:you|we|i) (?:won't|don't|didn't|can't|will not|do not)(?: (?:see|find|get))?"
+    r"(?:^|(?<=[.;!?|\n])|(?<=\s\s))\s*(?:absent|missing|out|nowhere|excluded|without|left out"
+    r"|not (?:pictured|present|shown|visible|seen|here|included|spotted|in (?:the )?(?:shot|frame|"
+    r"picture|photo))|what(?:'s| is)? (?:not|missing|absent)|what (?:is|are|was)n't"
+    # "Photo excludes: couch", "Not on the table or anywhere else: knife"
+    r"|(?:the )?(?:photo|picture|image|shot|frame|scene) excludes"
+    r"|not (?:on|in|at|by) (?:the |this )?[a-z]+ or anywhere(?: else)?"
+    # "What you won't: a TV", "Things I don't see: ball", "The street lacks: trucks"
+    r"|(?:what|things?|stuff|items?) (?:you|we|i) (?:won't|don't|didn't|can't|will not|do not)"
+    r"(?: (?:see|find|get))?"
     r"|(?:(?:the|this|our|my) [a-z]+ )?lacks?"
     # "Didn't spot: dogs", "Don't have: ball", "Off the table and out of frame: forks"
     r"|(?:did|do|does)(?:n't| not) (?:spot|see|have|find|get)|(?:off the [a-z]+ and )?out of "
     r"(?:the )?(?:frame|shot|picture|view))(?: (?:here|there|pictured|shown|in (?:the )?"
-    r"(?:shot|frame|picture|photo)))?\s*(?::|[\u2013\u2014]|-(?= )|\u274c)([^.;!?|\n]*)"
+    rf"(?:shot|frame|picture|photo)))?\s*(?::|[\u2013\u2014]|-(?= )|[{CROSS_MARKS}])([^.;!?|\n]*)"
 )
 # Check marks: "\u2705 hot dog \u274c fork" says the hot dog is there and the fork is not; marks
 # after their items ("hot dog \u2705, fork \u274c", "skis \u2713 snowboard \u2717") say the same.
-_CROSS, _TICK = "\u274c\u2717\u2718\U0001f6ab", "\u2705\u2713\u2714\u2611"
-_MARK_AFTER = re.compile(rf"[{_CROSS}{_TICK}]\ufe0f?\s*(?:[,.;:!?()|\u2013\u2014-]|$)")
-_CROSS_AFTER = re.compile(rf"\s*[{_CROSS}]\ufe0f?[\s,]*")
-_CROSS_BEFORE = re.compile(rf"\s*[{_CROSS}]\ufe0f?\s*")
-_TICK_MARK = re.compile(rf"\s*[{_TICK}]\ufe0f?[\s,]*")
+_MARK_AFTER = re.compile(rf"[{CROSS_MARKS}{TICK_MARKS}]\ufe0f?\s*(?:[,.;:!?()|\u2013\u2014-]|$)")
+_CROSS_AFTER = re.compile(rf"\s*[{CROSS_MARKS}]\ufe0f?[\s,]*")
+_CROSS_BEFORE = re.compile(rf"\s*[{CROSS_MARKS}]\ufe0f?\s*")
+_TICK_MARK = re.compile(rf"\s*[{TICK_MARKS}]\ufe0f?[\s,]*")
 _ITEM_JOIN = re.compile(r"\s*(?:,|\band\b|\bor\b)\s*")
 
 
 def _denied_items(header: re.Match[str]) -> str:
     """An inventory's denying header and its items, each item denied: "absent x , absent y"."""
     return f" {BREAK} absent {_ITEM_JOIN.sub(' , absent ', header.group(1))}"
+
+
+# Things set out are there: "glasses and forks are out"; a light that is out is off.
+_LAID_OUT = re.compile(
+    r"\b((?:glasses|forks|knives|spoons|plates|cups|mugs|bowls|napkins|candles|cutlery|lights?) "
+    r"(?:is|are|was|were)) out\b"
+)
 
 
 @lru_cache(maxsize=4096)
@@ -336,6 +352,8 @@ def prepare(text: str) -> str:
         text = _CROSS_AFTER.sub(f" absent {BREAK} ", text)
     text = _TICK_MARK.sub(" , ", _CROSS_BEFORE.sub(" , no ", text))
     text = _CAMERA.sub(" ", text)  # "Taken with iPhone 12": the camera, not in the picture
+    text = _LAID_OUT.sub(r"\1 laid out", text)  # "wine glasses and forks are out": on the table
+    text = re.sub(r"\bbeen left out\b(?! of)", "been set out", text)  # "apples have been left out"
     # "parked at a Route 66 diner": a restaurant, no one dining
     text = re.sub(
         r"\b((?:at|outside|inside|into|in|near|by) (?:a|the|this|our|an) (?:[a-z0-9']+ ){0,3})"

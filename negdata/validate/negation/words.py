@@ -286,3 +286,6 @@ ANSWER_FILLERS = frozenset(
      "now", "right", "tonight", "currently", "though", "unfortunately", "actually", "alas",
      "sorry", "oh"}
 )  # fmt: skip
+
+# Check marks: a cross says an item is not there, a tick that it is ("\u2705 hot dog \u274c fork").
+CROSS_MARKS, TICK_MARKS = "\u274c\u2717\u2718\U0001f6ab", "\u2705\u2713\u2714\u2611"
