@@ -10,9 +10,10 @@ published captions and MCQ options to it.
 
 The reading is the second reader's, ``negdata.validate.parsed`` (which objects are affirmed and
 negated, from spaCy's parse), not the rules' the gates decided with, with
-``negdata.validate.claims`` (exclusivity, counts, identity). A caption the gates published and
-this judge finds false is one the two readers read apart: a false statement, or a misreading of
-the second reader's (docs/verification.md#two-readers), counted either way.
+``negdata.validate.claims`` (exclusivity, identity) and ``negdata.validate.counts``. A caption
+the gates published and this judge finds false is one the two readers read apart: a false
+statement, or a misreading of the second reader's (docs/verification.md#two-readers), counted
+either way.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from collections.abc import Mapping, Sequence
 
 from negdata.detect.lexicon import Lexicon
 from negdata.records import CaptionRecord, McqRecord, Verdict
-from negdata.validate.claims import counts, identity_claim, left_out
+from negdata.validate.claims import identity_claim, left_out
+from negdata.validate.counts import counts
 from negdata.validate.parsed import analyze
 
 

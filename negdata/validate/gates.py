@@ -14,8 +14,6 @@ from negdata.detect.vocab import CLINICAL_VOCABULARIES
 from negdata.english import article_errors
 from negdata.records import CaptionRecord, Evidence, McqRecord, Verdict
 from negdata.validate.claims import (
-    CountProblem,
-    count_problem,
     denied_gear_there,
     identity_claim,
     implied_ruled_out,
@@ -23,6 +21,7 @@ from negdata.validate.claims import (
     meta_text,
     negation_verdict,
 )
+from negdata.validate.counts import CountProblem, count_problem
 from negdata.validate.evaluate import label_polarity
 from negdata.validate.exclusivity import exclusive_only_by_count, kind_exclusions
 from negdata.validate.grammar import broken_sentence, garbled
@@ -283,7 +282,7 @@ def option_truth(
 ) -> bool | None:
     """Whether an MCQ sentence is true of the image: everything it affirms is present,
     everything it negates is absent, an exclusive claim ("only a dog") leaves out nothing
-    present, and a count agrees with the ``boxes`` (``negdata.validate.claims``). ``None`` when
+    present, and a count agrees with the ``boxes`` (``negdata.validate.counts``). ``None`` when
     it names something the evidence cannot decide, or where only an article disagrees with the
     boxes ("a suitcase" beside two): a question must not hang on it."""
     polarities = kind_exclusions(text, analyze(text, lexicon), lexicon)

@@ -289,3 +289,18 @@ ANSWER_FILLERS = frozenset(
 
 # Check marks: a cross says an item is not there, a tick that it is ("\u2705 hot dog \u274c fork").
 CROSS_MARKS, TICK_MARKS = "\u274c\u2717\u2718\U0001f6ab", "\u2705\u2713\u2714\u2611"
+
+# Verbs that need a phone, matched as said ("texts" is no plural of "text" here).
+TEXTING = frozenset({"texts", "texting", "texted"})
+# A person named by what they ride: "a lone surfer" has a board, whatever the reader makes of
+# the word (a person).
+GEAR: dict[str, str] = {
+    "skier": "skis",
+    "snowboarder": "snowboard",
+    "surfer": "surfboard",
+    "skateboarder": "skateboard",
+    "cyclist": "bicycle",
+    "motorcyclist": "motorcycle",
+    "backpacker": "backpack",
+    **dict.fromkeys(TEXTING, "cell phone"),  # "a teenager texts"
+}
