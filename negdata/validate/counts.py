@@ -1214,9 +1214,11 @@ def count_problem(
             continue
         seen = sum(boxes.get(label, 0) for label in members)
         bounded = [c.most for c in said if c.most is not None]
-        some_more = said[0].name in uncounted  # "a woman and her children"
+        # "a woman and her children", "commuters huddle, a man checks his phone": one more at
+        # least (the man may be one of the commuters), and no upper bound
+        some_more = said[0].name in uncounted
         too_many = len(bounded) == len(said) and seen > sum(bounded) and not some_more
-        if seen < sum(c.fewest for c in said) or too_many:
+        if seen < sum(c.fewest for c in said) + (1 if some_more else 0) or too_many:
             return "count_not_true"
     if (
         articles

@@ -228,6 +228,14 @@ COCO = lexicon_for("coco")
         ("our car's the only one at the gas station, no trucks", {"car": 2}, "count_not_true"),
         ("Just a cow and her calf in the pasture, no horses.", {"cow": 2}, None),
         ("A woman and her children on a bench, no dog.", {"person": 4, "bench": 1}, None),
+        # ... but her children are one more at least
+        (
+            "A woman and her children on a bench, no dog.",
+            {"person": 1, "bench": 1},
+            "count_not_true",
+        ),
+        ("A man walks past children playing, no dogs.", {"person": 1}, "count_not_true"),
+        ("A man walks past children playing, no dogs.", {"person": 4}, None),
         ("A man and his luggage, no car.", {"person": 1, "suitcase": 3}, None),
         ("Only one dog, and no other dogs or cats.", {"dog": 2}, "count_not_true"),
         ("A half dozen ducks paddle by, not one boat.", {"bird": 6}, None),
