@@ -280,6 +280,8 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout71.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen63.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen64.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout72.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen65.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

@@ -183,6 +183,8 @@ SCORED = {
     "held-out71": ("negation_heldout71", True),
     "unseen63": ("negation_unseen63", False),
     "unseen64": ("negation_unseen64", True),
+    "held-out72": ("negation_heldout72", False),
+    "unseen65": ("negation_unseen65", False),
     "held-out": ("negation_heldout", True),
     "unseen": ("negation_unseen", True),
     "claims": ("negation_claims", False),

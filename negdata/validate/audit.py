@@ -206,6 +206,8 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out71": ("negation_heldout71.jsonl", "coco", True),
     "unseen63": ("negation_unseen63.jsonl", "coco", False),
     "unseen64": ("negation_unseen64.jsonl", "coco", True),
+    "held-out72": ("negation_heldout72.jsonl", "coco", False),
+    "unseen65": ("negation_unseen65.jsonl", "coco", False),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

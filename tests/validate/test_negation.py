@@ -916,6 +916,8 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         # what is excepted by a possessive is one of the kind denied
         ("not ONE car in the lot except mine, no trucks either", {"car": "affirmed",
          "truck": "negated"}),
+        ("Sheep on the hillside; no shepherd, but his dog is there.", {"sheep": "affirmed",
+         "person": "negated", "dog": "affirmed"}),
         ("On the table: pizza, fork. Not on the table or anywhere else: knife.",
          {"dining table": "affirmed", "pizza": "affirmed", "fork": "affirmed",
           "knife": "negated"}),

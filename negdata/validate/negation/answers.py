@@ -72,15 +72,21 @@ def _doing_nothing(answer: list[str]) -> bool:
     )
 
 
-_OWNED = (["mine"], ["ours"], ["yours"], ["his"], ["hers"], ["theirs"], ["my"], ["our"])
+# Possessives that stand for a noun: "except mine", "but my own" (not "but his dog").
+_MINE = frozenset({"mine", "ours", "yours", "hers", "theirs"})
+_OWNERS = frozenset({"my", "our", "your", "his", "her", "their"})
 
 
 def other_one(tokens: list[str], starts: set[int]) -> bool:
     """ "(only) a black one", "the dirty ones", "except the one on the porch", "except mine":
     another of the kind just denied is there.
     ``starts``: where the clause's mentions start ("except one taxi" names its own)."""
-    if tokens[:1] in (["except"], ["but"], ["besides"]) and tokens[1:2] in _OWNED:
-        return True  # "not one car except mine"
+    if tokens[:1] in (["except"], ["but"], ["besides"]) and len(tokens) > 1:
+        after = tokens[2] if len(tokens) > 2 else ""
+        if tokens[1] in _MINE or (tokens[1] in _OWNERS and after == "own"):
+            return True  # "not one car except mine"
+        if tokens[1] == "his" and not after.isalpha():
+            return True
     if len(tokens) > 1 and tokens[0] == "except" and tokens[1] in {"one", "num", "two", "some"}:
         named = next((s for s in sorted(starts) if s > 1), len(tokens))
         # "All chairs are gone except one", "... except one by the door", not "except one taxi"
