@@ -1169,10 +1169,9 @@ def _totals(group: list[Count], count: Count, tokens: list[str]) -> bool:
     "three cows and their calf - four head of cattle", "a man and two boys (three people)"."""
     if len(group) < 2 or not count.numbered or tokens[count.at - 1] not in {";", ":", "("}:
         return False
-    most = [c.most for c in group]
-    return count.fewest == sum(c.fewest for c in group) and (
-        count.most == (None if None in most else sum(m for m in most if m is not None))
-    )
+    bounds = [c.most for c in group if c.most is not None]
+    most = sum(bounds) if len(bounds) == len(group) else None
+    return count.fewest == sum(c.fewest for c in group) and count.most == most
 
 
 def count_problem(
