@@ -538,11 +538,9 @@ def _worn_by(tokens: list[str], found: list[Count], mentions: list[Mention]) -> 
     the guests wore ties" (three ties), "two of the hikers carry umbrellas"."""
     worn = []
     for c in found:
-        of_the = tokens[c.at + 1 : c.at + 3]
-        partitive = len(of_the) == 2 and of_the[0] == "of" and of_the[1] in _OWNERS
-        if c.name != "person" or not partitive or c.fewest < 1 or c.end >= len(tokens):
+        if c.name != "person" or not _partitive(tokens, c.at) or c.fewest < 1:
             continue
-        if tokens[c.end] not in _WEARS:
+        if c.end >= len(tokens) or tokens[c.end] not in _WEARS:
             continue
         for m in mentions:
             last = tokens[m.end - 1]
@@ -761,15 +759,13 @@ def _counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list[Count
         fewest, most = (int(word), int(word)) if word.isdigit() else COUNTS[word]
         if word == "dozen" and "half" in tokens[max(0, at - 2) : at]:
             fewest = most = 6  # "a half dozen ducks", "half a dozen"
-        if any(tuple(tokens[max(0, at - len(p)) : at]) == p for p in _AT_LEAST):
+        if _at_least(tokens, at):
             most = None  # "no fewer than five kites": five or more
         if most is not None and _approximate(tokens, at, most):
             slack = max(1, most // 4)  # "about thirty of us": some more or fewer; "nearly ten"
             under = tokens[at - 1] in {"nearly", "almost"}
             fewest, most = max(1, fewest - slack), most if under else most + slack
-        of_the = tokens[at + 1 : at + 3]
-        partitive = len(of_the) == 2 and of_the[0] == "of" and of_the[1] in _OWNERS
-        if partitive and tokens[at - 1 : at] != ["all"] and word != "both":
+        if _partitive(tokens, at) and tokens[at - 1 : at] != ["all"] and word != "both":
             most = None  # "three of the dogs": of more, maybe; "all three of them": three
         if word == "one" and _another(tokens[mention.end :]):
             fewest = most = 2  # "one dog chases a ball while another watches": two
@@ -926,6 +922,18 @@ _AT_LEAST = frozenset(
 )
 
 
+def _at_least(tokens: list[str], at: int) -> int:
+    """How many words before ``at`` say "or more" ("no fewer than", "at least"); 0 if none."""
+    return next((len(p) for p in _AT_LEAST if tuple(tokens[max(0, at - len(p)) : at]) == p), 0)
+
+
+def _partitive(tokens: list[str], at: int) -> bool:
+    """Whether the count at ``at`` counts some of the ones named after it: "three of the dogs",
+    "two of our guests"."""
+    of_the = tokens[at + 1 : at + 3]
+    return len(of_the) == 2 and of_the[0] == "of" and of_the[1] in _OWNERS
+
+
 def stray_number(text: str, stated: list[Count]) -> bool:
     """Whether ``text`` has a number that is none of the counts ``stated`` of its objects:
     "there are five", "a set of 4". Such a count is a claim no box can check. Zero and "one"
@@ -996,7 +1004,7 @@ def _bound_counts(tokens: list[str], mentions: list[Mention]) -> list[Count]:
         end = i + 3 if of_them else i + 1
         counted = pair or word == "one" or _number(word)
         # "there are no fewer than five": five or more
-        least = next((len(p) for p in _AT_LEAST if tuple(tokens[start - len(p) : start]) == p), 0)
+        least = _at_least(tokens, start)
         there = tokens[start - least - 2 : start - least] in _THERE_ARE_SOME
         # "it's not that there are no bikes - three are chained to the railings"
         some_are = start > 0 and tokens[start - 1] in _CLAUSE_STOPS and word != "one"

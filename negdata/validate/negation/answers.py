@@ -8,7 +8,13 @@ from collections.abc import Mapping
 
 from negdata.validate.negation.cues import POST
 from negdata.validate.negation.mentions import Mention
-from negdata.validate.negation.words import ANSWER_FILLERS, COPULAS, PREPOSITIONS, Polarity
+from negdata.validate.negation.words import (
+    ANSWER_FILLERS,
+    COPULAS,
+    PREPOSITIONS,
+    THEIRS,
+    Polarity,
+)
 
 _HAS = r"(?:has|have|had|holds?|held|contains?|shows?)"
 _NO_ANSWER = re.compile(
@@ -72,8 +78,7 @@ def _doing_nothing(answer: list[str]) -> bool:
     )
 
 
-# Possessives that stand for a noun: "except mine", "but my own" (not "but his dog").
-_MINE = frozenset({"mine", "ours", "yours", "hers", "theirs"})
+# Possessives before a noun: "but my own" stands for one, "but his dog" names another thing.
 _OWNERS = frozenset({"my", "our", "your", "his", "her", "their"})
 
 
@@ -82,11 +87,11 @@ def other_one(tokens: list[str], starts: set[int]) -> bool:
     another of the kind just denied is there.
     ``starts``: where the clause's mentions start ("except one taxi" names its own)."""
     if tokens[:1] in (["except"], ["but"], ["besides"]) and len(tokens) > 1:
-        after = tokens[2] if len(tokens) > 2 else ""
-        if tokens[1] in _MINE or (tokens[1] in _OWNERS and after == "own"):
+        owner, after = tokens[1], tokens[2] if len(tokens) > 2 else ""
+        # "except mine", "but his."; "his" alone may also be a noun's ("but his dog")
+        pronoun = owner in THEIRS and (owner != "his" or not after.isalpha())
+        if pronoun or (owner in _OWNERS and after == "own"):
             return True  # "not one car except mine"
-        if tokens[1] == "his" and not after.isalpha():
-            return True
     if len(tokens) > 1 and tokens[0] == "except" and tokens[1] in {"one", "num", "two", "some"}:
         named = next((s for s in sorted(starts) if s > 1), len(tokens))
         # "All chairs are gone except one", "... except one by the door", not "except one taxi"
