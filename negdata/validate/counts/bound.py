@@ -1,0 +1,135 @@
+"""Counts with no noun after them, and numbers that count nothing a sentence names.
+
+"it's not that there are no cars: there's one" counts one car, of the name the clause before
+gives (``bound_counts``); "there are five", "a set of 4", "this shot caught one" count what no
+box can check (``stray_number``).
+"""
+
+from __future__ import annotations
+
+from negdata.validate.counts.words import COUNTS, Count, at_least, is_number, time_or_size, tokenize
+from negdata.validate.negation.mentions import Mention
+from negdata.validate.negation.words import (
+    NUMERALS,
+    PREPOSITIONS,
+)
+
+
+def stray_number(text: str, stated: list[Count]) -> bool:
+    """Whether ``text`` has a number that is none of the counts ``stated`` of its objects:
+    "there are five", "a set of 4". Such a count is a claim no box can check. Zero and "one"
+    (a pronoun as often as a count) are left out."""
+    tokens = tokenize(text)
+    used = {count.at for count in stated}
+    return any(
+        i not in used
+        and (
+            (
+                (word in NUMERALS or (word.isdigit() and 0 < int(word) < 100))
+                and not time_or_size(tokens, i)
+                and not (word.isdigit() and i > 0 and tokens[i - 1] in _MODELS)
+            )
+            or _pronoun_count(tokens, i)
+        )
+        for i, word in enumerate(tokens)
+    )
+
+
+# A camera's, a drone's or a phone's model: "DJI Mavic 2", "iPhone 12", "GoPro Hero 9".
+_MODELS = frozenset({"mavic", "iphone", "pixel", "hero", "gopro", "phantom", "eos", "xperia"})
+_CAUGHT = frozenset(
+    {"caught", "spotted", "saw", "seen", "got", "found", "shows", "showed", "captured"}
+)
+_THERE_IS = (["there", "s"], ["there", "is"], ["there", "was"])
+
+
+def _pronoun_count(tokens: list[str], i: int) -> bool:
+    """A count of what an earlier clause named: "there's a pair of them", "this shot caught
+    one"."""
+    word, after = tokens[i], tokens[i + 1 : i + 3]
+    if word == "pair":
+        return after in (["of", "them"], ["of", "these"], ["of", "those"])
+    ends = not after or after[0] in {",", ".", ";", ":", "and", "but", "too", "here", "today"}
+    caught = (i > 0 and tokens[i - 1] in _CAUGHT) or tokens[i - 2 : i] in _THERE_IS
+    return word == "one" and ends and caught
+
+
+# A count with no noun after what says there are some, or who has some: "it's not that there
+# are no cars: there's one", "you can't say the kitchen lacks a microwave, since it has two",
+# "there's a pair of them", "not a room without a plant: the bathroom has one"
+# (``bound_counts``).
+_THERE_ARE_SOME = (
+    ["there", "s"],
+    ["there", "is"],
+    ["there", "are"],
+    ["there", "was"],
+    ["there", "were"],
+)
+_HAVING = frozenset(
+    {"has", "have", "had", "holds", "hold", "held", "carries", "carry", "carried", "brings",
+     "bring", "brought", "uses", "used", "gets", "got", "finds", "found", "wears", "wore",
+     "shares", "shared", "grabs", "grabbed"}
+)  # fmt: skip
+_CLAUSE_ENDS = PREPOSITIONS | {",", ".", ";", ":", "(", ")", "and", "but", "too", "though", "left"}
+
+
+def bound_counts(tokens: list[str], mentions: list[Mention]) -> list[Count]:
+    """Counts with no noun, each of the one name the clause before names: "it's not that there
+    are no cars: there's one" (one car); none where that clause names two ("no dog on the sofa;
+    there is one on the floor"). ``count_problem`` holds them to a name the caption affirms."""
+    found = []
+    for i, word in enumerate(tokens):
+        of_them = tokens[i + 1 : i + 3] == ["of", "them"]  # "there are six of them"
+        pair = word == "pair" and tokens[i - 1 : i] == ["a"] and of_them
+        start = i - 1 if pair else i
+        end = i + 3 if of_them else i + 1
+        counted = pair or word == "one" or is_number(word)
+        # "there are no fewer than five": five or more
+        least = at_least(tokens, start)
+        there = tokens[start - least - 2 : start - least] in _THERE_ARE_SOME
+        # "it's not that there are no bikes - three are chained to the railings"
+        some_are = start > 0 and tokens[start - 1] in _CLAUSE_STOPS and word != "one"
+        some_are = some_are and tokens[end : end + 1] in (["are"], ["were"])
+        if not counted or not (there or some_are or (start > 0 and tokens[start - 1] in _HAVING)):
+            continue
+        if tokens[end : end + 1] and tokens[end] not in _CLAUSE_ENDS and not some_are:
+            continue  # "there are three lamps": a count of what no name is
+        name = _clause_before(tokens, mentions, start - least - (0 if some_are else 1))
+        if name is not None:
+            fewest, most = (int(word), int(word)) if word.isdigit() else COUNTS[word]
+            # "three are yellow and one is still green": four; "no fewer than five": or more
+            more = _rest_are(tokens, end) if some_are else 0
+            fewest, most = fewest + more, None if least or most is None else most + more
+            found.append(Count(name, word, fewest, most, i, end, bound=True))
+    return found
+
+
+_CLAUSE_STOPS = frozenset({",", ";", ".", ":", "("})
+_BEING = frozenset({"is", "are", "was", "were"})
+
+
+def _rest_are(tokens: list[str], end: int) -> int:
+    """How many more the sentence's next parts count after a part ends at ``end``: "three are
+    yellow and one is still green" (one more)."""
+    more = 0
+    for i in range(end, len(tokens) - 2):
+        if tokens[i] == ".":
+            break
+        word = tokens[i + 1]
+        part = tokens[i] in {"and", ",", ";", "but", "while"} and tokens[i + 2] in _BEING
+        if part and (word == "one" or is_number(word)):
+            more += int(word) if word.isdigit() else COUNTS[word][0]
+    return more
+
+
+def _clause_before(tokens: list[str], mentions: list[Mention], at: int) -> str | None:
+    """The one name the clause before the one at ``at`` mentions, if its own names none."""
+    stops = [k for k in range(at) if tokens[k] in _CLAUSE_STOPS]
+    if not stops:
+        return None
+    end = stops[-1]
+    start = stops[-2] if len(stops) > 1 else -1
+    if any(end < m.start < at for m in mentions):
+        return None
+    names = {m.name for m in mentions if start < m.start and m.end <= end}
+    return names.pop() if len(names) == 1 else None
