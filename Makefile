@@ -282,6 +282,10 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen64.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout72.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen65.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout73.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout74.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen66.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen67.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

@@ -208,6 +208,10 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen64": ("negation_unseen64.jsonl", "coco", True),
     "held-out72": ("negation_heldout72.jsonl", "coco", False),
     "unseen65": ("negation_unseen65.jsonl", "coco", False),
+    "held-out73": ("negation_heldout73.jsonl", "coco", False),
+    "held-out74": ("negation_heldout74.jsonl", "coco", True),
+    "unseen66": ("negation_unseen66.jsonl", "coco", False),
+    "unseen67": ("negation_unseen67.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

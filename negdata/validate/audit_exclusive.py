@@ -38,8 +38,10 @@ EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
     "exclusive9": ("exclusive_dev9.jsonl", True),
     "exclusive12-x": ("exclusive_test12.jsonl", False),
     "exclusive13-x": ("exclusive_test13.jsonl", False),
+    "exclusive14-x": ("exclusive_test14.jsonl", False),
     "exclusive10": ("exclusive_dev10.jsonl", True),
     "exclusive11": ("exclusive_dev11.jsonl", True),
+    "exclusive12": ("exclusive_dev12.jsonl", True),
 }
 
 

@@ -104,7 +104,8 @@ EXCLUSIVE = re.compile(
     rf"|\b(?:has|have|had|having|gets?|got) {_WORDS}to (?:it|him|her|them)sel(?:f|ves)\b"
     # "an otherwise empty pasture", "a lone elephant and otherwise nothing on the horizon"
     r"|\botherwise (?:completely |entirely |totally )?"
-    r"(?:empty|bare|deserted|vacant|clear|nothing|nobody|no one|devoid of)\b"
+    r"(?:empty|bare|deserted|vacant|clear|nothing|nobody|no one|devoid of|untouched|undisturbed"
+    r"|unoccupied|uninhabited|spotless|pristine)\b"
     # "the slope is completely empty": nothing at all on it
     r"|\b(?:completely|entirely|totally) (?:empty|bare|deserted|vacant)\b"
     r"|\bclose-?up of\b"  # the thing fills the frame
@@ -135,6 +136,10 @@ EXCLUSIVE = re.compile(
     r"|\bnothing\b[^.;]*\bthat (?:is|are)(?:n't| not)\b"
     r"|\bthe rest\b(?: of (?:the |this |it\b)?[a-z]*)? (?:is|are|was|were|lies|stands|sits"
     r"|remains?) (?:[a-z]+ly )?(?:bare|empty|blank|deserted|vacant|clear)\b"
+    # "the rest of the boardwalk holds nobody", "the whole screen is black except a cursor"
+    r"|\bthe rest\b(?: of (?:the |this |it\b)?[a-z]*)? (?:holds|has|contains|shows) (?:nothing"
+    r"|nobody|no one)\b|\b(?:whole|entire) [a-z]+ (?:is|was) (?:[a-z]+ ){0,2}?(?:except|save"
+    r"|but for|apart from|other than)\b"
     r"|\bempt(?:ies|ied)\b"
     # "everything else gone", "missing: everything else", "nor anything else", "not a crumb
     # else", "not a further object", "any other object", "not an item more"

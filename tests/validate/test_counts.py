@@ -739,6 +739,28 @@ COCO = lexicon_for("coco")
         ("No cars: a jogger and a woman cross the bridge on their own.", {"person": 3},
          "count_not_true"),
         ("No cars: a jogger crosses the bridge on their own.", {"person": 2}, "count_not_true"),
+        # a date, a file's copy number, a page of a series and a number taken back count nothing
+        ("Sept 14 2019 - a bus passes, with no motorcycles.", {"bus": 1}, None),
+        ("14 Sept: a bus passes, with no motorcycles.", {"bus": 1}, None),
+        ("kitchen_toaster_no_microwave_FINAL(2).png", {"toaster": 1}, None),
+        ("Real estate photo 1/20 - a fridge and an oven; no microwave.",
+         {"refrigerator": 1, "oven": 1}, None),
+        ("Not two but three elephants cross the road, no car.", {"elephant": 3}, None),
+        ("Not two but three elephants cross the road, no car.", {"elephant": 2},
+         "count_not_true"),
+        # a glass for each table, said with "its"
+        ("Not one table is without its wine glass, yet there's no bottle.",
+         {"dining table": 6, "wine glass": 6}, None),
+        # an animal's mother is the animal
+        ("An elephant mother and her two calves - three elephants in all - no people.",
+         {"elephant": 3}, None),
+        ("An elephant mother and her two calves - three elephants in all - no people.",
+         {"elephant": 4}, "count_not_true"),
+        # the herd beside the one animal named is more of it
+        ("A calf nurses from its mother while the herd grazes; no horses.", {"cow": 10}, None),
+        ("A calf nurses from its mother while the herd grazes; no horses.", {"cow": 2},
+         "count_not_true"),
+        ("A sheepdog watches the flock; no person.", {"dog": 2}, "count_not_true"),
     ],
 )  # fmt: skip
 def test_counts_are_checked_against_the_boxes(

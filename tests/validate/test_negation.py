@@ -921,6 +921,18 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         ("On the table: pizza, fork. Not on the table or anywhere else: knife.",
          {"dining table": "affirmed", "pizza": "affirmed", "fork": "affirmed",
           "knife": "negated"}),
+        ("This photo: mug, spoon. Not this photo: cake, fork.", {"cup": "affirmed",
+         "spoon": "affirmed", "cake": "negated", "fork": "negated"}),
+        # a second lack denied after "nor" is there too
+        ("The pond is not without its ducks, nor without its boats; no people.",
+         {"bird": "affirmed", "boat": "affirmed", "person": "negated"}),
+        # "it isn't" after what a thing is like denies that, not the thing; after where it is,
+        # the thing
+        ("It's not that the fridge is empty - it isn't; there is no cake.",
+         {"refrigerator": "affirmed", "cake": "negated"}),
+        ("The dog seems to be there - it isn't.", {"dog": "negated"}),
+        ("The train has not yet pulled into the station; a man waits.", {"train": "negated",
+         "person": "affirmed"}),
     ],
 )  # fmt: skip
 def test_analyze_resolves_every_name(text: str, expected: dict[str, str]) -> None:

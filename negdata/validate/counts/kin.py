@@ -71,6 +71,13 @@ def with_its_mother(tokens: list[str], bare: list[Mention]) -> list[Count]:
     return found
 
 
+def animal_parent(tokens: list[str], mention: Mention) -> bool:
+    """Whether the animal ``mention`` names a parent with the word after it: "an elephant
+    mother and her two calves" (an elephant, not a person)."""
+    after = tokens[mention.end : mention.end + 1]
+    return mention.name in ANIMALS and bool(after) and after[0] in _PARENT
+
+
 def mother_after(tokens: list[str], m: Mention) -> int | None:
     """Where "its mother" ("their mother" of many) ends, said later in the clause of an animal
     ``m``, if it is."""

@@ -17,6 +17,7 @@ from negdata.validate.counts.bound import bound_counts
 from negdata.validate.counts.kin import (
     ANIMALS,
     CALVES,
+    animal_parent,
     mother_after,
     paired,
     with_its_mother,
@@ -80,7 +81,12 @@ def _count_word(
     at = mention.start - 1
     last = tokens[mention.end - 1]
     qualifies = starts.get(mention.end, mention.name) != mention.name
-    if qualifies and singular(last) == last and not tokens[mention.end].endswith("ing"):
+    if (
+        qualifies
+        and singular(last) == last
+        and not tokens[mention.end].endswith("ing")
+        and not animal_parent(tokens, mention)  # "an elephant mother": an elephant
+    ):
         return None
     if at >= 1 and tokens[at] == "only" and tokens[at - 1] == "the":
         return ("sole", at) if singular(last) == last else None
@@ -337,8 +343,8 @@ def stated_counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list
         if each is not None:  # "seven horses trot by, each carrying a rider": seven riders
             found.append(Count(mention.name, word, each.fewest, each.most, at, mention.end))
             continue
-        if word in ARTICLES and _distributive(tokens, at):
-            continue  # "not a single table without a wine glass on it": one each
+        if word in ARTICLES | POSSESSIVES and _distributive(tokens, at):
+            continue  # "not a single table without a wine glass", "... without its glass": one each
         if tokens[mention.end : mention.end + 1] in (["per"], ["each"], ["apiece"]):
             continue  # "three cats, one cat per chair", "a lamp each": one for each of many
         if word in ARTICLES and tokens[at - 1 : at] and tokens[at - 1] in _LACKING_ANY:
@@ -413,7 +419,30 @@ def stated_counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list
         or singular(tokens[c.end - 1]) == singular(tokens[m.end - 1])
         or (0 < c.at - m.end <= 3 and set(tokens[m.end : c.at]) <= _APPOSITION)
     }
-    return found + more, uncounted | (set(bare_plurals) - again)
+    return found + more, uncounted | (set(bare_plurals) - again) | _herd_of(tokens, mentions)
+
+
+# Animals that live in herds and flocks, and what a herd is named with: "the herd", "its flock".
+_HERD_ANIMALS = frozenset({"cow", "sheep", "elephant", "zebra", "giraffe", "horse", "bird"})
+_OF_A_HERD = frozenset({"the", "its", "their", "her", "his"})
+
+
+def _herd_of(tokens: list[str], mentions: list[Mention]) -> set[str]:
+    """The one animal a sentence names, and does not deny, beside a herd no name of its own
+    says the kind of: "a calf nurses from its mother while the herd grazes behind them" (more
+    cows than two)."""
+    named = {i for m in mentions for i in range(m.start, m.end)}
+    herd = any(
+        word in _HERDS and i not in named and i and tokens[i - 1] in _OF_A_HERD
+        for i, word in enumerate(tokens)
+        if tokens[i + 1 : i + 2] != ["of"]
+    )
+    animals = {
+        m.name
+        for m in mentions
+        if m.name in ANIMALS and not {"no", "not"} & set(tokens[max(0, m.start - 3) : m.start])
+    }
+    return animals if herd and len(animals) == 1 and animals <= _HERD_ANIMALS else set()
 
 
 def _bare_plural(tokens: list[str], mention: Mention) -> bool:

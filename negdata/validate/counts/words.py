@@ -72,7 +72,18 @@ _NO_COUNT = re.compile(
     r"|\b0\d+|(?<=_)\d+"  # "DSC_0091", "IMG_12": a file's number
     r"|\b\d+(?=[a-z])"  # "4k", "1080p", "EOS 5D", "3rd": a resolution, a model, a rank
     r"|(?<=[a-z]-)\d+"  # "stock-img-2231": a name's number
+    r"|\(\d+\)(?=\.(?:png|jpe?g|gif|webp|heic|tiff?)\b)"  # "kitchen_FINAL(2).png": a copy's
 )
+# A day of a month is a date: "Sept 14 2019", "14 Sept", "3rd of June" ("two march past" and
+# "2 may" are no dates).
+_MONTHS = (
+    "january|february|april|june|july|august|september|october|november|december"
+    "|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+)
+_DAY_AFTER = re.compile(rf"\b((?:{_MONTHS}|march|may)\.?) \d{{1,2}}(?:st|nd|rd|th)?\b")
+_DAY_BEFORE = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)? (?=(?:of )?(?:{_MONTHS})\b)")
+# A number said and taken back: "not two but three elephants" counts three.
+_NOT_BUT = re.compile(rf"\bnot (?:\d+|{_NUMERALS}) but (?=(?:\d+|{_NUMERALS})\b)")
 # A number that names one of a series is no count: "Kenya safari day 3", "a train at platform
 # 7", "Scene photo 2 of 5", "iPhone 12", "gate two".
 _SERIES = (
@@ -80,7 +91,7 @@ _SERIES = (
     "|exit|aisle|hole|lap|stage|act|round|week|part"
 )
 _INDEXED = re.compile(
-    rf"\b({_SERIES}) #?(?:\d+(?: of \d+)?|{_NUMERALS}|one)\b"
+    rf"\b({_SERIES}) #?(?:\d+(?: of \d+|/\d+)?|{_NUMERALS}|one)\b"
     r"|\b(iphone|pixel|galaxy|room|ward|no\.?|number|bus|flight|highway|interstate|row|seat"
     r"|court|bay|pier|berth|dock|zone|block|unit|apt|suite|cam|camera) (?:#|no\. )?\d+\b"
 )
@@ -137,6 +148,8 @@ def tokenize(text: str) -> list[str]:
     text = _DASH.sub(" ; ", AND_SIGN.sub(" and ", text.lower()))
     text = re.sub(r"\b([a-z]+)-and-([a-z]+)\b", r"\1 \2", text)  # "a black-and-white cow": one
     text = _INDEXED.sub(lambda m: m.group(1) or m.group(2), text)
+    text = _DAY_BEFORE.sub("", _DAY_AFTER.sub(r"\1", text))
+    text = _NOT_BUT.sub("", text)
     text = _PACK.sub(r"\1 \2", text)  # "a six-pack of beer bottles": six bottles, a count
     text = _CREW.sub(r"\1 people", text)  # "our three-person team": three people
     text = re.sub(r"\b(\d+) ?\+", r"at least \1", text)  # "100+ bikes"

@@ -113,6 +113,21 @@ def _placed(answer: list[str]) -> bool:
     return len(rest) > 1 and rest[0] in PREPOSITIONS and rest[1] in {"the", "a", "its", "their"}
 
 
+# What a predicate may say of where a thing is, not of what it is like: "the dog seems to be
+# there - it isn't" denies the dog.
+_WHERE_WORDS = frozenset({"there", "here", "present", "around", "visible", "pictured", "shown"})
+_BEING = frozenset({"is", "are", "was", "were"})
+
+
+def _elided(answer: list[str], asked: list[str]) -> bool:
+    """Whether the denial ``answer`` is only "it is not" after a clause that ends by saying what
+    its thing is like: "it's not that the fridge is empty - it isn't" denies the emptiness."""
+    said = [t for t in answer if t not in ANSWER_FILLERS]
+    bare = len(said) == 3 and said[0] in {"it", "they"} and said[1] in _BEING and said[2] == "not"
+    like = len(asked) > 1 and asked[-2] in COPULAS and asked[-1].isalpha()
+    return bare and like and asked[-1] not in _WHERE_WORDS
+
+
 def denied_starts(
     answer: list[str],
     asked: list[str],
@@ -127,6 +142,8 @@ def denied_starts(
     supposed = [m.start for m in earlier if polarities[m.start] == "unmentioned"]
     if supposed:
         return supposed
+    if _elided(answer, asked):
+        return []
     head = next((t for t in answer if t not in ANSWER_FILLERS), "")
     turned = "but" in asked[earlier[0].start : earlier[-1].start]
     if head == "none" and _placed(answer) and PREPOSITIONS & set(asked):

@@ -301,8 +301,8 @@ _CREDIT = re.compile(
 # "Didn't get: spoon, fork", "Without: toilet", "Left out: carrots".
 _DENIED_HEADER = re.compile(
     r"(?:^|(?<=[.;!?|\n])|(?<=\s\s))\s*(?:absent|missing|out|nowhere|excluded|without|left out"
-    r"|not (?:pictured|present|shown|visible|seen|here|included|spotted|in (?:the )?(?:shot|frame|"
-    r"picture|photo))|what(?:'s| is)? (?:not|missing|absent)|what (?:is|are|was)n't"
+    r"|not (?:pictured|present|shown|visible|seen|here|included|spotted|(?:in )?(?:the |this )?"
+    r"(?:shot|frame|picture|photo))|what(?:'s| is)? (?:not|missing|absent)|what (?:is|are|was)n't"
     # "Photo excludes: couch", "Not on the table or anywhere else: knife"
     r"|(?:the )?(?:photo|picture|image|shot|frame|scene) excludes"
     r"|not (?:on|in|at|by) (?:the |this )?[a-z]+ or anywhere(?: else)?"
@@ -604,6 +604,12 @@ def prepare(text: str) -> str:
     )
     text = re.sub(
         r"\b(?:do|does) not expect (?:to (?:see|find) )?(?:an?|any)\b", "there is no", text
+    )
+    # "not without its ducks, nor without its boats": the boats are there too
+    text = re.sub(
+        r"\b(not without\b[^.;:!?|]{0,60}?),? nor (?:(?:is|are|was|were) (?:it|they) )?without\b",
+        r"\1, and with",
+        text,
     )
     text = re.sub(r"\bnor of\b", "nor", text)  # "no sign of the farmer, nor of the sheepdog"
     text = re.sub(r"\bw/", "with ", text)
