@@ -286,6 +286,11 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout74.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen66.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen67.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout75.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen68.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen69.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen70.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen71.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

@@ -212,6 +212,11 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out74": ("negation_heldout74.jsonl", "coco", True),
     "unseen66": ("negation_unseen66.jsonl", "coco", False),
     "unseen67": ("negation_unseen67.jsonl", "coco", True),
+    "held-out75": ("negation_heldout75.jsonl", "coco", False),
+    "unseen68": ("negation_unseen68.jsonl", "coco", False),
+    "unseen69": ("negation_unseen69.jsonl", "coco", True),
+    "unseen70": ("negation_unseen70.jsonl", "coco", True),
+    "unseen71": ("negation_unseen71.jsonl", "coco", False),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

@@ -55,9 +55,14 @@ _PLACES = (
 _CROWDED = re.compile(
     rf"\bcrowded (?!with\b)(?:[\w\u00e9]+ ){{0,2}}?{_PLACES}\b"
     rf"|\b{_PLACES} (?:is|are|was|were|gets|got|stays|remains|looks)(?: [a-z]+ly)? "
-    r"crowded\b(?! with)",
+    r"crowded\b(?! with)"
+    r"|\bnot un-?crowded\b",  # "beach / not un-crowded / kites: yes"
     re.IGNORECASE,
 )
+
+
+# A table's top is a table's: "tabletop items - laptop, cup" has a table.
+_TABLETOP = re.compile(r"\btable[ -]?tops?\b", re.IGNORECASE)
 
 
 def implied_labels(text: str, polarities: Mapping[str, str], lexicon: Lexicon) -> set[str]:
@@ -65,8 +70,9 @@ def implied_labels(text: str, polarities: Mapping[str, str], lexicon: Lexicon) -
     exclusive claim with its speaker in it implies ("just me and my bike"), a speaker said to be
     there does ("me at the beach", "classic me"), "she" or "he" opening the sentence does, a
     selfie, a crowded place ("crowded bus") and seats said taken do ("only two of the
-    deckchairs are occupied"); a sentence that says so is false where the evidence rules them
-    out. Gear the sentence itself denies ("a surfer without a surfboard") it does not imply."""
+    deckchairs are occupied"), and a tabletop its table; a sentence that says so is false where
+    the evidence rules them out. Gear the sentence itself denies ("a surfer without a
+    surfboard") it does not imply."""
     implied = set()
     speaker = (exclusive(text, lexicon) and _SPEAKER.search(text)) or _ME_THERE.search(text)
     speaker = speaker or _THIRD_PERSON.search(text) or _SELFIE.search(text)
@@ -74,6 +80,8 @@ def implied_labels(text: str, polarities: Mapping[str, str], lexicon: Lexicon) -
     taken = seats_taken(text)  # "two of the chairs are taken"
     if (speaker or taken) and polarities.get("person") != "negated":
         implied.add("person")
+    if _TABLETOP.search(text) and polarities.get("dining table") != "negated":
+        implied.add("dining table")
     if polarities.get("person") != "affirmed":
         return implied
     said = _said(text)

@@ -34,6 +34,8 @@ SCENE_WORDS_FILE = Path(__file__).with_name("scene_words.yaml")
 _NOT_OBJECTS = frozenset(NOT_OBJECTS)
 # Check marks, which the small parser takes for names and joins the words around them by.
 _MARKS = re.compile(f"[{CROSS_MARKS}{TICK_MARKS}]\ufe0f?")
+# A list's lines, each opening with a capital the parser takes for a name's: "Desk \u2714\nChair".
+_LINE_START = re.compile(r"\s*\n\s*([A-Z])(?=[a-z])")
 
 
 @cache
@@ -125,6 +127,7 @@ def unaccounted_nouns(text: str, original: str, lexicon: Lexicon) -> list[str]:
     scene = scene_words()
     source = _source_words(original, lexicon)
     text = _MARKS.sub(" , ", text)  # "\u2705 desk \u274c mouse": a list
+    text = _LINE_START.sub(lambda m: " , " + m.group(1).lower(), text)
     found: list[str] = []
     for token in parse(text):
         if not _noun(token, text, lexicon) or token.like_num:

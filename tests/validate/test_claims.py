@@ -290,6 +290,9 @@ def test_no_other_one_says_there_is_one(text: str, expected: dict[str, str]) -> 
         ("The bus stop, usually crowded, has no people at all.", set()),
         # "me and my ...": the speaker is in the picture, alone or not
         ("ok so me n my skateboard took over the park rn, no bikes", {"person"}),
+        ("beach / not un-crowded / kites: yes / boats: no", {"person"}),
+        # a tabletop is a table's
+        ("Tabletop items - laptop, cup; no remote.", {"dining table"}),
     ],
 )
 def test_a_rider_implies_gear_the_sentence_does_not_deny(text: str, gear: set[str]) -> None:

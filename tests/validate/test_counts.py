@@ -748,6 +748,19 @@ COCO = lexicon_for("coco")
         ("Not two but three elephants cross the road, no car.", {"elephant": 3}, None),
         ("Not two but three elephants cross the road, no car.", {"elephant": 2},
          "count_not_true"),
+        # "one" opening a bracket or what a colon sets out is the one a singular name before
+        # stands for; after a plural, one of them
+        ("It's not that there was no train (one sat idle on the far track); no bus.",
+         {"train": 1}, None),
+        ("It's not that there was no train (one sat idle on the far track); no bus.",
+         {"train": 2}, "count_not_true"),
+        ("Three apples, and it is not without a banana either: one lies on top. No knife.",
+         {"apple": 3, "banana": 2}, "count_not_true"),
+        ("Three apples in the bowl: one is green. No knife.", {"apple": 3}, None),
+        # portions gone count nothing
+        ("Two pizzas, four slices gone, not a single fork.", {"pizza": 2}, None),
+        ("Two pizzas, three slices missing from one, no bottles.", {"pizza": 3},
+         "count_not_true"),
         # a glass for each table, said with "its"
         ("Not one table is without its wine glass, yet there's no bottle.",
          {"dining table": 6, "wine glass": 6}, None),

@@ -136,6 +136,8 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         # the parser reads "rig idles" as one noun: "rig" heads it all the same
         ("A trucker's rig idles by the red bus, and there's no dog.", "unaccounted_noun"),
         ("People board a red bus, and there is no dog or lion.", "unaccounted_noun"),
+        # a list's lines open with capitals the parser takes for names
+        ("Street audit\nBus \u2714\nLamp \u2714\nDog \u2718", "unaccounted_noun"),
         ("A red bus on the street under a grey sky, but no dog.", None),
         # Under the length limit in characters, over CLIP's 77 tokens: the negation is cut off.
         ("A red bus waits, " + "tall, " * 36 + "but there is no dog.", "too_long_for_clip"),

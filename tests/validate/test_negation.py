@@ -933,6 +933,12 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         ("The dog seems to be there - it isn't.", {"dog": "negated"}),
         ("The train has not yet pulled into the station; a man waits.", {"train": "negated",
          "person": "affirmed"}),
+        ("I'd be lying if I said there wasn't a kite in that tree. There's no kid, though.",
+         {"kite": "affirmed", "person": "negated"}),
+        ("I refuse to say there's no toaster in my kitchen. No oven, though.",
+         {"toaster": "affirmed", "oven": "negated"}),
+        ("Not one chair missing: eight chairs around the table. No laptop.",
+         {"chair": "affirmed", "dining table": "affirmed", "laptop": "negated"}),
     ],
 )  # fmt: skip
 def test_analyze_resolves_every_name(text: str, expected: dict[str, str]) -> None:

@@ -7,6 +7,7 @@ box can check (``stray_number``).
 
 from __future__ import annotations
 
+from negdata.detect.vocab import singular
 from negdata.validate.counts.words import COUNTS, Count, at_least, is_number, time_or_size, tokenize
 from negdata.validate.negation.mentions import Mention
 from negdata.validate.negation.words import (
@@ -90,11 +91,16 @@ def bound_counts(tokens: list[str], mentions: list[Mention]) -> list[Count]:
         # "it's not that there are no bikes - three are chained to the railings"
         some_are = start > 0 and tokens[start - 1] in _CLAUSE_STOPS and word != "one"
         some_are = some_are and tokens[end : end + 1] in (["are"], ["were"])
-        if not counted or not (there or some_are or (start > 0 and tokens[start - 1] in _HAVING)):
+        the_one = word == "one" and _the_one(tokens, mentions, i)
+        having = start > 0 and tokens[start - 1] in _HAVING
+        if not counted or not (there or some_are or the_one or having):
             continue
-        if tokens[end : end + 1] and tokens[end] not in _CLAUSE_ENDS and not some_are:
+        clause_goes_on = some_are or the_one  # "three are chained", "one sat idle"
+        if tokens[end : end + 1] and tokens[end] not in _CLAUSE_ENDS and not clause_goes_on:
             continue  # "there are three lamps": a count of what no name is
-        name = _clause_before(tokens, mentions, start - least - (0 if some_are else 1))
+        name = _clause_before(tokens, mentions, start - least - (0 if clause_goes_on else 1))
+        if the_one and not _one_named(tokens, mentions, name, start):
+            continue  # "two dogs: one is asleep": one of them
         if name is not None:
             fewest, most = (int(word), int(word)) if word.isdigit() else COUNTS[word]
             # "three are yellow and one is still green": four; "no fewer than five": or more
@@ -104,6 +110,32 @@ def bound_counts(tokens: list[str], mentions: list[Mention]) -> list[Count]:
     return found
 
 
+def _the_one(tokens: list[str], mentions: list[Mention], i: int) -> bool:
+    """Whether the "one" at ``i`` opens a bracket or what a colon sets out, and does something:
+    "there was no train (one sat idle on the far track)", "not without a banana: one lies across
+    the top"."""
+    after = tokens[i + 1] if i + 1 < len(tokens) else ""
+    opens = i > 0 and tokens[i - 1] in {"(", ":"}
+    # a verb after it, not a noun it counts: "one lies", "one sat", "one is" (not "one ripe
+    # banana", "one slice remains")
+    does = after in _BEING | _DID or (after.endswith(("s", "ed")) and after not in _NOT_VERBS)
+    named = any(i < m.start <= i + 3 for m in mentions)  # "(one train sat idle)": its own count
+    return opens and does and not named
+
+
+def _one_named(tokens: list[str], mentions: list[Mention], name: str | None, at: int) -> bool:
+    """Whether the last mention of ``name`` before ``at`` is singular ("a banana", "no train"):
+    the one it stands for, not one of many."""
+    said = [m for m in mentions if m.name == name and m.end <= at]
+    return bool(said) and singular(tokens[said[-1].end - 1]) == tokens[said[-1].end - 1]
+
+
+# Words ending as a verb does that are none.
+_NOT_VERBS = frozenset({"less", "plus", "minus", "thus", "various"})
+_DID = frozenset(
+    {"has", "had", "sat", "lay", "stood", "hung", "ran", "went", "came", "fell", "slept", "held",
+     "kept", "still", "just", "also", "can", "could", "will", "would", "may", "might"}
+)  # fmt: skip
 _CLAUSE_STOPS = frozenset({",", ";", ".", ":", "("})
 _BEING = frozenset({"is", "are", "was", "were"})
 

@@ -82,6 +82,11 @@ _MONTHS = (
 )
 _DAY_AFTER = re.compile(rf"\b((?:{_MONTHS}|march|may)\.?) \d{{1,2}}(?:st|nd|rd|th)?\b")
 _DAY_BEFORE = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)? (?=(?:of )?(?:{_MONTHS})\b)")
+# Portions gone count no box: "two pizzas, four slices gone", "three slices missing from one".
+_PORTIONS_GONE = re.compile(
+    rf"\b(?:\d+|{_NUMERALS}) (?=(?:slices?|pieces?|wedges?|bites?) (?:are |were |have been )?"
+    r"(?:missing|gone|eaten|taken|removed)\b)"
+)
 # A number said and taken back: "not two but three elephants" counts three.
 _NOT_BUT = re.compile(rf"\bnot (?:\d+|{_NUMERALS}) but (?=(?:\d+|{_NUMERALS})\b)")
 # A number that names one of a series is no count: "Kenya safari day 3", "a train at platform
@@ -149,7 +154,7 @@ def tokenize(text: str) -> list[str]:
     text = re.sub(r"\b([a-z]+)-and-([a-z]+)\b", r"\1 \2", text)  # "a black-and-white cow": one
     text = _INDEXED.sub(lambda m: m.group(1) or m.group(2), text)
     text = _DAY_BEFORE.sub("", _DAY_AFTER.sub(r"\1", text))
-    text = _NOT_BUT.sub("", text)
+    text = _PORTIONS_GONE.sub("", _NOT_BUT.sub("", text))
     text = _PACK.sub(r"\1 \2", text)  # "a six-pack of beer bottles": six bottles, a count
     text = _CREW.sub(r"\1 people", text)  # "our three-person team": three people
     text = re.sub(r"\b(\d+) ?\+", r"at least \1", text)  # "100+ bikes"

@@ -83,7 +83,10 @@ _DENIED_DENIAL = re.compile(
     r"(?:say|claim|think|suggest)"
     r"|(?:can|could|would|will|do|does|did) not (?:say|claim|pretend|argue)"
     r"|(?:no person|nobody|no one) (?:can|could|would) (?:say|claim|pretend|argue)"
-    r"|impossible to (?:say|claim|pretend|argue))"
+    r"|impossible to (?:say|claim|pretend|argue)"
+    # "I'd be lying if I said there wasn't a kite", "I refuse to say there's no toaster"
+    r"|(?:i|we)(?: would| will)? be lying if (?:i|we) (?:said|say|claimed|told you)"
+    r"|(?:i|we) (?:refuse|decline) to (?:say|claim|pretend|believe))"
     r" (?:that )?((?:[^\W\d_]+ ){0,6}?)(no|not|nothing|nobody|no one|lacks?|lacking|without|"
     r"empty of|free of|devoid of)\b"
 )
@@ -336,6 +339,13 @@ _LAID_OUT = re.compile(
 )
 
 
+# "not one chair missing: eight chairs around the table": every chair there, then a count.
+_NONE_MISSING = re.compile(
+    rf"\b{_NOT_ONE} ([a-z]+(?: [a-z]+){{0,4}}?) (?:(?:is|are|was|were) )?"
+    r"(?:missing|gone|absent)\s*:"
+)
+
+
 @lru_cache(maxsize=4096)
 def prepare(text: str) -> str:
     """``text`` as the rules read it: lower case, plain words and marks, one clause per ``|``
@@ -347,6 +357,7 @@ def prepare(text: str) -> str:
     text = _CREDIT.sub(" ", text)
     text = text.lower().replace("\u2019", "'").replace("\u2018", "'")
     text = AND_SIGN.sub(" and ", text)
+    text = _NONE_MISSING.sub(r"every \1 is here ;", text)  # before a colon reads as a header
     text = _DENIED_HEADER.sub(_denied_items, text)
     if _MARK_AFTER.search(text):
         text = _CROSS_AFTER.sub(f" absent {BREAK} ", text)
