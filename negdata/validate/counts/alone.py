@@ -11,7 +11,7 @@ import re
 
 from negdata.detect.lexicon import HYPERNYMS
 from negdata.detect.vocab import singular
-from negdata.validate.counts.words import Count
+from negdata.validate.counts.words import Count, denied_before
 from negdata.validate.exclusivity import VOID_WORDS
 from negdata.validate.negation.mentions import Mention
 from negdata.validate.negation.words import (
@@ -72,7 +72,7 @@ def one_of_its_kind(tokens: list[str], mentions: list[Mention], bare: list[Menti
     people" (or nobody). ``bare``: the mentions no count word counts."""
     denied: dict[str, list[Mention]] = {}
     for m in mentions:
-        if {"no", "not"} & set(tokens[max(0, m.start - 3) : m.start]):
+        if denied_before(tokens, m):
             denied.setdefault(m.name, []).append(m)  # "no other dogs", "not one person"
     said = " ".join(tokens)
     nobody = "nobody" in tokens or "no one" in said

@@ -11,6 +11,7 @@ from negdata.detect.vocab import singular
 from negdata.validate.counts.words import COUNTS, Count, at_least, is_number, time_or_size, tokenize
 from negdata.validate.negation.mentions import Mention
 from negdata.validate.negation.words import (
+    COPULAS,
     NUMERALS,
     PREPOSITIONS,
 )
@@ -118,7 +119,7 @@ def _the_one(tokens: list[str], mentions: list[Mention], i: int) -> bool:
     opens = i > 0 and tokens[i - 1] in {"(", ":"}
     # a verb after it, not a noun it counts: "one lies", "one sat", "one is" (not "one ripe
     # banana", "one slice remains")
-    does = after in _BEING | _DID or (after.endswith(("s", "ed")) and after not in _NOT_VERBS)
+    does = after in COPULAS | _DID or (after.endswith(("s", "ed")) and after not in _NOT_VERBS)
     named = any(i < m.start <= i + 3 for m in mentions)  # "(one train sat idle)": its own count
     return opens and does and not named
 
@@ -137,7 +138,6 @@ _DID = frozenset(
      "kept", "still", "just", "also", "can", "could", "will", "would", "may", "might"}
 )  # fmt: skip
 _CLAUSE_STOPS = frozenset({",", ";", ".", ":", "("})
-_BEING = frozenset({"is", "are", "was", "were"})
 
 
 def _rest_are(tokens: list[str], end: int) -> int:
@@ -148,7 +148,7 @@ def _rest_are(tokens: list[str], end: int) -> int:
         if tokens[i] == ".":
             break
         word = tokens[i + 1]
-        part = tokens[i] in {"and", ",", ";", "but", "while"} and tokens[i + 2] in _BEING
+        part = tokens[i] in {"and", ",", ";", "but", "while"} and tokens[i + 2] in COPULAS
         if part and (word == "one" or is_number(word)):
             more += int(word) if word.isdigit() else COUNTS[word][0]
     return more

@@ -38,6 +38,7 @@ from negdata.validate.counts.words import (
     TWO,
     Count,
     at_least,
+    denied_before,
     is_number,
     single,
     time_or_size,
@@ -437,12 +438,10 @@ def _herd_of(tokens: list[str], mentions: list[Mention]) -> set[str]:
         for i, word in enumerate(tokens)
         if tokens[i + 1 : i + 2] != ["of"]
     )
-    animals = {
-        m.name
-        for m in mentions
-        if m.name in ANIMALS and not {"no", "not"} & set(tokens[max(0, m.start - 3) : m.start])
-    }
-    return animals if herd and len(animals) == 1 and animals <= _HERD_ANIMALS else set()
+    if not herd:
+        return set()
+    animals = {m.name for m in mentions if m.name in ANIMALS and not denied_before(tokens, m)}
+    return animals if len(animals) == 1 and animals <= _HERD_ANIMALS else set()
 
 
 def _bare_plural(tokens: list[str], mention: Mention) -> bool:

@@ -61,6 +61,13 @@ EXPLICIT = frozenset(COUNTS) - GRAMMAR
 GROUPS = frozenset({"crowd", "crew", "family", "team", "band", "group", "audience", "squad"})
 TOKEN = re.compile(r"[a-z]+|\d+(?:\.\d+)?|[,;.:()|]")  # "(0.92)": a score, no count
 _NUMERALS = "|".join(sorted(NUMERALS))  # for patterns
+_A_NUMBER = rf"(?:\d+|{_NUMERALS})"
+# A day of a month is a date: "Sept 14 2019", "14 Sept", "3rd of June" ("two march past" and
+# "2 may" are no dates).
+_MONTHS = (
+    "january|february|april|june|july|august|september|october|november|december"
+    "|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+)
 # A number joined to the word after it is part of an adjective, and a decade is a time: "a
 # three-year-old dog", "a 2-slice toaster", "a 27-inch monitor", "a 1960s diner"; a number
 # joined to letters before it is part of a name ("Canon EOS R5"), and one over another a
@@ -68,27 +75,18 @@ _NUMERALS = "|".join(sorted(NUMERALS))  # for patterns
 _NO_COUNT = re.compile(
     r"(?<!\d)\d{4}-\d\d-\d\d(?!\d)|"  # "screenshot_2023-06-11": a date
     r"\b\d{1,2}[:.]\d\d(?:[:.]\d\d)?\b|"  # "03:14", "at 14.32.10": a time
-    rf"\b(?:\d+|{_NUMERALS})-(?=[a-z])|\b\d+s\b|(?<=[a-z])(?<!\bx)\d+|\b\d+(?:/\d+)+\b"
+    rf"\b{_A_NUMBER}-(?=[a-z])|\b\d+s\b|(?<=[a-z])(?<!\bx)\d+|\b\d+(?:/\d+)+\b"
     r"|\b0\d+|(?<=_)\d+"  # "DSC_0091", "IMG_12": a file's number
     r"|\b\d+(?=[a-z])"  # "4k", "1080p", "EOS 5D", "3rd": a resolution, a model, a rank
     r"|(?<=[a-z]-)\d+"  # "stock-img-2231": a name's number
     r"|\(\d+\)(?=\.(?:png|jpe?g|gif|webp|heic|tiff?)\b)"  # "kitchen_FINAL(2).png": a copy's
-)
-# A day of a month is a date: "Sept 14 2019", "14 Sept", "3rd of June" ("two march past" and
-# "2 may" are no dates).
-_MONTHS = (
-    "january|february|april|june|july|august|september|october|november|december"
-    "|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
-)
-_DAY_AFTER = re.compile(rf"\b((?:{_MONTHS}|march|may)\.?) \d{{1,2}}(?:st|nd|rd|th)?\b")
-_DAY_BEFORE = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)? (?=(?:of )?(?:{_MONTHS})\b)")
-# Portions gone count no box: "two pizzas, four slices gone", "three slices missing from one".
-_PORTIONS_GONE = re.compile(
-    rf"\b(?:\d+|{_NUMERALS}) (?=(?:slices?|pieces?|wedges?|bites?) (?:are |were |have been )?"
+    rf"|\b(?:{_MONTHS}|march|may)\.? \d{{1,2}}(?:st|nd|rd|th)?\b"  # "Sept 14": a day
+    rf"|\b\d{{1,2}}(?:st|nd|rd|th)? (?=(?:of )?(?:{_MONTHS})\b)"  # "14 Sept"
+    # portions gone count no box: "two pizzas, four slices gone", "three slices missing"
+    rf"|\b{_A_NUMBER} (?=(?:slices?|pieces?|wedges?|bites?) (?:are |were |have been )?"
     r"(?:missing|gone|eaten|taken|removed)\b)"
+    rf"|\bnot {_A_NUMBER} but (?={_A_NUMBER}\b)"  # "not two but three elephants": three
 )
-# A number said and taken back: "not two but three elephants" counts three.
-_NOT_BUT = re.compile(rf"\bnot (?:\d+|{_NUMERALS}) but (?=(?:\d+|{_NUMERALS})\b)")
 # A number that names one of a series is no count: "Kenya safari day 3", "a train at platform
 # 7", "Scene photo 2 of 5", "iPhone 12", "gate two".
 _SERIES = (
@@ -148,13 +146,17 @@ def single(tokens: list[str], mention: Mention) -> bool:
     return singular(last) == last and last not in GROUPS | TWO
 
 
+def denied_before(tokens: list[str], mention: Mention) -> bool:
+    """Whether "no" or "not" stands in the three words before ``mention``: "no other dogs",
+    "not one person", "no horses"."""
+    return bool({"no", "not"} & set(tokens[max(0, mention.start - 3) : mention.start]))
+
+
 def tokenize(text: str) -> list[str]:
     """The words, numbers and stops of ``text`` where a number may be a count."""
     text = _DASH.sub(" ; ", AND_SIGN.sub(" and ", text.lower()))
     text = re.sub(r"\b([a-z]+)-and-([a-z]+)\b", r"\1 \2", text)  # "a black-and-white cow": one
     text = _INDEXED.sub(lambda m: m.group(1) or m.group(2), text)
-    text = _DAY_BEFORE.sub("", _DAY_AFTER.sub(r"\1", text))
-    text = _PORTIONS_GONE.sub("", _NOT_BUT.sub("", text))
     text = _PACK.sub(r"\1 \2", text)  # "a six-pack of beer bottles": six bottles, a count
     text = _CREW.sub(r"\1 people", text)  # "our three-person team": three people
     text = re.sub(r"\b(\d+) ?\+", r"at least \1", text)  # "100+ bikes"

@@ -116,14 +116,13 @@ def _placed(answer: list[str]) -> bool:
 # What a predicate may say of where a thing is, not of what it is like: "the dog seems to be
 # there - it isn't" denies the dog.
 _WHERE_WORDS = frozenset({"there", "here", "present", "around", "visible", "pictured", "shown"})
-_BEING = frozenset({"is", "are", "was", "were"})
 
 
 def _elided(answer: list[str], asked: list[str]) -> bool:
     """Whether the denial ``answer`` is only "it is not" after a clause that ends by saying what
     its thing is like: "it's not that the fridge is empty - it isn't" denies the emptiness."""
     said = [t for t in answer if t not in ANSWER_FILLERS]
-    bare = len(said) == 3 and said[0] in {"it", "they"} and said[1] in _BEING and said[2] == "not"
+    bare = len(said) == 3 and said[0] in {"it", "they"} and said[1] in COPULAS and said[2] == "not"
     like = len(asked) > 1 and asked[-2] in COPULAS and asked[-1].isalpha()
     return bare and like and asked[-1] not in _WHERE_WORDS
 

@@ -136,6 +136,9 @@ SEAT_TAKEN = re.compile(
 
 # "not one of the dogs", "none of the dogs", "no dog": each of them, whatever is said next
 _NOT_ONE = r"(?:not (?:a single |even )?one of the|not a single|not one|no|none of the)"
+_NONE_GONE = (
+    rf"\b{_NOT_ONE} ([a-z]+(?: [a-z]+){{0,4}}?) (?:(?:is|are|was|were) )?(?:missing|gone|absent)"
+)
 
 # Denials that leave the thing there: a double negation ("there is not a single chair in the
 # hall that is not taken", "not a day goes by without the cat", "nobody here who does not have
@@ -203,8 +206,7 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     # "every spot on the bench is taken", "one of the chairs is occupied": someone sits there
     (SEAT_TAKEN, rf"\1\2 {TAKEN_SEAT}"),
     # "not a single slice of the pizza is missing": all of it is there
-    (re.compile(rf"\b{_NOT_ONE} ([a-z]+(?: [a-z]+){{0,4}}?) "
-                r"(?:(?:is|are|was|were) )?(?:missing|gone|absent)\b"), r"every \1 is here"),
+    (re.compile(rf"{_NONE_GONE}\b"), r"every \1 is here"),
     # "a packed suitcase and nothing else - not even the cat", "nobody in the shot, not even
     # the boy who flew it", "nothing sits on the counter but a toaster, not even the
     # microwave", "nobody home, not even the moggy", "no people, not even the dog": no cat,
@@ -340,10 +342,7 @@ _LAID_OUT = re.compile(
 
 
 # "not one chair missing: eight chairs around the table": every chair there, then a count.
-_NONE_MISSING = re.compile(
-    rf"\b{_NOT_ONE} ([a-z]+(?: [a-z]+){{0,4}}?) (?:(?:is|are|was|were) )?"
-    r"(?:missing|gone|absent)\s*:"
-)
+_NONE_MISSING = re.compile(rf"{_NONE_GONE}\s*:")
 
 
 @lru_cache(maxsize=4096)
