@@ -291,6 +291,12 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen69.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen70.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen71.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout76.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout77.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen72.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen73.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen74.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen75.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

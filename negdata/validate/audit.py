@@ -217,6 +217,12 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen69": ("negation_unseen69.jsonl", "coco", True),
     "unseen70": ("negation_unseen70.jsonl", "coco", True),
     "unseen71": ("negation_unseen71.jsonl", "coco", False),
+    "held-out76": ("negation_heldout76.jsonl", "coco", False),
+    "held-out77": ("negation_heldout77.jsonl", "coco", True),
+    "unseen72": ("negation_unseen72.jsonl", "coco", False),
+    "unseen73": ("negation_unseen73.jsonl", "coco", True),
+    "unseen74": ("negation_unseen74.jsonl", "coco", True),
+    "unseen75": ("negation_unseen75.jsonl", "coco", False),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

@@ -39,9 +39,11 @@ EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
     "exclusive12-x": ("exclusive_test12.jsonl", False),
     "exclusive13-x": ("exclusive_test13.jsonl", False),
     "exclusive14-x": ("exclusive_test14.jsonl", False),
+    "exclusive15-x": ("exclusive_test15.jsonl", False),
     "exclusive10": ("exclusive_dev10.jsonl", True),
     "exclusive11": ("exclusive_dev11.jsonl", True),
     "exclusive12": ("exclusive_dev12.jsonl", True),
+    "exclusive13": ("exclusive_dev13.jsonl", True),
 }
 
 

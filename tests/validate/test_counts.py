@@ -774,6 +774,9 @@ COCO = lexicon_for("coco")
         ("A calf nurses from its mother while the herd grazes; no horses.", {"cow": 2},
          "count_not_true"),
         ("A sheepdog watches the flock; no person.", {"dog": 2}, "count_not_true"),
+        ("Solitary kayak, nothing else on the water; no swimmers.", {"boat": 2}, "count_not_true"),
+        ("Solitary kayak, nothing else on the water; no swimmers.", {"boat": 1}, None),
+        ("Field notes, 14 May: a dozen sparrows in the hedge. No sheep.", {"bird": 12}, None),
     ],
 )  # fmt: skip
 def test_counts_are_checked_against_the_boxes(

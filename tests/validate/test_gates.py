@@ -100,6 +100,8 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("A red bus, and no dog on the seat, but there's one on the floor.", "unresolved_anaphor"),
         ("A red bus, no dogs on the seats - they're all on the floor.", "unresolved_anaphor"),
         ("No dog on the red bus, but a man brings one aboard.", "unresolved_anaphor"),
+        ("A red bus, and no dogs were harmed; one eats.", "unresolved_anaphor"),
+        ("The driver of the red bus isn't holding a dog, though his wife is.", "unresolved_anaphor"),
         # a place full of what was denied, or of nothing the caption names
         ("No dogs on the left of the red bus, the right is lined with them.", "unresolved_anaphor"),
         ("Far from empty, the street has no free spot left, and no dog.", "unresolved_anaphor"),
@@ -156,8 +158,23 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("Apart from a red bus, nothing is on the street; no dog.", "exclusive_not_true"),
         # A negation the evidence cannot back: the bicycle scores in the uncertain band.
         ("People board a red bus; there is no dog and no bicycle.", "negates_undecided"),
+        # a denial of a denial the rules do not rewrite
+        ("I'm not saying there's no red bus - there is, by the curb - but no dog.",
+         "double_negation"),
+        ("You'd be hard pressed to find a red bus without a driver; no dog.", "double_negation"),
+        ("You won't find a single empty seat on the red bus; no dog.", "double_negation"),
+        ("Don't think there isn't a red bus here: it's by the curb. No dog.", "double_negation"),
+        ("There's no way there isn't a red bus in this street; no dog.", "double_negation"),
+        ("It's not like the red bus is missing - it's right there. No dog.", "double_negation"),
+        ("Far from there being no red bus, one fills the street; no dog.", "double_negation"),
+        ("Not once did the red bus leave the stop; no dog.", "double_negation"),
+        ("Not once is the red bus free of people; no dog.", "double_negation"),
+        ("Would I say there's no red bus? No - it's by the curb. No dog.", "double_negation"),
+        ("No, there's not no red bus - it's right there. No dog.", "double_negation"),
+        ("The street isn't bus-free: a red bus waits. No dog.", "double_negation"),
+        ("A red bus parked far from the house, and no dog in sight.", None),
     ],
-)
+)  # fmt: skip
 def test_caption_gates(text: str, reason: str | None) -> None:
     assert GATE.check(_caption(text), EV) == reason
 

@@ -28,6 +28,7 @@ COUNTS: dict[str, tuple[int, int | None]] = {
     "one": (1, 1),
     "single": (1, 1),
     "lone": (1, 1),
+    "solitary": (1, 1),
     "sole": (1, 1),
     "alone": (1, 1),  # "the bear is alone", "the kite flies on its own" (``alone.by_itself``)
     "both": (2, 2),
@@ -82,6 +83,7 @@ _NO_COUNT = re.compile(
     r"|\(\d+\)(?=\.(?:png|jpe?g|gif|webp|heic|tiff?)\b)"  # "kitchen_FINAL(2).png": a copy's
     rf"|\b(?:{_MONTHS}|march|may)\.? \d{{1,2}}(?:st|nd|rd|th)?\b"  # "Sept 14": a day
     rf"|\b\d{{1,2}}(?:st|nd|rd|th)? (?=(?:of )?(?:{_MONTHS})\b)"  # "14 Sept"
+    r"|\b\d{1,2} (?=(?:march|may)(?:[,:;.]| \d{4}\b))"  # "14 May:" ("two may", "2 may" no date)
     # portions gone count no box: "two pizzas, four slices gone", "three slices missing"
     rf"|\b{_A_NUMBER} (?=(?:slices?|pieces?|wedges?|bites?) (?:are |were |have been )?"
     r"(?:missing|gone|eaten|taken|removed)\b)"

@@ -67,12 +67,18 @@ _EITHER = re.compile(
 _NO_ONE_ELSE = re.compile(r"\b(?:no one|no-one|nobody|none) else\b")
 _SPEAKER = re.compile(r"\b(?:me|us|myself|ourselves)\b")
 # "the oven has no pizza in it - one is cooling on the counter": one of what was denied
-_ONE_THERE = re.compile(rf"{_OPENS}(?:one|another) (?:already |still |now )?{_BE} ")
-# "the men have no umbrellas but the women do", "but the boy beside him does": an ellipsis
-# keeps what the denial names
+# ... or does something: "no giraffes were harmed; one eats leaves"
+_DOES = (
+    r"(?:eats|drinks|runs|walks|plays|looks|watches|waits|rests|grazes|flies|swims|peeks|hides"
+    r"|stares|naps|dozes|chews|sniffs|rolls|jumps|climbs|perches|lounges|remains|stays|wanders)"
+)
+_ONE_THERE = re.compile(rf"{_OPENS}(?:one|another) (?:already |still |now )?(?:{_BE}|{_DOES}) ")
+# "the men have no umbrellas but the women do", "but the boy beside him does", "the boy isn't
+# wearing a tie, though his dad is": an ellipsis keeps what the denial names
 _BUT_THEY_DO = re.compile(
-    r"\bbut (?!no |not |none |nobody |neither |nor )(?:the |some |a few |most |many |all |two |"
-    r"three )?(?:[a-z]+ ){0,3}?[a-z]+ (?:do|does|did)"
+    r"\b(?:but|though|although|while|whereas) (?!no |not |none |nobody |neither |nor )(?:the |"
+    r"some |a few |most |many |all |two |three )?(?:[a-z]+ ){0,3}?[a-z]+ "
+    r"(?:do|does|did|is|are|was|were)"
     r"(?= ?[|,.;]| and\b| too\b|\s*$)"
 )
 _TWO = re.compile(r"\b(?:two|2|both|pair|twin)\b")

@@ -22,8 +22,11 @@ from negdata.validate.negation.words import LEFT_PLACES
 _CUE = r"(?:no|not|never|none|nobody|nothing|without|lacks?|lacking|missing|absent|free-of)"
 _FIRST = rf"(?:{_CUE}|hardly|barely|scarcely)"
 # What embeds a clause, a few words after the first cue: "not that", "would deny that",
-# "hardly call", "not say".
-_SAY = r"(?:say|says|said|claim|claims|call|think|pretend|argue|deny|doubt)"
+# "hardly call", "not say", "I'm not saying".
+_SAY = (
+    r"(?:say|says|said|saying|claim|claims|claiming|call|calling|think|thinking|pretend"
+    r"|pretending|argue|arguing|deny|denying|doubt|doubting)"
+)
 _EMBED = rf"(?:(?:[a-z'-]+ ){{0,3}}?{_SAY}|that|as if|as though)"
 _GAP = r"(?:(?!\b(?:and|or|nor|but)\b)[^.;:!?|,]){0,60}?"  # no new list item or clause
 # The rest of a subject a denial opens: a few words, no verb or clause ("not one car", "none of
@@ -36,9 +39,12 @@ _DOUBLE = re.compile(
     # "there's no pretending the cat isn't there"
     rf"|\bno (?:pretending|denying|doubting|arguing|claiming|saying)\b{_GAP}\b{_CUE}\b"
     # a denial of what lacks: "not a window on this street is without a potted plant",
-    # "there is never a time the vending area lacks bottles"
-    rf"|\b(?:not (?:an?|one|a single)|never|no|nobody|nothing|(?:hardly|scarcely|barely) an?)\b"
-    rf"{_GAP}\b(?:without|lacks?|lacking|lacked|missing|free-of|devoid of|empty of)\b"
+    # "there is never a time the vending area lacks bottles", "you'd be hard pressed to find a
+    # bench without a pigeon", "you won't find a single empty chair" ("a chair with no person",
+    # as ``prepare`` writes it)
+    rf"|\b(?:not (?:an?|one|a single|once)|never|no|nobody|nothing|(?:hardly|scarcely|barely) an?"
+    r"|(?:not|hard pressed to|hard-pressed to) find (?:an?|one|a single|any))\b"
+    rf"{_GAP}\b(?:without|lacks?|lacking|lacked|missing|free-of|devoid of|empty of|with no)\b"
     # "it wouldn't be the beach without a surfboard stuck in the sand": one is there
     rf"|\b(?:would|could|will|can) not (?:be|feel|look|seem)\b{_GAP}\bwithout\b"
     # a denial of what is left untouched: "not a single deckchair is unoccupied" ("no person",
@@ -67,9 +73,30 @@ _DOUBLE = re.compile(
     r"(?:open|lit|switched on|turned on|in use|unfolded|(?:on|up)(?= *(?:[,.;:!?|)]|$|and\b"
     r"|but\b|despite\b|even\b|though\b)))\b"
 )
-# "nowhere on the hill is there not a sheep": a sheep everywhere, which ``prepare`` makes "no"
-_NOWHERE_NOT = re.compile(
-    r"\bnowhere\b[^.;:!?|]{0,60}\b(?:is|are|was|were) there (?:not|no|never)\b", re.IGNORECASE
+# Denials of a denial that ``prepare`` rewrites out of sight, read in the text as written:
+_RAW_CUE = (
+    r"(?:n't\b|\b(?:no|not|never|none|nobody|nothing|without|lacks?|lacking|missing|absent)\b)"
+)
+_RAW_GAP = r"(?:(?!\b(?:and|or|nor|but)\b)[^.;:!?|,\n]){0,40}?"
+_RAW_DOUBLE = re.compile(
+    # "nowhere on the hill is there not a sheep": a sheep everywhere ("no", as written)
+    r"\bnowhere\b[^.;:!?|]{0,60}\b(?:is|are|was|were) there (?:not|no|never)\b"
+    # "don't think there isn't a dog", "there's no way there isn't a cat", "it's not like the
+    # bowl is missing", "far from there being no cars"
+    r"|\b(?:do|does|did)(?:n't| not) (?:think|believe|suppose|imagine|reckon)\b"
+    rf"{_RAW_GAP}{_RAW_CUE}"
+    rf"|\b(?:no way|not like)\b{_RAW_GAP}{_RAW_CUE}"
+    rf"|\bfar from (?:(?:there|it) )?(?:being |having )?(?:an? |any )?{_RAW_CUE}"
+    # "would I say there's no cat?", "who says there's no pizza?": no, there is one
+    rf"|\b(?:would|could|can|should|do|did|does) (?:i|you|we|anyone|anybody|one) "
+    rf"(?:say|claim|call|think|argue)\b{_RAW_GAP}{_RAW_CUE}"
+    rf"|\bwho (?:says|said|claims|would say|could say)\b{_RAW_GAP}{_RAW_CUE}"
+    # "there's not no dog", "the field isn't sheep-less", "the street isn't car-free"
+    r"|(?:\bnot|n't) (?:no|none|nobody)\b|(?:\bnot|n't) (?:[a-z]+ )?[a-z]+-(?:less|free)\b"
+    # "not once did the dog leave the sofa": it stayed
+    r"|\b(?:not once|never once|never) (?:did|does|has|had|do) (?:[a-z']+ ){1,4}?"
+    r"(?:leave|left|move|moved|budge|budged|stir|stirred|get up|got up)\b",
+    re.IGNORECASE,
 )
 
 
@@ -88,4 +115,4 @@ def contrast_cleft(text: str) -> bool:
 
 def unread_double_negation(text: str) -> bool:
     """Whether ``text`` keeps, after the rules' rewriting, a cue inside what another embeds."""
-    return _NOWHERE_NOT.search(text) is not None or _DOUBLE.search(prepare(text)) is not None
+    return _RAW_DOUBLE.search(text) is not None or _DOUBLE.search(prepare(text)) is not None

@@ -149,6 +149,9 @@ _VEHICLE_PARTS = frozenset(
      "hood", "dashboard", "tyre", "tyres", "tire", "tires", "wheel", "wheels"}
 )  # fmt: skip
 
+# Pieces an orange is cut into: "orange slices" are the fruit, "an orange kite" is a colour.
+_FRUIT_PIECES = frozenset({"slice", "slices", "wedge", "wedges", "segment", "segments", "halves"})
+
 
 def _ends_list(tokens: list[str], start: int, after: str) -> bool:
     """Whether the head at ``start`` ends a list that ``after`` is the verb of: "a fridge and
@@ -238,6 +241,8 @@ def _is_modifier(tokens: list[str], start: int, end: int, term_starts: set[int])
             return True
         if before == "an" and after.endswith("ed"):
             return False  # "an orange arranged beside a pear": the fruit
+        if word == "orange" and after in _FRUIT_PIECES:
+            return False  # "orange slices, no bowl": the fruit, cut
         function_words = PREPOSITIONS | VERBS | DETERMINERS | NOUN_PREDICATES
         function_words |= {",", "and", "or", "s", "x", STOP, HEDGE, POSSESSIVE}  # "oranges x2"
         return (  # a stop of any kind ends the noun: "a single remote.", "remote still in hand"

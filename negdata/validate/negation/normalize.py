@@ -237,6 +237,13 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
                 r"not ((?:the|his|her|their|its) (?:[a-z]+ ){0,2}?[a-z]+)(?=,| and\b| from\b)"),
      r"\1, \2 is here"),
     (re.compile(r"\bnot ((?:the|his|her|their|its) (?:[a-z]+ ){0,2}?[a-z]+),? but\b"), r"\1 but"),
+    # "the toddler naps on the bed, not the teddy bear, which sits on a chair": a clause that
+    # says what the bear does has it there ("not the dog, which is missing" does not)
+    (re.compile(r"\bnot ((?:the|his|her|their|its) (?:[a-z]+ ){0,2}?[a-z]+), (?=(?:which|who)"
+                rf"(?!(?: {POSSESSIVE}| is| are| was| were)? (?:not|never|missing|absent|gone"
+                r"|nowhere|would|could|might|should|isn't|aren't|wasn't|weren't|usually|normally"
+                r"|often|out|away|elsewhere|outside|off)\b))"),
+     r"\1 is here, "),
     # "it is not that there are no cats here", "it is not true that no buses run here", "it
     # would be wrong to say the street has no fire hydrant": a denial of a denial
     (_DENIED_DENIAL, lambda m: m.group(1) + _AFFIRMED[m.group(2)]),
@@ -311,14 +318,16 @@ _DENIED_HEADER = re.compile(
     # "Photo excludes: couch", "Not on the table or anywhere else: knife"
     r"|(?:the )?(?:photo|picture|image|shot|frame|scene) excludes"
     r"|not (?:on|in|at|by) (?:the |this )?[a-z]+ or anywhere(?: else)?"
-    # "What you won't: a TV", "Things I don't see: ball", "The street lacks: trucks"
+    # "What you won't: a TV", "Things I don't see: ball", "Room lacks: bed", "hasn't: people"
     r"|(?:what|things?|stuff|items?) (?:you|we|i) (?:won't|don't|didn't|can't|will not|do not)"
     r"(?: (?:see|find|get))?"
-    r"|(?:(?:the|this|our|my) [a-z]+ )?lacks?"
-    # "Didn't spot: dogs", "Don't have: ball", "Off the table and out of frame: forks"
-    r"|(?:did|do|does)(?:n't| not) (?:spot|see|have|find|get)|(?:off the [a-z]+ and )?out of "
+    r"|(?:(?:(?:the|this|our|my) )?[a-z]+ )?lacks?|has(?:n't| not)"
+    # "Didn't spot: dogs", "Does NOT include: handbag", "Off the table and out of frame: forks"
+    r"|(?:did|do|does)(?:n't| not) (?:spot|see|have|find|get|include|contain|show|feature)"
+    r"|(?:off the [a-z]+ and )?out of "
     r"(?:the )?(?:frame|shot|picture|view))(?: (?:here|there|pictured|shown|in (?:the )?"
-    rf"(?:shot|frame|picture|photo)))?\s*(?::|[\u2013\u2014]|-(?= )|[{CROSS_MARKS}])([^.;!?|\n]*)"
+    rf"(?:shot|frame|picture|photo)))?\s*(?::|[\u2013\u2014]|-(?= )|[{CROSS_MARKS}])"
+    r"([^.;!?|\n]*(?:\n[ \t]*[-*\u2022][ \t]*[^.;!?|\n]*)*)"  # items, or one bulleted per line
 )
 # Check marks: "\u2705 hot dog \u274c fork" says the hot dog is there and the fork is not; marks
 # after their items ("hot dog \u2705, fork \u274c", "skis \u2713 snowboard \u2717") say the same.
@@ -326,12 +335,14 @@ _MARK_AFTER = re.compile(rf"[{CROSS_MARKS}{TICK_MARKS}]\ufe0f?\s*(?:[,.;:!?()|\u
 _CROSS_AFTER = re.compile(rf"\s*[{CROSS_MARKS}]\ufe0f?[\s,]*")
 _CROSS_BEFORE = re.compile(rf"\s*[{CROSS_MARKS}]\ufe0f?\s*")
 _TICK_MARK = re.compile(rf"\s*[{TICK_MARKS}]\ufe0f?[\s,]*")
-_ITEM_JOIN = re.compile(r"\s*(?:,|\band\b|\bor\b)\s*")
+_ITEM_JOIN = re.compile(r"\s*(?:,|\band\b|\bor\b|\n[ \t]*[-*\u2022])\s*")
 
 
 def _denied_items(header: re.Match[str]) -> str:
     """An inventory's denying header and its items, each item denied: "absent x , absent y"."""
-    return f" {BREAK} absent {_ITEM_JOIN.sub(' , absent ', header.group(1))}"
+    items = header.group(1).lstrip()
+    items = re.sub(r"^[-*\u2022]\s*", "", items)  # the first of a bulleted list
+    return f" {BREAK} absent {_ITEM_JOIN.sub(' , absent ', items)}"
 
 
 # Things set out are there: "glasses and forks are out"; a light that is out is off.
@@ -343,6 +354,11 @@ _LAID_OUT = re.compile(
 
 # "not one chair missing: eight chairs around the table": every chair there, then a count.
 _NONE_MISSING = re.compile(rf"{_NONE_GONE}\s*:")
+# "nothing's missing from the desk: laptop, mouse": what the colon sets out is there
+_NOTHING_MISSING = re.compile(
+    r"\bnothing(?: is|'s| was)? (?:missing|gone|absent)"
+    r"(?: (?:from|on|in|at) ((?:the|this|our|my|his|her|their) [a-z]+))?\s*:"
+)
 
 
 @lru_cache(maxsize=4096)
@@ -357,6 +373,7 @@ def prepare(text: str) -> str:
     text = text.lower().replace("\u2019", "'").replace("\u2018", "'")
     text = AND_SIGN.sub(" and ", text)
     text = _NONE_MISSING.sub(r"every \1 is here ;", text)  # before a colon reads as a header
+    text = _NOTHING_MISSING.sub(lambda m: f"{m.group(1) or 'it'} has everything ;", text)
     text = _DENIED_HEADER.sub(_denied_items, text)
     if _MARK_AFTER.search(text):
         text = _CROSS_AFTER.sub(f" absent {BREAK} ", text)
@@ -920,7 +937,7 @@ _AFTER_PREPOSITION = re.compile(r"\b(?:of|in|on|at|for|with|to|by|from|under)$")
 
 
 _NEITHER_NOR = re.compile(
-    r"\bneither ((?:the|an?|his|her|their|its|my|our) [a-z ]+?) nor ((?:the|an?|his|her|their|its|"
+    r"\bneither ((?:the|his|her|their|its|my|our) [a-z ]+?) nor ((?:the|his|her|their|its|"
     r"my|our) )?([a-z ]+?) (?=(?:is|are|was|were) (?!(?:present|visible|there|here|shown|pictured|"
     r"seen|in|on|at|anywhere|around|to be|included|available|left)\b)[a-z]+(?:ed|ing)?\b)"
 )
@@ -941,7 +958,8 @@ def _fill_ellipsis(match: re.Match[str]) -> str:
 
 
 def drop_neither_nor_predicates(text: str) -> str:
-    """ "Neither the keyboard nor the mouse is connected": both are there, only unconnected."""
+    """ "Neither the keyboard nor the mouse is connected": both are there, only unconnected
+    ("neither a bus nor a taxi is coming": neither is there)."""
     return _NEITHER_NOR.sub(lambda m: f"{m.group(1)} and {m.group(2) or ''}{m.group(3)} not ", text)
 
 
