@@ -42,8 +42,9 @@ _ME_THERE = re.compile(
 _THIRD_PERSON = re.compile(r"^\W*(?:she|he)\b", re.IGNORECASE)
 # A selfie has its taker in it: "selfie w/ giraffe" (not "no selfies", "a selfie stick").
 _SELFIE = re.compile(r"(?<!\bno )\bselfies?\b(?! sticks?\b)", re.IGNORECASE)
-# A place said crowded has people in it: "crowded bus, no bicycles", "the beach is crowded"
-# (not "a crowded desk", "a counter crowded with jars", "a parking lot crowded with cars").
+# A place said crowded has people in it: "crowded bus, no bicycles", "the beach is crowded",
+# "Bus packed" (not "a crowded desk", "a counter crowded with jars", "a parking lot crowded
+# with cars").
 _PLACES = (
     r"(?:beach|street|sidewalk|pavement|bus|train|tram|subway|metro|ferry|platform|station"
     r"|terminal|airport|stop|shelter|market|bazaar|bar|pub|cafe|caf\u00e9|restaurant|terrace"
@@ -52,10 +53,11 @@ _PLACES = (
     r"|office|kitchen|rink|slope|trail|dance floor)(?:e?s)?"
     r"(?! (?:table|counter|desk|shelf|shelves|blanket|window|lot|rack)s?\b)"  # "café table"
 )
+_CROWD = r"(?:crowded|packed|jam-packed|crammed|bustling|heaving|thronged)"
 _CROWDED = re.compile(
-    rf"\bcrowded (?!with\b)(?:[\w\u00e9]+ ){{0,2}}?{_PLACES}\b"
-    rf"|\b{_PLACES} (?:is|are|was|were|gets|got|stays|remains|looks)(?: [a-z]+ly)? "
-    r"crowded\b(?! with)"
+    rf"\b{_CROWD} (?!with\b)(?:[\w\u00e9]+ ){{0,2}}?{_PLACES}\b"
+    rf"|\b{_PLACES} (?:(?:is|are|was|were|gets|got|stays|remains|looks)(?: [a-z]+ly)? )?"
+    rf"{_CROWD}\b(?! with)"
     r"|\bnot un-?crowded\b",  # "beach / not un-crowded / kites: yes"
     re.IGNORECASE,
 )

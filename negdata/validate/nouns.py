@@ -151,7 +151,9 @@ def unaccounted_nouns(text: str, original: str, lexicon: Lexicon) -> list[str]:
         if {word, token.lemma_.lower()} & (scene | source):
             continue
         compound = f"{phrase} {word}".strip()
-        if compound not in _NOT_OBJECTS and (lexicon.name(word) or lexicon.name(compound)):
+        words = compound.split()  # "a glass coffee table" is no object either
+        named = not any(" ".join(words[i:]) in _NOT_OBJECTS for i in range(len(words)))
+        if named and (lexicon.name(word) or lexicon.name(compound)):
             continue  # an object the polarity gates check ("a coffee table" is none)
         if word not in found:
             found.append(word)

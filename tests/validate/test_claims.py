@@ -291,6 +291,8 @@ def test_no_other_one_says_there_is_one(text: str, expected: dict[str, str]) -> 
         # "me and my ...": the speaker is in the picture, alone or not
         ("ok so me n my skateboard took over the park rn, no bikes", {"person"}),
         ("beach / not un-crowded / kites: yes / boats: no", {"person"}),
+        ("Bus packed; not one bike.", {"person"}),
+        ("A packed lunch on the bench; no dog.", set()),
         # a tabletop is a table's
         ("Tabletop items - laptop, cup; no remote.", {"dining table"}),
     ],

@@ -10,6 +10,7 @@ from negdata.detect.lexicon import lexicon_for
 from negdata.publish.stage import select_captions
 from negdata.records import Box, CaptionRecord, Evidence, LabelScore
 from negdata.validate.gates import CaptionGate, mcq_gate, option_truth
+from negdata.validate.negation.denials import unread_double_negation
 
 CFG = Config.model_validate(
     {
@@ -101,7 +102,8 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("A red bus, no dogs on the seats - they're all on the floor.", "unresolved_anaphor"),
         ("No dog on the red bus, but a man brings one aboard.", "unresolved_anaphor"),
         ("A red bus, and no dogs were harmed; one eats.", "unresolved_anaphor"),
-        ("The driver of the red bus isn't holding a dog, though his wife is.", "unresolved_anaphor"),
+        ("The driver of the red bus isn't holding a dog, though his wife is.",
+         "unresolved_anaphor"),
         # a place full of what was denied, or of nothing the caption names
         ("No dogs on the left of the red bus, the right is lined with them.", "unresolved_anaphor"),
         ("Far from empty, the street has no free spot left, and no dog.", "unresolved_anaphor"),
@@ -177,6 +179,19 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
 )  # fmt: skip
 def test_caption_gates(text: str, reason: str | None) -> None:
     assert GATE.check(_caption(text), EV) == reason
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # what ``prepare`` writes for an empty place, or a "wireless" mouse, denies nothing twice
+        "Empty street save for a single parked motorcycle. No cars, no people.",
+        "A totally empty road with one lone traffic light. No cars, no one walking.",
+        "The laptop sits open on the sofa, its wireless mouse missing.",
+    ],
+)
+def test_a_single_denial_is_no_double_negation(text: str) -> None:
+    assert not unread_double_negation(text)
 
 
 def _every_label_scored(scores: dict[str, float]) -> Evidence:
@@ -289,6 +304,8 @@ def test_a_phrase_that_names_no_object_is_unaccounted() -> None:
     """ "a coffee table" is no dining table: nothing checks it."""
     assert GATE.unaccounted(_caption("A sofa and a coffee table, but no dog.")) == ["table"]
     assert GATE.unaccounted(_caption("A sofa and a dining table, but no dog.")) == []
+    across = "Two sofas face each other across a glass coffee table, and there is no dog."
+    assert GATE.unaccounted(_caption(across)) == ["table"]
 
 
 def test_check_marks_part_the_items_of_a_list() -> None:

@@ -29,6 +29,8 @@ _SAY = (
 )
 _EMBED = rf"(?:(?:[a-z'-]+ ){{0,3}}?{_SAY}|that|as if|as though)"
 _GAP = r"(?:(?!\b(?:and|or|nor|but)\b)[^.;:!?|,]){0,60}?"  # no new list item or clause
+# ... nor what ``prepare`` wrote for an empty place ("street with no person # ...")
+_PLAIN_GAP = r"(?:(?!\b(?:and|or|nor|but)\b)[^.;:!?|,#]){0,60}?"
 # The rest of a subject a denial opens: a few words, no verb or clause ("not one car", "none of
 # the guests"; not "nobody is left now that the players").
 _SUBJECT = (
@@ -44,7 +46,9 @@ _DOUBLE = re.compile(
     # as ``prepare`` writes it)
     rf"|\b(?:not (?:an?|one|a single|once)|never|no|nobody|nothing|(?:hardly|scarcely|barely) an?"
     r"|(?:not|hard pressed to|hard-pressed to) find (?:an?|one|a single|any))\b"
-    rf"{_GAP}\b(?:without|lacks?|lacking|lacked|missing|free-of|devoid of|empty of|with no)\b"
+    rf"{_GAP}\b(?:without|lacks?|lacking|lacked|missing|free-of|devoid of|empty of)\b"
+    rf"|\b(?:not (?:an?|one|a single)|(?:not|hard pressed to|hard-pressed to) find (?:an?|one"
+    rf"|a single|any))\b{_PLAIN_GAP}\bwith no\b"
     # "it wouldn't be the beach without a surfboard stuck in the sand": one is there
     rf"|\b(?:would|could|will|can) not (?:be|feel|look|seem)\b{_GAP}\bwithout\b"
     # a denial of what is left untouched: "not a single deckchair is unoccupied" ("no person",

@@ -313,17 +313,20 @@ _CREDIT = re.compile(
 # "Didn't get: spoon, fork", "Without: toilet", "Left out: carrots".
 _DENIED_HEADER = re.compile(
     r"(?:^|(?<=[.;!?|\n])|(?<=\s\s))\s*(?:absent|missing|out|nowhere|excluded|without|left out"
-    r"|not (?:pictured|present|shown|visible|seen|here|included|spotted|(?:in )?(?:the |this )?"
+    r"|not (?:pictured|present|shown|visible|seen|here|included|spotted|displayed|depicted"
+    r"|featured|(?:in )?(?:the |this )?"
     r"(?:shot|frame|picture|photo))|what(?:'s| is)? (?:not|missing|absent)|what (?:is|are|was)n't"
     # "Photo excludes: couch", "Not on the table or anywhere else: knife"
     r"|(?:the )?(?:photo|picture|image|shot|frame|scene) excludes"
     r"|not (?:on|in|at|by) (?:the |this )?[a-z]+ or anywhere(?: else)?"
     # "What you won't: a TV", "Things I don't see: ball", "Room lacks: bed", "hasn't: people"
     r"|(?:what|things?|stuff|items?) (?:you|we|i) (?:won't|don't|didn't|can't|will not|do not)"
-    r"(?: (?:see|find|get))?"
+    r"(?: (?:see|find|get))?|(?:i|we) (?:don't|didn't|can't|do not|did not|can not) (?:see|spot)"
     r"|(?:(?:(?:the|this|our|my) )?[a-z]+ )?lacks?|has(?:n't| not)"
-    # "Didn't spot: dogs", "Does NOT include: handbag", "Off the table and out of frame: forks"
-    r"|(?:did|do|does)(?:n't| not) (?:spot|see|have|find|get|include|contain|show|feature)"
+    # "Didn't spot: dogs", "It doesn't have: hair dryer", "Does NOT include or show: bat", "Off
+    # the table and out of frame: forks"
+    r"|(?:(?:it|this|the (?:photo|picture|image|shot|room|scene)) )?(?:did|do|does)(?:n't| not) "
+    r"(?:spot|see|have|find|get|include|contain|show|feature)(?: or (?:include|contain|show))?"
     r"|(?:off the [a-z]+ and )?out of "
     r"(?:the )?(?:frame|shot|picture|view))(?: (?:here|there|pictured|shown|in (?:the )?"
     rf"(?:shot|frame|picture|photo)))?\s*(?::|[\u2013\u2014]|-(?= )|[{CROSS_MARKS}])"
@@ -354,6 +357,11 @@ _LAID_OUT = re.compile(
 
 # "not one chair missing: eight chairs around the table": every chair there, then a count.
 _NONE_MISSING = re.compile(rf"{_NONE_GONE}\s*:")
+# Words in "-less" that say what a thing is like, not what is missing: "its wireless mouse".
+_PLAIN_LESS = (
+    "(?:wire|cord|count|end|use|spot|harm|price|care|hope|rest|motion|life|help|point|seam|time"
+    "|effort|regard|fear|tire|sleep|bound|flaw|reck|name|face|speech|breath|weight|sleeve|strap)"
+)
 # "nothing's missing from the desk: laptop, mouse": what the colon sets out is there
 _NOTHING_MISSING = re.compile(
     r"\bnothing(?: is|'s| was)? (?:missing|gone|absent)"
@@ -375,6 +383,15 @@ def prepare(text: str) -> str:
     text = _NONE_MISSING.sub(r"every \1 is here ;", text)  # before a colon reads as a header
     text = _NOTHING_MISSING.sub(lambda m: f"{m.group(1) or 'it'} has everything ;", text)
     text = _DENIED_HEADER.sub(_denied_items, text)
+    # A checklist's line ends with its answer: "backpack \u2013 yes\numbrella \u2013 nope", "dog:
+    # 1\ncat: 0"; "+ kite\n- dogs" marks what is there and what is not.
+    text = re.sub(
+        r"\b(yes|yep|yeah|no|nope|nah|none|zero|present|absent|missing|\d+)[ \t]*\n",
+        rf"\1 {BREAK} ",
+        text,
+    )
+    if re.search(r"(?m)^[ \t]*\+[ \t]*\w", text):
+        text = re.sub(r"(?m)^[ \t]*[-\u2212][ \t]*(?=\w)", f" {BREAK} absent ", text)
     if _MARK_AFTER.search(text):
         text = _CROSS_AFTER.sub(f" absent {BREAK} ", text)
     text = _TICK_MARK.sub(" , ", _CROSS_BEFORE.sub(" , no ", text))
@@ -720,8 +737,8 @@ def prepare(text: str) -> str:
     text = re.sub(rf"\b{DENIED_ABSENCE} (?:completely |entirely |totally )?([a-z]+)-free\b",
                   r"full of \1", text)  # fmt: skip
     text = re.sub(r"\b([a-z]+)-free\b", rf"no \1 {STOP}", text)
-    # "a dog-less yard", "a carless street"; "wireless" or "countless" name nothing that is there
-    text = re.sub(r"\b([a-z]{3,})-?less\b", rf"no \1 {STOP}", text)
+    # "a dog-less yard", "a carless street"; "wireless" or "countless" deny nothing at all
+    text = re.sub(rf"\b(?!{_PLAIN_LESS}less\b)([a-z]{{3,}})-?less\b", rf"no \1 {STOP}", text)
     # "double-decker", "flat-screen" (but "absent-minded" and "no-nonsense" stay one word)
     text = re.sub(
         r"\b(?!(?:no|not|non|never|absent|missing|zero|num|such|void)-)([a-z]+)-(?=[a-z])",
