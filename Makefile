@@ -297,6 +297,13 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen73.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen74.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen75.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout78.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout79.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen76.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen77.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen78.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen79.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen80.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

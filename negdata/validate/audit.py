@@ -223,6 +223,13 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen73": ("negation_unseen73.jsonl", "coco", True),
     "unseen74": ("negation_unseen74.jsonl", "coco", True),
     "unseen75": ("negation_unseen75.jsonl", "coco", False),
+    "held-out78": ("negation_heldout78.jsonl", "coco", False),
+    "held-out79": ("negation_heldout79.jsonl", "coco", True),
+    "unseen76": ("negation_unseen76.jsonl", "coco", False),
+    "unseen77": ("negation_unseen77.jsonl", "coco", True),
+    "unseen78": ("negation_unseen78.jsonl", "coco", True),
+    "unseen79": ("negation_unseen79.jsonl", "coco", True),
+    "unseen80": ("negation_unseen80.jsonl", "coco", False),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

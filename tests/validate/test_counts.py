@@ -777,6 +777,9 @@ COCO = lexicon_for("coco")
         ("Solitary kayak, nothing else on the water; no swimmers.", {"boat": 2}, "count_not_true"),
         ("Solitary kayak, nothing else on the water; no swimmers.", {"boat": 1}, None),
         ("Field notes, 14 May: a dozen sparrows in the hedge. No sheep.", {"bird": 12}, None),
+        # a line ends a phrase: "1" counts the dog, not the cat on the next line
+        ("dog: 1\ncat: 0\nball: 1", {"dog": 2, "sports ball": 1}, "count_not_true"),
+        ("dog: 1\ncat: 0\nball: 1", {"dog": 1, "sports ball": 1}, None),
     ],
 )  # fmt: skip
 def test_counts_are_checked_against_the_boxes(

@@ -157,6 +157,7 @@ def denied_before(tokens: list[str], mention: Mention) -> bool:
 def tokenize(text: str) -> list[str]:
     """The words, numbers and stops of ``text`` where a number may be a count."""
     text = _DASH.sub(" ; ", AND_SIGN.sub(" and ", text.lower()))
+    text = re.sub(r"[ \t]*\n\s*", " ; ", text)  # a line ends a phrase: "dog: 1\ncat: 0"
     text = re.sub(r"\b([a-z]+)-and-([a-z]+)\b", r"\1 \2", text)  # "a black-and-white cow": one
     text = _INDEXED.sub(lambda m: m.group(1) or m.group(2), text)
     text = _PACK.sub(r"\1 \2", text)  # "a six-pack of beer bottles": six bottles, a count
