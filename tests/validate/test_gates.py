@@ -161,8 +161,6 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         # A negation the evidence cannot back: the bicycle scores in the uncertain band.
         ("People board a red bus; there is no dog and no bicycle.", "negates_undecided"),
         # a denial of a denial the rules do not rewrite
-        ("I'm not saying there's no red bus - there is, by the curb - but no dog.",
-         "double_negation"),
         ("You'd be hard pressed to find a red bus without a driver; no dog.", "double_negation"),
         ("You won't find a single empty seat on the red bus; no dog.", "double_negation"),
         ("Don't think there isn't a red bus here: it's by the curb. No dog.", "double_negation"),
@@ -172,7 +170,6 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("Not once did the red bus leave the stop; no dog.", "double_negation"),
         ("Not once is the red bus free of people; no dog.", "double_negation"),
         ("Would I say there's no red bus? No - it's by the curb. No dog.", "double_negation"),
-        ("No, there's not no red bus - it's right there. No dog.", "double_negation"),
         ("The street isn't bus-free: a red bus waits. No dog.", "double_negation"),
         ("A red bus parked far from the house, and no dog in sight.", None),
     ],

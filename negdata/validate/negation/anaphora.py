@@ -73,12 +73,18 @@ _DOES = (
     r"|stares|naps|dozes|chews|sniffs|rolls|jumps|climbs|perches|lounges|remains|stays|wanders)"
 )
 _ONE_THERE = re.compile(rf"{_OPENS}(?:one|another) (?:already |still |now )?(?:{_BE}|{_DOES}) ")
-# "the men have no umbrellas but the women do", "but the boy beside him does", "the boy isn't
-# wearing a tie, though his dad is": an ellipsis keeps what the denial names
+# "the men have no umbrellas but the women do", "but the boy beside him does": an ellipsis
+# keeps what the denial names
 _BUT_THEY_DO = re.compile(
-    r"\b(?:but|though|although|while|whereas) (?!no |not |none |nobody |neither |nor )(?:the |"
-    r"some |a few |most |many |all |two |three )?(?:[a-z]+ ){0,3}?[a-z]+ "
-    r"(?:do|does|did|is|are|was|were)"
+    r"\bbut (?!no |not |none |nobody |neither |nor )(?:the |some |a few |most |many |all |two |"
+    r"three )?(?:[a-z]+ ){0,3}?[a-z]+ (?:do|does|did)"
+    r"(?= ?[|,.;]| and\b| too\b|\s*$)"
+)
+# ... and so does one after a denied doing: "the boy isn't wearing a tie, though his dad is"
+# (not "the clock is not visible, but the vase is")
+_THEY_ARE_TOO = re.compile(
+    r"\b(?:is|are|was|were) not [a-z]+ing\b[^|.;!?]*?\b(?:but|though|although|while|whereas) "
+    r"(?!no |not |none |nobody |neither |nor )(?:[a-z]+ ){1,4}?(?:is|are|was|were)"
     r"(?= ?[|,.;]| and\b| too\b|\s*$)"
 )
 _TWO = re.compile(r"\b(?:two|2|both|pair|twin)\b")
@@ -135,7 +141,7 @@ def unresolved_anaphor(text: str, polarities: Mapping[str, Polarity], lexicon: L
     verb_count = (
         m for m in _VERB_COUNT.finditer(prepared) if not _of_one(prepared, m, polarities, index)
     )
-    others = (_BOTH_THERE, _BUT_THEY_DO)
+    others = (_BOTH_THERE, _BUT_THEY_DO, _THEY_ARE_TOO)
     if denied and (either or any(verb_count) or any(p.search(prepared) for p in others)):
         return True
     return any(

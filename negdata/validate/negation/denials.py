@@ -29,8 +29,6 @@ _SAY = (
 )
 _EMBED = rf"(?:(?:[a-z'-]+ ){{0,3}}?{_SAY}|that|as if|as though)"
 _GAP = r"(?:(?!\b(?:and|or|nor|but)\b)[^.;:!?|,]){0,60}?"  # no new list item or clause
-# ... nor what ``prepare`` wrote for an empty place ("street with no person # ...")
-_PLAIN_GAP = r"(?:(?!\b(?:and|or|nor|but)\b)[^.;:!?|,#]){0,60}?"
 # The rest of a subject a denial opens: a few words, no verb or clause ("not one car", "none of
 # the guests"; not "nobody is left now that the players").
 _SUBJECT = (
@@ -47,8 +45,8 @@ _DOUBLE = re.compile(
     rf"|\b(?:not (?:an?|one|a single|once)|never|no|nobody|nothing|(?:hardly|scarcely|barely) an?"
     r"|(?:not|hard pressed to|hard-pressed to) find (?:an?|one|a single|any))\b"
     rf"{_GAP}\b(?:without|lacks?|lacking|lacked|missing|free-of|devoid of|empty of)\b"
-    rf"|\b(?:not (?:an?|one|a single)|(?:not|hard pressed to|hard-pressed to) find (?:an?|one"
-    rf"|a single|any))\b{_PLAIN_GAP}\bwith no\b"
+    r"|\b(?:not (?:an?|one|a single)|(?:not|hard pressed to|hard-pressed to) find (?:an?|one"
+    r"|a single|any)) (?:[a-z]+ )?[a-z]+ with no\b"
     # "it wouldn't be the beach without a surfboard stuck in the sand": one is there
     rf"|\b(?:would|could|will|can) not (?:be|feel|look|seem)\b{_GAP}\bwithout\b"
     # a denial of what is left untouched: "not a single deckchair is unoccupied" ("no person",
@@ -89,14 +87,15 @@ _RAW_DOUBLE = re.compile(
     # bowl is missing", "far from there being no cars"
     r"|\b(?:do|does|did)(?:n't| not) (?:think|believe|suppose|imagine|reckon)\b"
     rf"{_RAW_GAP}{_RAW_CUE}"
-    rf"|\b(?:no way|not like)\b{_RAW_GAP}{_RAW_CUE}"
+    rf"|\bno way\b{_RAW_GAP}{_RAW_CUE}"
+    rf"|\bnot like\b{_RAW_GAP}\b(?:missing|absent|gone|without|lacks?|lacking)\b"
     rf"|\bfar from (?:(?:there|it) )?(?:being |having )?(?:an? |any )?{_RAW_CUE}"
     # "would I say there's no cat?", "who says there's no pizza?": no, there is one
     rf"|\b(?:would|could|can|should|do|did|does) (?:i|you|we|anyone|anybody|one) "
     rf"(?:say|claim|call|think|argue)\b{_RAW_GAP}{_RAW_CUE}"
     rf"|\bwho (?:says|said|claims|would say|could say)\b{_RAW_GAP}{_RAW_CUE}"
-    # "there's not no dog", "the field isn't sheep-less", "the street isn't car-free"
-    r"|(?:\bnot|n't) (?:no|none|nobody)\b|(?:\bnot|n't) (?:[a-z]+ )?[a-z]+-(?:less|free)\b"
+    # "the field isn't sheep-less", "the street isn't car-free"
+    r"|(?:\bnot|n't) (?:[a-z]+ )?[a-z]+-(?:less|free)\b"
     # "not once did the dog leave the sofa": it stayed
     r"|\b(?:not once|never once|never) (?:did|does|has|had|do) (?:[a-z']+ ){1,4}?"
     r"(?:leave|left|move|moved|budge|budged|stir|stirred|get up|got up)\b",

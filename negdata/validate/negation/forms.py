@@ -11,15 +11,20 @@ from negdata.validate.negation.words import HEDGE
 
 # The header of a list of what is not there: "absent: tv, laptop", "absent=[cat]", "Missing
 # objects: suitcase", "Objects not in image: bicycle", "negatives: snowboard", "no: kite",
-# "Vehicles absent - truck, bus", "Items absent \u2014 hair dryer", "Object list (absent):
-# clock", "Does not contain: hot dog".
+# "Vehicles absent - truck, bus", "Object list (absent): clock", "Does not contain: hot dog".
 _NOUNS = r"(?:objects?|items?|tags?|labels?|classes|things|categories|vehicles|animals|nodes)"
 _ABSENT_HEADER = re.compile(
     rf"(?:\b{_NOUNS}(?: list)? )?"
     r"(?:\((?:absent|missing|not present)\)|absent|missing|excluded|unseen|negatives?|no|"
     r"(?:does|do) not contain|not (?:in (?:the )?(?:image|picture|photo|scene)|present|visible|"
     r"detected|found|seen|pictured|annotated(?: as present)?))"
-    rf"(?: {_NOUNS})?\s*(?:[:=]|\s-\s|(?<!\bno)\s[\u2013\u2014]\s)\s*\[?(?=\s*[a-z])"
+    rf"(?: {_NOUNS})?\s*(?:[:=]|\s-\s)\s*\[?(?=\s*[a-z])"
+)
+# ... and after a long dash where a noun says it heads a list: "Items absent \u2014 hair dryer"
+# (not "Horse absent \u2014 sheep everywhere").
+_NOUNS_ABSENT_DASH = re.compile(
+    rf"\b{_NOUNS}(?: list)? (?:absent|missing|excluded|unseen|not (?:in (?:the )?(?:image|picture"
+    r"|photo|scene)|present|visible|detected|found|seen|pictured))\s[\u2013\u2014]\s*(?=[a-z])"
 )
 # A list's header at the start of a sentence that says where its items are not: "things not
 # there: cat", "Not in the yard: cat, bicycle", "none detected: bicycle".
@@ -40,7 +45,9 @@ _NO_LINE = re.compile(r"(?<=\n)[ \t]*no[ \t]*[-\u2013\u2014][ \t]*(?=[a-z])")
 # An article of a listed item: "absent: a bus, a train, or an airplane".
 _LISTED_ARTICLE = re.compile(r"(^|, |\band |\bor )(?:a|an|the|any) ")
 _ABSENT_LIST = re.compile(r"; absent ([^.;|?!]+)")
-_PRESENT_HEADER = re.compile(r"\b(?:yes|positives?|present|seen|visible)\s*(?:[:=])\s*\[?")
+_PRESENT_HEADER = re.compile(
+    r"\b(?:yes|positives?|present|seen|visible|shown|pictured|depicted)\s*(?:[:=])\s*\[?"
+)
 # A yes/no question supposes what it asks about: "Is there a cup?", "Any forks?", "Is she
 # carrying a suitcase?" (the subject of a verb, "she", "the man", is there).
 _QUESTION_END = r"(?=[^.?!;|]*\?)"
@@ -67,6 +74,7 @@ def rewrite(text: str) -> str:
     text = _NAMED_ABSENT.sub(r"\1 ;", text)
     text = _NOT_HERE_HEADER.sub(" ; absent ", text)
     text = _ABSENT_HEADER.sub(" ; absent ", text)
+    text = _NOUNS_ABSENT_DASH.sub(" ; absent ", text)
     text = _NONE_FOLLOWING.sub(" ; absent ", text)
     text = _NO_LINE.sub(" ; absent ", text)
     text = _ABSENT_LIST.sub(lambda m: "; absent " + _LISTED_ARTICLE.sub(r"\1", m.group(1)), text)

@@ -74,8 +74,8 @@ def initialisms(text: str) -> str:
 
 
 # "it is not true that the kitchen has no toaster", "i would not say there is not a clock", "no
-# one can say the table lacks glasses", "impossible to say there is no clock": a denial said to be
-# wrong is an affirmation
+# one can say the table lacks glasses", "impossible to say there is no clock", "I'm not saying
+# there's no TV": a denial said to be wrong is an affirmation
 _DENIED_DENIAL = re.compile(
     r"\b(?:it (?:is|was) (?:not true|untrue|false|not as if|not as though|not like)"
     r"|it (?:is|was) not(?= that)"
@@ -85,6 +85,7 @@ _DENIED_DENIAL = re.compile(
     r"|(?:no person|nobody|no one) (?:can|could|would) (?:say|claim|pretend|argue)"
     r"|impossible to (?:say|claim|pretend|argue)"
     # "I'd be lying if I said there wasn't a kite", "I refuse to say there's no toaster"
+    r"|(?:i|we)(?: am| are)? not (?:saying|claiming|suggesting|pretending)"
     r"|(?:i|we)(?: would| will)? be lying if (?:i|we) (?:said|say|claimed|told you)"
     r"|(?:i|we) (?:refuse|decline) to (?:say|claim|pretend|believe))"
     r" (?:that )?((?:[^\W\d_]+ ){0,6}?)(no|not|nothing|nobody|no one|lacks?|lacking|without|"
@@ -310,9 +311,11 @@ _CREDIT = re.compile(
 )
 # An inventory's header that denies each item after it: "Absent \u2014 phone, keyboard", "OUT:
 # frisbee", "Nowhere: scissors", "What isn't: cows, people", "Not here: any player, a bench",
-# "Didn't get: spoon, fork", "Without: toilet", "Left out: carrots".
+# "Didn't get: spoon, fork", "Without: toilet", "Left out: carrots", "Minus: microwave",
+# "not shown = car".
 _DENIED_HEADER = re.compile(
-    r"(?:^|(?<=[.;!?|\n])|(?<=\s\s))\s*(?:absent|missing|out|nowhere|excluded|without|left out"
+    r"(?:^|(?<=[.;!?|\n])|(?<=\s\s))\s*(?:absent|missing|out|nowhere|excluded|without|minus"
+    r"|left out"
     r"|not (?:pictured|present|shown|visible|seen|here|included|spotted|displayed|depicted"
     r"|featured|(?:in )?(?:the |this )?"
     r"(?:shot|frame|picture|photo))|what(?:'s| is)? (?:not|missing|absent)|what (?:is|are|was)n't"
@@ -329,7 +332,7 @@ _DENIED_HEADER = re.compile(
     r"(?:spot|see|have|find|get|include|contain|show|feature)(?: or (?:include|contain|show))?"
     r"|(?:off the [a-z]+ and )?out of "
     r"(?:the )?(?:frame|shot|picture|view))(?: (?:here|there|pictured|shown|in (?:the )?"
-    rf"(?:shot|frame|picture|photo)))?\s*(?::|[\u2013\u2014]|-(?= )|[{CROSS_MARKS}])"
+    rf"(?:shot|frame|picture|photo)))?\s*(?::|=|[\u2013\u2014]|-(?= )|[{CROSS_MARKS}])"
     r"([^.;!?|\n]*(?:\n[ \t]*[-*\u2022][ \t]*[^.;!?|\n]*)*)"  # items, or one bulleted per line
 )
 # Check marks: "\u2705 hot dog \u274c fork" says the hot dog is there and the fork is not; marks
@@ -362,6 +365,17 @@ _PLAIN_LESS = (
     "(?:wire|cord|count|end|use|spot|harm|price|care|hope|rest|motion|life|help|point|seam|time"
     "|effort|regard|fear|tire|sleep|bound|flaw|reck|name|face|speech|breath|weight|sleeve|strap)"
 )
+# "there's not no dog", "not NO cake", "not no one": some (but "ain't no dogs" is none, as "n't"
+# before "no" says in dialect)
+_NOT_NO_ONE = re.compile(r"\bnot (?:no one|no-one|nobody)\b")
+_NOT_NO = re.compile(r"\bnot (?:no|none)\b")
+# A checklist's line ends with its answer: "backpack \u2013 yes\numbrella \u2013 nope", "dog:
+# 1\ncat: 0"; and "+ kite\n- dogs" marks what is there and what is not.
+_ANSWER_LINE = re.compile(
+    r"\b(yes|yep|yeah|no|nope|nah|none|zero|present|absent|missing|\d+)[ \t]*\n"
+)
+_PLUS_LINE = re.compile(r"^[ \t]*\+[ \t]*\w", re.MULTILINE)
+_MINUS_LINE = re.compile(r"^[ \t]*[-\u2212][ \t]*(?=\w)", re.MULTILINE)
 # "nothing's missing from the desk: laptop, mouse": what the colon sets out is there
 _NOTHING_MISSING = re.compile(
     r"\bnothing(?: is|'s| was)? (?:missing|gone|absent)"
@@ -379,19 +393,15 @@ def prepare(text: str) -> str:
     text = re.sub(rf"\b(?:Apple|APPLE)(?=['\u2019]s\b| (?i:{products})\b)", "brand", text)
     text = _CREDIT.sub(" ", text)
     text = text.lower().replace("\u2019", "'").replace("\u2018", "'")
+    text = _NOT_NO_ONE.sub("someone", text)
+    text = _NOT_NO.sub("some", text)
     text = AND_SIGN.sub(" and ", text)
     text = _NONE_MISSING.sub(r"every \1 is here ;", text)  # before a colon reads as a header
     text = _NOTHING_MISSING.sub(lambda m: f"{m.group(1) or 'it'} has everything ;", text)
     text = _DENIED_HEADER.sub(_denied_items, text)
-    # A checklist's line ends with its answer: "backpack \u2013 yes\numbrella \u2013 nope", "dog:
-    # 1\ncat: 0"; "+ kite\n- dogs" marks what is there and what is not.
-    text = re.sub(
-        r"\b(yes|yep|yeah|no|nope|nah|none|zero|present|absent|missing|\d+)[ \t]*\n",
-        rf"\1 {BREAK} ",
-        text,
-    )
-    if re.search(r"(?m)^[ \t]*\+[ \t]*\w", text):
-        text = re.sub(r"(?m)^[ \t]*[-\u2212][ \t]*(?=\w)", f" {BREAK} absent ", text)
+    text = _ANSWER_LINE.sub(rf"\1 {BREAK} ", text)
+    if _PLUS_LINE.search(text):
+        text = _MINUS_LINE.sub(f" {BREAK} absent ", text)
     if _MARK_AFTER.search(text):
         text = _CROSS_AFTER.sub(f" absent {BREAK} ", text)
     text = _TICK_MARK.sub(" , ", _CROSS_BEFORE.sub(" , no ", text))
