@@ -104,6 +104,8 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("A red bus, and no dogs were harmed; one eats.", "unresolved_anaphor"),
         ("The driver of the red bus isn't holding a dog, though his wife is.",
          "unresolved_anaphor"),
+        ("The cats aren't on the red bus today, but the people are, and there's no dog.",
+         "unresolved_anaphor"),
         # a place full of what was denied, or of nothing the caption names
         ("No dogs on the left of the red bus, the right is lined with them.", "unresolved_anaphor"),
         ("Far from empty, the street has no free spot left, and no dog.", "unresolved_anaphor"),

@@ -994,6 +994,8 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
          {"toilet": "affirmed", "sink": "affirmed", "hair drier": "negated",
           "scissors": "negated"}),
         ("Horse absent \u2014 sheep everywhere.", {"horse": "negated", "sheep": "affirmed"}),
+        ("Items shown: toaster, fridge. Items not shown: oven, sink.",
+         {"toaster": "affirmed", "refrigerator": "affirmed", "oven": "negated", "sink": "negated"}),
         ("Room contains: couch, tv. Room lacks: bed.",
          {"couch": "affirmed", "tv": "affirmed", "bed": "negated"}),
         ("Harbor scene \u2014 has: boats, a bench; hasn't: people, surfboards.",

@@ -80,10 +80,12 @@ _BUT_THEY_DO = re.compile(
     r"three )?(?:[a-z]+ ){0,3}?[a-z]+ (?:do|does|did)"
     r"(?= ?[|,.;]| and\b| too\b|\s*$)"
 )
-# ... and so does one after a denied doing: "the boy isn't wearing a tie, though his dad is"
-# (not "the clock is not visible, but the vase is")
+# ... and so does one after a denied doing or place: "the boy isn't wearing a tie, though his
+# dad is", "the sheep aren't in the field, but the cows are" (the field is the picture, and the
+# sheep out of it or elsewhere in it?); not "the clock is not visible, but the vase is"
 _THEY_ARE_TOO = re.compile(
-    r"\b(?:is|are|was|were) not [a-z]+ing\b[^|.;!?]*?\b(?:but|though|although|while|whereas) "
+    r"\b(?:is|are|was|were) not (?:[a-z]+ing|in|on|at|by|under|inside|near)\b[^|.;!?]*?"
+    r"\b(?:but|though|although|while|whereas) "
     r"(?!no |not |none |nobody |neither |nor )(?:[a-z]+ ){1,4}?(?:is|are|was|were)"
     r"(?= ?[|,.;]| and\b| too\b|\s*$)"
 )

@@ -17,7 +17,7 @@ _ABSENT_HEADER = re.compile(
     rf"(?:\b{_NOUNS}(?: list)? )?"
     r"(?:\((?:absent|missing|not present)\)|absent|missing|excluded|unseen|negatives?|no|"
     r"(?:does|do) not contain|not (?:in (?:the )?(?:image|picture|photo|scene)|present|visible|"
-    r"detected|found|seen|pictured|annotated(?: as present)?))"
+    r"detected|found|seen|pictured|shown|depicted|displayed|annotated(?: as present)?))"
     rf"(?: {_NOUNS})?\s*(?:[:=]|\s-\s)\s*\[?(?=\s*[a-z])"
 )
 # ... and after a long dash where a noun says it heads a list: "Items absent \u2014 hair dryer"
@@ -46,7 +46,8 @@ _NO_LINE = re.compile(r"(?<=\n)[ \t]*no[ \t]*[-\u2013\u2014][ \t]*(?=[a-z])")
 _LISTED_ARTICLE = re.compile(r"(^|, |\band |\bor )(?:a|an|the|any) ")
 _ABSENT_LIST = re.compile(r"; absent ([^.;|?!]+)")
 _PRESENT_HEADER = re.compile(
-    r"\b(?:yes|positives?|present|seen|visible|shown|pictured|depicted)\s*(?:[:=])\s*\[?"
+    r"\b(?<!\bnot )(?:yes|positives?|present|seen|visible|shown|pictured|depicted)\s*(?:[:=])"
+    r"\s*\[?"
 )
 # A yes/no question supposes what it asks about: "Is there a cup?", "Any forks?", "Is she
 # carrying a suitcase?" (the subject of a verb, "she", "the man", is there).
