@@ -73,10 +73,12 @@ _DOES = (
     r"|stares|naps|dozes|chews|sniffs|rolls|jumps|climbs|perches|lounges|remains|stays|wanders)"
 )
 _ONE_THERE = re.compile(rf"{_OPENS}(?:one|another) (?:already |still |now )?(?:{_BE}|{_DOES}) ")
+# What an ellipsis's subject is, if not itself a denial ("but no dog does" is one)
+_UNDENIED = r"(?!no |not |none |nobody |neither |nor )"
 # "the men have no umbrellas but the women do", "but the boy beside him does": an ellipsis
 # keeps what the denial names
 _BUT_THEY_DO = re.compile(
-    r"\bbut (?!no |not |none |nobody |neither |nor )(?:the |some |a few |most |many |all |two |"
+    rf"\bbut {_UNDENIED}(?:the |some |a few |most |many |all |two |"
     r"three )?(?:[a-z]+ ){0,3}?[a-z]+ (?:do|does|did)"
     r"(?= ?[|,.;]| and\b| too\b|\s*$)"
 )
@@ -86,7 +88,7 @@ _BUT_THEY_DO = re.compile(
 _THEY_ARE_TOO = re.compile(
     r"\b(?:is|are|was|were) not (?:[a-z]+ing|in|on|at|by|under|inside|near)\b[^|.;!?]*?"
     r"\b(?:but|though|although|while|whereas) "
-    r"(?!no |not |none |nobody |neither |nor )(?:[a-z]+ ){1,4}?(?:is|are|was|were)"
+    rf"{_UNDENIED}(?:[a-z]+ ){{1,4}}?(?:is|are|was|were)"
     r"(?= ?[|,.;]| and\b| too\b|\s*$)"
 )
 _TWO = re.compile(r"\b(?:two|2|both|pair|twin)\b")

@@ -34,6 +34,8 @@ _GAP = r"(?:(?!\b(?:and|or|nor|but)\b)[^.;:!?|,]){0,60}?"  # no new list item or
 _SUBJECT = (
     r"(?:(?!(?:is|are|was|were|that|who|which|now|when|while|and|or|nor|but)\b)[a-z'-]+ ){0,4}"
 )
+# "you won't find a single", "you'd be hard pressed to find a"
+_FIND_ONE = r"(?:not|hard pressed to|hard-pressed to) find (?:an?|one|a single|any)"
 _DOUBLE = re.compile(
     rf"\b{_FIRST} {_EMBED}\b{_GAP}\b{_CUE}\b"
     # "there's no pretending the cat isn't there"
@@ -43,10 +45,9 @@ _DOUBLE = re.compile(
     # bench without a pigeon", "you won't find a single empty chair" ("a chair with no person",
     # as ``prepare`` writes it)
     rf"|\b(?:not (?:an?|one|a single|once)|never|no|nobody|nothing|(?:hardly|scarcely|barely) an?"
-    r"|(?:not|hard pressed to|hard-pressed to) find (?:an?|one|a single|any))\b"
-    rf"{_GAP}\b(?:without|lacks?|lacking|lacked|missing|free-of|devoid of|empty of)\b"
-    r"|\b(?:not (?:an?|one|a single)|(?:not|hard pressed to|hard-pressed to) find (?:an?|one"
-    r"|a single|any)) (?:[a-z]+ )?[a-z]+ with no\b"
+    rf"|{_FIND_ONE})\b{_GAP}\b(?:without|lacks?|lacking|lacked|missing|free-of|devoid of"
+    r"|empty of)\b"
+    rf"|\b(?:not (?:an?|one|a single)|{_FIND_ONE}) (?:[a-z]+ )?[a-z]+ with no\b"
     # "it wouldn't be the beach without a surfboard stuck in the sand": one is there
     rf"|\b(?:would|could|will|can) not (?:be|feel|look|seem)\b{_GAP}\bwithout\b"
     # a denial of what is left untouched: "not a single deckchair is unoccupied" ("no person",
