@@ -304,6 +304,12 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen78.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen79.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen80.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout80.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout81.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen81.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen82.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen83.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen84.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

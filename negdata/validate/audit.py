@@ -230,6 +230,12 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen78": ("negation_unseen78.jsonl", "coco", True),
     "unseen79": ("negation_unseen79.jsonl", "coco", True),
     "unseen80": ("negation_unseen80.jsonl", "coco", False),
+    "held-out80": ("negation_heldout80.jsonl", "coco", False),
+    "held-out81": ("negation_heldout81.jsonl", "coco", True),
+    "unseen81": ("negation_unseen81.jsonl", "coco", False),
+    "unseen82": ("negation_unseen82.jsonl", "coco", True),
+    "unseen83": ("negation_unseen83.jsonl", "coco", False),
+    "unseen84": ("negation_unseen84.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

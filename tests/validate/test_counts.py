@@ -780,6 +780,19 @@ COCO = lexicon_for("coco")
         # a line ends a phrase: "1" counts the dog, not the cat on the next line
         ("dog: 1\ncat: 0\nball: 1", {"dog": 2, "sports ball": 1}, "count_not_true"),
         ("dog: 1\ncat: 0\nball: 1", {"dog": 1, "sports ball": 1}, None),
+        # a plural set out one by one counts its ones
+        ("Bikes: a red one and a blue one. No cars.", {"bicycle": 3}, "count_not_true"),
+        ("Bikes: a red one and a blue one. No cars.", {"bicycle": 2}, None),
+        ("Cars - one black one, one white one and a grey one; no bus.", {"car": 4},
+         "count_not_true"),
+        ("Cars - one black one, one white one and a grey one; no bus.", {"car": 3}, None),
+        ("Bikes: a red one by the door. No cars.", {"bicycle": 3}, None),
+        # a checklist's counts after a bar or a dash
+        ("dogs: 2 | cats: 0 | birds: 1", {"dog": 2, "bird": 2}, "count_not_true"),
+        ("dogs: 2 | cats: 0 | birds: 1", {"dog": 2, "bird": 1}, None),
+        ("Elephants - 3. Giraffes - 0. Zebras - 1.", {"elephant": 4, "zebra": 1},
+         "count_not_true"),
+        ("Elephants - 3. Giraffes - 0. Zebras - 1.", {"elephant": 3, "zebra": 1}, None),
     ],
 )  # fmt: skip
 def test_counts_are_checked_against_the_boxes(

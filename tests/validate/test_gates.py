@@ -168,6 +168,7 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("Don't think there isn't a red bus here: it's by the curb. No dog.", "double_negation"),
         ("There's no way there isn't a red bus in this street; no dog.", "double_negation"),
         ("It's not like the red bus is missing - it's right there. No dog.", "double_negation"),
+        ("It's not as if I didn't expect a red bus, and there it was. No dog.", "double_negation"),
         ("Far from there being no red bus, one fills the street; no dog.", "double_negation"),
         ("Not once did the red bus leave the stop; no dog.", "double_negation"),
         ("Not once is the red bus free of people; no dog.", "double_negation"),

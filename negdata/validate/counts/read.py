@@ -200,13 +200,15 @@ _ROWS = frozenset({"row", "rows", "line", "lines", "fleet", "queue", "column", "
 
 
 def _count_after(tokens: list[str], mention: Mention) -> Found | None:
-    """The count a checklist states after ``mention`` ("Cups: two", "Children present: two"), or
-    an apposition ("chairs, thirty of them,"), else ``None``."""
+    """The count a checklist states after ``mention`` ("Cups: two", "Children present: two",
+    "dogs: 2 | cats: 0", "Giraffes - 0."), or an apposition ("chairs, thirty of them,"), else
+    ``None``."""
     at = mention.end
     while at < len(tokens) and tokens[at] in _STATED - {","}:
         at += 1
     first = tokens[at] if at < len(tokens) else ""
-    if first not in _AFTER | {","}:
+    listed = mention.start == 0 or tokens[mention.start - 1] in {";", ".", "|", ","}
+    if first not in _AFTER | {","} and not (first == ";" and listed):  # "Giraffes - 0."
         return None
     at += 1
     while at < len(tokens) and tokens[at] in _STATED | _ABOUT:  # "commuters, maybe thirty of them"
@@ -217,9 +219,9 @@ def _count_after(tokens: list[str], mention: Mention) -> Found | None:
     of_them = tokens[at + 1 : at + 3] == ["of", "them"]  # "not without chairs, thirty of them"
     after = at + 3 if of_them else at + 1
     closes = tokens[after] if after < len(tokens) else "."
-    if closes not in {",", ";", ".", ")", "and"}:
+    if closes not in {",", ";", ".", ")", "|", "and"}:
         return None  # "Fruit bowl: 2 oranges": the count of the next noun
-    return (word, at) if of_them or first != "," or closes in {";", ".", ")"} else None
+    return (word, at) if of_them or first != "," or closes in {";", ".", ")", "|"} else None
 
 
 _PORTIONS = frozenset({"slice", "slices", "piece", "pieces", "wedge", "wedges"})
@@ -393,8 +395,10 @@ def stated_counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list
         if any(c.name == name and c.at > m.end and tokens[m.end : c.at] != [","] for c in found)
     ]
     bare = [m for m in mentions if not any(c.end == m.end for c in found)]
+    described = _ones_described(tokens, bare)  # "Bikes: a red one and a blue one": these two
     more = (
         _listed_ones(tokens, found, bare)
+        + described
         + by_itself(tokens, mentions)
         + one_of_its_kind(tokens, mentions, bare)
         + but_the_one(tokens, mentions)
@@ -420,6 +424,7 @@ def stated_counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list
         or singular(tokens[c.end - 1]) == singular(tokens[m.end - 1])
         or (0 < c.at - m.end <= 3 and set(tokens[m.end : c.at]) <= _APPOSITION)
     }
+    again |= {c.name for c in described}
     return found + more, uncounted | (set(bare_plurals) - again) | _herd_of(tokens, mentions)
 
 
@@ -484,6 +489,27 @@ def _listed_ones(tokens: list[str], found: list[Count], bare: list[Mention]) -> 
             Count(name, "a", 1, 1, m.start, m.end) for m in singles if (m.start, m.end) in listed
         ]
     return ones
+
+
+def _ones_described(tokens: list[str], bare: list[Mention]) -> list[Count]:
+    """A plural set out one by one: "Bikes: a red one and a blue one" (two), "cars - one black
+    one, one white one and a grey one" (three)."""
+    found = []
+    for m in bare:
+        plural = singular(tokens[m.end - 1]) != tokens[m.end - 1]
+        if not plural or tokens[m.end : m.end + 1] not in ([":"], [","], [";"]):
+            continue
+        i, ones = m.end + 1, 0
+        while tokens[i : i + 1] in (["a"], ["an"], ["one"]):
+            words = list(itertools.takewhile(str.isalpha, tokens[i + 1 : i + 4]))
+            if "one" not in words or "and" in words[: words.index("one")]:
+                break
+            ones, i = ones + 1, i + 2 + words.index("one")
+            i += tokens[i : i + 1] == [","]
+            i += tokens[i : i + 1] == ["and"]
+        if ones > 1:
+            found.append(Count(m.name, str(ones), ones, ones, m.start, m.end))
+    return found
 
 
 def _distributive(tokens: list[str], at: int) -> bool:

@@ -85,11 +85,12 @@ _RAW_DOUBLE = re.compile(
     # "nowhere on the hill is there not a sheep": a sheep everywhere ("no", as written)
     r"\bnowhere\b[^.;:!?|]{0,60}\b(?:is|are|was|were) there (?:not|no|never)\b"
     # "don't think there isn't a dog", "there's no way there isn't a cat", "it's not like the
-    # bowl is missing", "far from there being no cars"
+    # bowl is missing", "it's not as if I didn't expect a cow", "far from there being no cars"
     r"|\b(?:do|does|did)(?:n't| not) (?:think|believe|suppose|imagine|reckon)\b"
     rf"{_RAW_GAP}{_RAW_CUE}"
     rf"|\bno way\b{_RAW_GAP}{_RAW_CUE}"
-    rf"|\bnot like\b{_RAW_GAP}\b(?:missing|absent|gone|without|lacks?|lacking)\b"
+    rf"|\bnot (?:like|as if|as though)\b{_RAW_GAP}(?:n't\b|\b(?:missing|absent|gone|without|lacks?"
+    r"|lacking)\b)"
     rf"|\bfar from (?:(?:there|it) )?(?:being |having )?(?:an? |any )?{_RAW_CUE}"
     # "would I say there's no cat?", "who says there's no pizza?": no, there is one
     rf"|\b(?:would|could|can|should|do|did|does) (?:i|you|we|anyone|anybody|one) "
