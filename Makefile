@@ -310,6 +310,12 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen82.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen83.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen84.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout82.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout83.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen85.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen86.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen87.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen88.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

@@ -236,6 +236,12 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen82": ("negation_unseen82.jsonl", "coco", True),
     "unseen83": ("negation_unseen83.jsonl", "coco", False),
     "unseen84": ("negation_unseen84.jsonl", "coco", True),
+    "held-out82": ("negation_heldout82.jsonl", "coco", False),
+    "held-out83": ("negation_heldout83.jsonl", "coco", True),
+    "unseen85": ("negation_unseen85.jsonl", "coco", False),
+    "unseen86": ("negation_unseen86.jsonl", "coco", True),
+    "unseen87": ("negation_unseen87.jsonl", "coco", False),
+    "unseen88": ("negation_unseen88.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

@@ -10,7 +10,7 @@ A claim about a kind ("the only animal is a cow") rules out the kind's other mem
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from negdata.detect.lexicon import Lexicon
@@ -245,17 +245,25 @@ _ONLY_KIND = re.compile(
 def exclusive(text: str, lexicon: Lexicon) -> bool:
     """Whether ``text`` claims that what it affirms is all there is. "The only dog in the park is
     a beagle" counts dogs (``claims.counts``), and says nothing of the rest of the park."""
-    matches = EXCLUSIVE.finditer(text)
     if any(
         not _one_of_a_label(text, m, lexicon)
         and not _PART_AFTER.match(text, m.end())
         and not _adverb(text, m)
         and not _deed(text, m)
-        for m in matches
+        for m in _overlapping(EXCLUSIVE, text)
     ):
         return True
     sentences = re.split(r"[.;!?]", text)
     return any(_EXCEPTING.search(s) and _VOID.search(s) for s in sentences)
+
+
+def _overlapping(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    """Every match of ``pattern``, each from a later start than the one before: "nothing on the
+    counter but a toaster, and nothing else in the frame" has two claims, each judged apart."""
+    match = pattern.search(text)
+    while match is not None:
+        yield match
+        match = pattern.search(text, match.start() + 1)
 
 
 # "the only dog", "the zoo's only giraffe", "its sole red car": one of a label, no more.

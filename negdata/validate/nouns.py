@@ -93,16 +93,20 @@ def _noun(token: Token, text: str, lexicon: Lexicon) -> bool:
     if len(again) != len(token.doc):
         return False
     lower = again[token.i]  # a noun of its own there, not the modifier of the next one
-    return lower.pos_ == "NOUN" and lower.dep_ not in {"compound", "amod"}
+    own = lower.pos_ == "NOUN" and lower.dep_ not in {"compound", "amod"}
+    return own or _listed_lower_case_name(lower)
 
 
 def _listed_lower_case_name(token: Token) -> bool:
-    """A lower-case word the parser calls a name, listed with a noun ("satsumas and nanas") or
-    the subject of a verb ("chonky boi has claimed the bed"): a noun it does not know."""
+    """A lower-case word the parser calls a name, listed with a noun ("satsumas and nanas",
+    "desk, monitor") or the subject of a verb ("chonky boi has claimed the bed"): a noun it does
+    not know."""
     if token.pos_ != "PROPN" or not token.text.islower() or not token.is_alpha:
         return False
     if token.dep_ in {"nsubj", "nsubjpass"}:
         return token.head.pos_ in {"VERB", "AUX"}
+    if token.dep_ == "ROOT":  # "desk, monitor, no keyboard": the first of a list of nouns
+        return any(c.dep_ in {"conj", "appos"} and c.pos_ == "NOUN" for c in token.children)
     return token.dep_ == "conj" and token.head.pos_ in {"NOUN", "PROPN"}
 
 

@@ -182,6 +182,11 @@ COCO = lexicon_for("coco")
         ("A single coffee cup with no company of any kind: no saucer.", True),
         ("Strictly one kite in the shot: no birds.", True),
         ("All you get is a cat, no dog.", True),
+        # a claim inside a longer one is judged on its own
+        (
+            "Nothing on the counter but a toaster, and nothing else in the frame: it was taken.",
+            True,
+        ),
         ("The dessert plate: one strawberry, and not another crumb.", True),
         ("We had the waterfall all to ourselves; no boats.", True),
         ("Fog everywhere; you can't see anything but the tip of one tower.", True),

@@ -169,6 +169,10 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("There's no way there isn't a red bus in this street; no dog.", "double_negation"),
         ("It's not like the red bus is missing - it's right there. No dog.", "double_negation"),
         ("It's not as if I didn't expect a red bus, and there it was. No dog.", "double_negation"),
+        ("The depot never runs out of red buses; what it hasn't got is a dog.", "double_negation"),
+        ("Can't confirm the absence of a red bus: one is by the curb. No dog.", "double_negation"),
+        ("Nobody at the bus stop is boarding the red bus; no dog.", "double_negation"),
+        ("Not one person in the red bus is standing; no dog.", "double_negation"),
         ("Far from there being no red bus, one fills the street; no dog.", "double_negation"),
         ("Not once did the red bus leave the stop; no dog.", "double_negation"),
         ("Not once is the red bus free of people; no dog.", "double_negation"),
@@ -329,6 +333,9 @@ def test_a_lower_case_word_the_parser_calls_a_name_is_a_noun() -> None:
     assert GATE.unaccounted(_caption("Satsumas and nanas in the bowl, no apples.")) == ["nana"]
     boi = _caption("chonky boi has claimed the whole bed again, no dog to bother him")
     assert GATE.unaccounted(boi) == ["boi"]
+    assert GATE.unaccounted(_caption("Desk, monitor, no keyboard.")) == ["desk"]
+    assert GATE.unaccounted(_caption("desk, monitor, no keyboard.")) == ["desk"]
+    assert GATE.unaccounted(_caption("Laptop - no; phone, mug, keyboard - yes.")) == []
 
 
 def test_chat_shorthand_is_no_noun() -> None:

@@ -1000,6 +1000,20 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
          {"couch": "affirmed", "tv": "affirmed", "bed": "negated"}),
         ("Harbor scene \u2014 has: boats, a bench; hasn't: people, surfboards.",
          {"boat": "affirmed", "bench": "affirmed", "person": "negated", "surfboard": "negated"}),
+        # an answer after a bare list answers every item of it
+        ("Train, platform, clock \u2014 yes. Commuters, benches \u2014 no.",
+         {"train": "affirmed", "clock": "affirmed", "person": "negated", "bench": "negated"}),
+        ("Cats, dogs - no. Birds - yes.", {"cat": "negated", "dog": "negated", "bird": "affirmed"}),
+        # a denial's list ends where nothing closes it: no "or", "and" or place
+        ("No cars or buses, bikes and a bench.",
+         {"car": "negated", "bus": "negated", "bicycle": "affirmed", "bench": "affirmed"}),
+        ("No cars, no buses, bikes, a bench.",
+         {"car": "negated", "bus": "negated", "bicycle": "affirmed", "bench": "affirmed"}),
+        ("No people, bench, pigeons.",
+         {"person": "negated", "bench": "affirmed", "bird": "affirmed"}),
+        ("no tv, couch yes, cat yes", {"tv": "negated", "couch": "affirmed", "cat": "affirmed"}),
+        ("apples \u2014 3\nbroccoli \u2014 obviously not",
+         {"apple": "affirmed", "broccoli": "negated"}),
     ],
 )  # fmt: skip
 def test_analyze_resolves_every_name(text: str, expected: dict[str, str]) -> None:

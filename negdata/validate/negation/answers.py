@@ -136,8 +136,8 @@ def denied_starts(
     """What a denial answers of the clause ``asked``: every object only supposed about ("No
     laptops or phones allowed. None are visible."), else the thing "it" / "they" stands for
     (the last one named: "He lost his skateboard; it is nowhere to be seen") or the one "but"
-    turns to ("the fridge is here but the microwave? Nope."), else the first one named ("Any
-    phone? No.")."""
+    turns to ("the fridge is here but the microwave? Nope."), else every one of a bare list
+    ("Commuters, benches - no."), else the first one named ("Any phone? No.")."""
     supposed = [m.start for m in earlier if polarities[m.start] == "unmentioned"]
     if supposed:
         return supposed
@@ -150,4 +150,19 @@ def denied_starts(
     # "... carried the bowls away, so none remain", "every table has a vase; the bar has none"
     if head in {"it", "they", "none"} or turned or re.search(rf"\b{_HAS} none\b", " ".join(answer)):
         return [earlier[-1].start]
+    if _bare_list(asked):  # "Commuters, benches - no.": every one listed
+        return [m.start for m in earlier]
     return [earlier[0].start]
+
+
+def _bare_list(asked: list[str]) -> bool:
+    """Whether ``asked`` only lists things, a word or two each: "commuters, benches"."""
+    items: list[list[str]] = [[]]
+    for token in asked:
+        if token in {",", "and", "or"}:
+            items.append([])
+        elif token.isalpha() and token not in COPULAS | PREPOSITIONS:
+            items[-1].append(token)
+        else:
+            return False
+    return len(items) > 1 and all(0 < len(item) < 3 for item in items)

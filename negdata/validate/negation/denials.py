@@ -98,6 +98,14 @@ _RAW_DOUBLE = re.compile(
     rf"|\bwho (?:says|said|claims|would say|could say)\b{_RAW_GAP}{_RAW_CUE}"
     # "the field isn't sheep-less", "the street isn't car-free"
     r"|(?:\bnot|n't) (?:[a-z]+ )?[a-z]+-(?:less|free)\b"
+    # "the corner never runs out of books", "can't confirm the absence of a giraffe": they are there
+    r"|(?:\b(?:never|not)|n't) (?:runs?|ran|running) out of\b"
+    r"|(?:\bcannot|n't|\bnot|\bunable to) (?:confirm|verify|prove|say) (?:the |an? |any )?"
+    r"(?:absence|lack)\b"
+    # "nobody in the waiting room is watching tv", "not one child on the playground is standing
+    # still": the ones there do something else
+    r"|\b(?:nobody|no one|not (?:one|a single)(?: [a-z]+)?) (?:in|on|at) (?:the|this|that) "
+    r"(?:[a-z]+ )?[a-z]+ (?:is|are|was|were) [a-z]+ing\b"
     # "not once did the dog leave the sofa": it stayed
     r"|\b(?:not once|never once|never) (?:did|does|has|had|do) (?:[a-z']+ ){1,4}?"
     r"(?:leave|left|move|moved|budge|budged|stir|stirred|get up|got up)\b",

@@ -101,6 +101,14 @@ def scope_end(
         if tok == ",":
             if nxt in {"no", "without", "zero", "not"}:
                 break  # "waiting for a wave, no boats": a cue of its own
+            again = tokens[start - 2 : start] == [",", "no"]
+            again = again and "no" in tokens[start - 5 : start - 2]  # "no cars, no buses, bikes"
+            if nxt not in {"or", "nor"} and (
+                {"or", "nor"} & set(tokens[start:j]) or (again and not _closes_with_or(tokens, j))
+            ):
+                break  # "no cars or buses, bikes and a bench", "no cars, no buses, bikes": there
+            if tokens[start - 1 : start] == ["no"] and not _closes_list(tokens, j):
+                break  # "No people, bench, pigeons.": no "or" or "and" ends a list of denials
             if nxt in HAVE_VERBS - {"there"}:
                 break  # "The bowl, without bananas, holds apples": the clause's own verb
             if nxt in COUNT_WORDS | {"couple", "pair", "some", "lots", "plenty", "dozens"}:
@@ -165,11 +173,13 @@ def scope_end(
 
 def _says_of_it(tokens: list[str], end: int) -> bool:
     """A verb right after a mention: it opens a clause ("sink wiped clean", "sofa sits"); so
-    does a word no list has before a preposition ("guests mingle on the lawn")."""
+    does a word no list has before a preposition ("guests mingle on the lawn"), and a yes
+    ("no tv, couch yes")."""
     after = tokens[end] if end < len(tokens) else ""
     then = tokens[end + 1] if end + 1 < len(tokens) else ""
     unlisted = after.isalpha() and after not in _LIST_WORDS and then in PREPOSITIONS
     everywhere = after in _EVERYWHERE or (after == "all" and then in {"over", "around"})
+    everywhere = everywhere or after in {"yes", "present", "visible"}  # "no tv, couch yes"
     return (
         after in VERBS
         or (after.endswith("ed") and after not in {"red", "bed", "shed"})
@@ -205,6 +215,17 @@ def _closes_with_or(tokens: list[str], at: int) -> bool:
         if tok in {"or", "nor"}:
             return True
         if tok in {STOP, HEDGE, BREAK} or tok in PREPOSITIONS or tok in VERBS:
+            return False
+    return False
+
+
+def _closes_list(tokens: list[str], at: int) -> bool:
+    """Whether the list going on at ``at`` ends in "or", "nor" or "and", or goes on to say where
+    ("no cars, trucks, buses on the road"), before its clause ends."""
+    for tok in tokens[at:]:
+        if tok in {"or", "nor", "and"} or tok in PREPOSITIONS:
+            return True
+        if tok in {STOP, HEDGE, BREAK}:
             return False
     return False
 

@@ -284,7 +284,8 @@ POSSESSIVE = "xposs"  # stands for "'s": "the child's bike" -> "the child xposs 
 ANSWER_FILLERS = frozenset(
     {"a", "q", "answer", ",", "and", "but", "yet", "so", "well", "sadly", "apparently", "today",
      "now", "right", "tonight", "currently", "though", "unfortunately", "actually", "alas",
-     "sorry", "oh"}
+     "sorry", "oh", "obviously", "definitely", "certainly", "clearly", "absolutely", "surely",
+     "honestly", "really"}
 )  # fmt: skip
 
 # Check marks: a cross says an item is not there, a tick that it is ("\u2705 hot dog \u274c fork").
