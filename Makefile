@@ -316,6 +316,12 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen86.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen87.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen88.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout84.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout85.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen89.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen90.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen91.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen92.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

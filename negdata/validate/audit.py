@@ -242,6 +242,12 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen86": ("negation_unseen86.jsonl", "coco", True),
     "unseen87": ("negation_unseen87.jsonl", "coco", False),
     "unseen88": ("negation_unseen88.jsonl", "coco", True),
+    "held-out84": ("negation_heldout84.jsonl", "coco", False),
+    "held-out85": ("negation_heldout85.jsonl", "coco", True),
+    "unseen89": ("negation_unseen89.jsonl", "coco", False),
+    "unseen90": ("negation_unseen90.jsonl", "coco", True),
+    "unseen91": ("negation_unseen91.jsonl", "coco", False),
+    "unseen92": ("negation_unseen92.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

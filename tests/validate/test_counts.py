@@ -787,6 +787,15 @@ COCO = lexicon_for("coco")
          "count_not_true"),
         ("Cars - one black one, one white one and a grey one; no bus.", {"car": 3}, None),
         ("Bikes: a red one by the door. No cars.", {"bicycle": 3}, None),
+        # "all five" counts what was named before it
+        ("Not one of the cows is unaccounted for: all five are in the barn; no horse.",
+         {"cow": 6}, "count_not_true"),
+        ("Not one of the cows is unaccounted for: all five are in the barn; no horse.",
+         {"cow": 5}, None),
+        ("Not a single chair is missing around the table, all six in place; no people.",
+         {"chair": 6, "dining table": 1}, None),
+        ("Not a single chair is missing around the table, all six in place; no people.",
+         {"chair": 7, "dining table": 1}, "count_not_true"),
         # a checklist's counts after a bar or a dash
         ("dogs: 2 | cats: 0 | birds: 1", {"dog": 2, "bird": 2}, "count_not_true"),
         ("dogs: 2 | cats: 0 | birds: 1", {"dog": 2, "bird": 1}, None),

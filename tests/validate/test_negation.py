@@ -1012,6 +1012,8 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         ("No people, bench, pigeons.",
          {"person": "negated", "bench": "affirmed", "bird": "affirmed"}),
         ("no tv, couch yes, cat yes", {"tv": "negated", "couch": "affirmed", "cat": "affirmed"}),
+        ("Look for: kite, frisbee. You won't find: dogs, people.",
+         {"kite": "affirmed", "frisbee": "affirmed", "dog": "negated", "person": "negated"}),
         ("apples \u2014 3\nbroccoli \u2014 obviously not",
          {"apple": "affirmed", "broccoli": "negated"}),
     ],

@@ -399,6 +399,7 @@ def stated_counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list
     more = (
         _listed_ones(tokens, found, bare)
         + described
+        + _all_of_them(tokens, mentions)
         + by_itself(tokens, mentions)
         + one_of_its_kind(tokens, mentions, bare)
         + but_the_one(tokens, mentions)
@@ -510,6 +511,33 @@ def _ones_described(tokens: list[str], bare: list[Mention]) -> list[Count]:
         if ones > 1:
             found.append(Count(m.name, str(ones), ones, ones, m.start, m.end))
     return found
+
+
+def _all_of_them(tokens: list[str], mentions: list[Mention]) -> list[Count]:
+    """ "all six" with no noun of its own counts what was named last: "not a single chair is
+    missing, all six in place", "all five are in the barn"."""
+    found = []
+    for at in range(1, len(tokens) - 1):
+        word, after = tokens[at], tokens[at + 1 : at + 2]
+        if tokens[at - 1] != "all" or not (word.isdigit() or word in NUMERALS):
+            continue
+        if after and after[0].isalpha() and after[0] not in COPULAS | PREPOSITIONS | _THERE:
+            continue  # "all six chairs": a count of its own noun
+        many = [  # the last of several named before: "not a single chair", "the cows"
+            m
+            for m in mentions
+            if m.end < at
+            and (
+                singular(tokens[m.end - 1]) != tokens[m.end - 1] or tokens[m.start - 1] == "single"
+            )
+        ]
+        if many:
+            fewest, most = COUNTS[word] if word in COUNTS else (int(word), int(word))
+            found.append(Count(many[-1].name, word, fewest, most, at, at + 1))
+    return found
+
+
+_THERE = frozenset({"present", "there", "here", "accounted", "together", "lined", "pushed", "of"})
 
 
 def _distributive(tokens: list[str], at: int) -> bool:

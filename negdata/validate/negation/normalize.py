@@ -322,9 +322,11 @@ _DENIED_HEADER = re.compile(
     # "Photo excludes: couch", "Not on the table or anywhere else: knife"
     r"|(?:the )?(?:photo|picture|image|shot|frame|scene) excludes"
     r"|not (?:on|in|at|by) (?:the |this )?[a-z]+ or anywhere(?: else)?"
-    # "What you won't: a TV", "Things I don't see: ball", "Room lacks: bed", "hasn't: people"
+    # "What you won't: a TV", "Things I don't see: ball", "You won't find: dogs", "Room lacks:
+    # bed", "hasn't: people"
     r"|(?:what|things?|stuff|items?) (?:you|we|i) (?:won't|don't|didn't|can't|will not|do not)"
-    r"(?: (?:see|find|get))?|(?:i|we) (?:don't|didn't|can't|do not|did not|can not) (?:see|spot)"
+    r"(?: (?:see|find|get))?|(?:i|we|you) (?:don't|didn't|can't|do not|did not|can not|cannot"
+    r"|won't|will not) (?:see|spot|find)"
     r"|(?:(?:(?:the|this|our|my) )?[a-z]+ )?lacks?|has(?:n't| not)"
     # "Didn't spot: dogs", "It doesn't have: hair dryer", "Does NOT include or show: bat", "Off
     # the table and out of frame: forks"
