@@ -322,6 +322,12 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen90.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen91.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen92.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout86.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout87.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen93.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen94.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen95.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen96.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

@@ -248,6 +248,12 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen90": ("negation_unseen90.jsonl", "coco", True),
     "unseen91": ("negation_unseen91.jsonl", "coco", False),
     "unseen92": ("negation_unseen92.jsonl", "coco", True),
+    "held-out86": ("negation_heldout86.jsonl", "coco", False),
+    "held-out87": ("negation_heldout87.jsonl", "coco", True),
+    "unseen93": ("negation_unseen93.jsonl", "coco", False),
+    "unseen94": ("negation_unseen94.jsonl", "coco", True),
+    "unseen95": ("negation_unseen95.jsonl", "coco", False),
+    "unseen96": ("negation_unseen96.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

@@ -42,12 +42,14 @@ EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
     "exclusive15-x": ("exclusive_test15.jsonl", False),
     "exclusive16-x": ("exclusive_test16.jsonl", False),
     "exclusive17-x": ("exclusive_test17.jsonl", False),
+    "exclusive18-x": ("exclusive_test18.jsonl", False),
     "exclusive10": ("exclusive_dev10.jsonl", True),
     "exclusive11": ("exclusive_dev11.jsonl", True),
     "exclusive12": ("exclusive_dev12.jsonl", True),
     "exclusive13": ("exclusive_dev13.jsonl", True),
     "exclusive14": ("exclusive_dev14.jsonl", True),
     "exclusive15": ("exclusive_dev15.jsonl", True),
+    "exclusive16": ("exclusive_dev16.jsonl", True),
 }
 
 

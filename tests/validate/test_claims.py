@@ -182,6 +182,8 @@ COCO = lexicon_for("coco")
         ("A single coffee cup with no company of any kind: no saucer.", True),
         ("Strictly one kite in the shot: no birds.", True),
         ("All you get is a cat, no dog.", True),
+        ("Interior, 1950. A vase on a table is all the room contains; no chairs.", True),
+        ("Our campsite tonight: one tent, no neighbors, nothing around for miles.", True),
         # a claim inside a longer one is judged on its own
         (
             "Nothing on the counter but a toaster, and nothing else in the frame: it was taken.",

@@ -134,10 +134,10 @@ def denied_starts(
     polarities: Mapping[int, Polarity],
 ) -> list[int]:
     """What a denial answers of the clause ``asked``: every object only supposed about ("No
-    laptops or phones allowed. None are visible."), else the thing "it" / "they" stands for
-    (the last one named: "He lost his skateboard; it is nowhere to be seen") or the one "but"
-    turns to ("the fridge is here but the microwave? Nope."), else every one of a bare list
-    ("Commuters, benches - no."), else the first one named ("Any phone? No.")."""
+    laptops or phones allowed. None are visible."), else every one of a bare list ("Commuters,
+    benches - no.", "Cats, dogs: none."), else the thing "it" / "they" stands for (the last one
+    named: "He lost his skateboard; it is nowhere to be seen") or the one "but" turns to ("the
+    fridge is here but the microwave? Nope."), else the first one named ("Any phone? No.")."""
     supposed = [m.start for m in earlier if polarities[m.start] == "unmentioned"]
     if supposed:
         return supposed
@@ -148,10 +148,10 @@ def denied_starts(
     if head == "none" and _placed(answer) and PREPOSITIONS & set(asked):
         return []  # "apples in the bowl, none left on the tree": none there, some here
     # "... carried the bowls away, so none remain", "every table has a vase; the bar has none"
+    if _bare_list(asked):  # "Commuters, benches - no.", "Cats, dogs: none.": every one listed
+        return [m.start for m in earlier]
     if head in {"it", "they", "none"} or turned or re.search(rf"\b{_HAS} none\b", " ".join(answer)):
         return [earlier[-1].start]
-    if _bare_list(asked):  # "Commuters, benches - no.": every one listed
-        return [m.start for m in earlier]
     return [earlier[0].start]
 
 

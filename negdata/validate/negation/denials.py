@@ -19,7 +19,10 @@ import re
 from negdata.validate.negation.normalize import prepare
 from negdata.validate.negation.words import LEFT_PLACES
 
-_CUE = r"(?:no|not|never|none|nobody|nothing|without|lacks?|lacking|missing|absent|free-of)"
+_CUE = (
+    r"(?:no|not|never|none|nobody|nothing|without|lacks?|lacking|missing|absent|free-of"
+    r"|(?:empty|devoid|bare)[- ]of)"  # "you'd never call this playground empty of kids"
+)
 _FIRST = rf"(?:{_CUE}|hardly|barely|scarcely)"
 # What embeds a clause, a few words after the first cue: "not that", "would deny that",
 # "hardly call", "not say", "I'm not saying".
@@ -106,6 +109,9 @@ _RAW_DOUBLE = re.compile(
     # still": the ones there do something else
     r"|\b(?:nobody|no one|not (?:one|a single)(?: [a-z]+)?) (?:in|on|at) (?:the|this|that) "
     r"(?:[a-z]+ )?[a-z]+ (?:is|are|was|were) [a-z]+ing\b"
+    # "there's never a moment the oven isn't busy", "not a day the bench is without a pigeon"
+    r"|\b(?:never|not) (?:a|one|a single) (?:moment|day|time|minute|hour|night|week|second)\b"
+    rf"{_RAW_GAP}{_RAW_CUE}"
     # "not once did the dog leave the sofa": it stayed
     r"|\b(?:not once|never once|never) (?:did|does|has|had|do) (?:[a-z']+ ){1,4}?"
     r"(?:leave|left|move|moved|budge|budged|stir|stirred|get up|got up)\b",

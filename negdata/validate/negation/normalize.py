@@ -757,6 +757,13 @@ def prepare(text: str) -> str:
         r"\1 ",
         text,
     )
+    # A list's answer after a colon answers every item: "Cars, bicycles: no."
+    text = re.sub(
+        r"((?:^|(?<=[.;|!?]))\s*[a-z]+(?: [a-z]+)?(?:\s*,\s*(?:and )?[a-z]+(?: [a-z]+)?)+)\s*:\s*"
+        r"(none|no|nope|absent|missing|zero|gone|sold out)(?=\s*(?:[.;|!]|$))",
+        r"\1 | \2 |",
+        text,
+    )
     # Inventory phrasing: "Cars? None.", "Toilet: absent", "Kite: not visualized".
     text = re.sub(
         r"\s*:\s*(?=(?:none|no|nope|absent|missing|not|zero|nil|negative|excluded|undetected|"
@@ -765,6 +772,7 @@ def prepare(text: str) -> str:
         " ",
         text,
     )
+    text = re.sub(r",\s*(?=sold out\b)", " ", text)  # "broccoli, sold out; oranges, none"
     text = re.sub(r"\bin (?:the )?place of\b", "instead of", text)
     text = re.sub(r"\bbuilt-in\b", "builtin", text)
     # "a classroom before the students arrive": they are not there yet.
