@@ -787,6 +787,9 @@ COCO = lexicon_for("coco")
          "count_not_true"),
         ("Cars - one black one, one white one and a grey one; no bus.", {"car": 3}, None),
         ("Bikes: a red one by the door. No cars.", {"bicycle": 3}, None),
+        # a denied count corrected: "not one dog but a pair" is two
+        ("There's not one dog but a pair; no cat.", {"dog": 3}, "count_not_true"),
+        ("There's not one dog but a pair; no cat.", {"dog": 2}, None),
         # "all five" counts what was named before it
         ("Not one of the cows is unaccounted for: all five are in the barn; no horse.",
          {"cow": 6}, "count_not_true"),

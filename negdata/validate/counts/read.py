@@ -353,6 +353,10 @@ def stated_counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list
         if word in ARTICLES and tokens[at - 1 : at] and tokens[at - 1] in _LACKING_ANY:
             continue  # "you can't say it lacks a microwave": any at all, however many
         before = tokens[max(0, at - 2) : at]
+        instead = _but_instead(tokens, mention.end) if before[-1:] == ["not"] else None
+        if instead is not None:  # "not one dog but a pair": two
+            found.append(Count(mention.name, instead, *COUNTS[instead], at, mention.end))
+            continue
         if before[-1:] in (["no"], ["not"]) or before in (
             ["not", "a"],
             ["not", "an"],
@@ -511,6 +515,20 @@ def _ones_described(tokens: list[str], bare: list[Mention]) -> list[Count]:
         if ones > 1:
             found.append(Count(m.name, str(ones), ones, ones, m.start, m.end))
     return found
+
+
+def _but_instead(tokens: list[str], end: int) -> str | None:
+    """The count word that corrects a denied one right after it: "not one dog but two"."""
+    after = tokens[end : end + 5]
+    if after[:1] == [","]:
+        after = after[1:]
+    if after[:1] != ["but"]:
+        return None
+    rest = after[2:] if after[1:2] in (["a"], ["an"]) else after[1:]
+    word, then = [*rest, "", ""][:2]
+    if then.isalpha() and then != "of":
+        return None  # "not a single dog, but two cats": a count of its own noun
+    return word if word in COUNTS and word not in ARTICLES else None
 
 
 def _all_of_them(tokens: list[str], mentions: list[Mention]) -> list[Count]:

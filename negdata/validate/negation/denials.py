@@ -55,13 +55,15 @@ _DOUBLE = re.compile(
     rf"|\b(?:would|could|will|can) not (?:be|feel|look|seem)\b{_GAP}\bwithout\b"
     # a denial of what is left untouched: "not a single deckchair is unoccupied" ("no person",
     # as ``prepare`` writes it), "not one of the guests arrived empty-handed": every one taken,
-    # every one carrying something ("none of the chairs is empty" the rules read)
+    # every one carrying something
     rf"|\b(?:not (?:an?|one|a single)|none|nobody|no person|(?:hardly|scarcely|barely) an?)\b"
     rf"{_GAP}\b(?:is|are|was|were"
     r"|arrived|came|left|sat|stands?|sits?|remains?|stays?|went|goes|stood) (?:[a-z]+ )?"
     r"(?:emptyhanded|empty-handed|no person|unattended|untouched|unused)\b"
-    # "hardly a bench in the hall is empty": nearly every one taken
-    rf"|\b(?:not (?:an?|one|a single)|(?:hardly|scarcely|barely) an?)\b{_GAP}\b(?:is|are|was"
+    # "hardly a bench in the hall is empty", "none of the four chairs is empty": (nearly) every
+    # one taken
+    r"|\b(?:not (?:an?|one|a single)|none|neither|(?:hardly|scarcely|barely) an?)\b"
+    rf"{_GAP}\b(?:is|are|was"
     r"|were) (?:left )?(?:empty|vacant|free|unoccupied)\b"
     # a denial of going: "not one car has left the driveway" (all still there)
     rf"|\b(?:not (?:an?|one|a single)|none|nobody|no one|no)\b {_SUBJECT}(?:has|have|had) "
@@ -109,6 +111,10 @@ _RAW_DOUBLE = re.compile(
     # still": the ones there do something else
     r"|\b(?:nobody|no one|not (?:one|a single)(?: [a-z]+)?) (?:in|on|at) (?:the|this|that) "
     r"(?:[a-z]+ )?[a-z]+ (?:is|are|was|were) [a-z]+ing\b"
+    # "it's false that the fridge is missing", "I didn't fail to spot the horse"
+    r"|\bit(?:'s| is| was) (?:not true|untrue|false|wrong|incorrect)\b"
+    rf"{_RAW_GAP}\b(?:missing|absent|gone)\b"
+    r"|(?:n't|\bnot|\bnever) fail(?:ed|s)? to\b"
     # "there's never a moment the oven isn't busy", "not a day the bench is without a pigeon"
     r"|\b(?:never|not) (?:a|one|a single) (?:moment|day|time|minute|hour|night|week|second)\b"
     rf"{_RAW_GAP}{_RAW_CUE}"

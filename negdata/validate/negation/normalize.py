@@ -238,6 +238,11 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
                 r"not ((?:the|his|her|their|its) (?:[a-z]+ ){0,2}?[a-z]+)(?=,| and\b| from\b)"),
      r"\1, \2 is here"),
     (re.compile(r"\bnot ((?:the|his|her|their|its) (?:[a-z]+ ){0,2}?[a-z]+),? but\b"), r"\1 but"),
+    # "not one dog but a pair": more than one of them
+    (re.compile(r"\bnot (?:just |only )?(?:one|a single|a lone|a solitary) "
+                r"((?:[a-z]+ ){0,2}?[a-z]+),? but (?=(?:a pair|a couple|two|three|four|five|six"
+                r"|several|many|a few|a dozen|dozens|lots|more)(?: of them)? *(?:[.;,!:|)]|$))"),
+     r"\1 , "),
     # "the toddler naps on the bed, not the teddy bear, which sits on a chair": a clause that
     # says what the bear does has it there ("not the dog, which is missing" does not)
     (re.compile(r"\bnot ((?:the|his|her|their|its) (?:[a-z]+ ){0,2}?[a-z]+), (?=(?:which|who)"
