@@ -799,6 +799,11 @@ COCO = lexicon_for("coco")
          {"chair": 6, "dining table": 1}, None),
         ("Not a single chair is missing around the table, all six in place; no people.",
          {"chair": 7, "dining table": 1}, "count_not_true"),
+        # a tally's counts right after their names
+        ("Parking lot: cars 14, trucks 2, motorcycles 0, people 1", {"car": 14, "truck": 3,
+         "person": 1}, "count_not_true"),
+        ("Parking lot: cars 14, trucks 2, motorcycles 0, people 1", {"car": 14, "truck": 2,
+         "person": 1}, None),
         # a checklist's counts after a bar or a dash
         ("dogs: 2 | cats: 0 | birds: 1", {"dog": 2, "bird": 2}, "count_not_true"),
         ("dogs: 2 | cats: 0 | birds: 1", {"dog": 2, "bird": 1}, None),

@@ -207,7 +207,10 @@ def _count_after(tokens: list[str], mention: Mention) -> Found | None:
     while at < len(tokens) and tokens[at] in _STATED - {","}:
         at += 1
     first = tokens[at] if at < len(tokens) else ""
-    listed = mention.start == 0 or tokens[mention.start - 1] in {";", ".", "|", ","}
+    listed = mention.start == 0 or tokens[mention.start - 1] in {";", ".", "|", ",", ":"}
+    if first.isdigit() and listed and at == mention.end:  # "cars 14, trucks 2, bikes 0"
+        closes = tokens[at + 1] if at + 1 < len(tokens) else "."
+        return (first, at) if closes in {",", ";", ".", "|"} else None
     if first not in _AFTER | {","} and not (first == ";" and listed):  # "Giraffes - 0."
         return None
     at += 1
