@@ -328,6 +328,9 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen94.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen95.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen96.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout88.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen97.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen98.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

@@ -254,6 +254,9 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen94": ("negation_unseen94.jsonl", "coco", True),
     "unseen95": ("negation_unseen95.jsonl", "coco", False),
     "unseen96": ("negation_unseen96.jsonl", "coco", True),
+    "held-out88": ("negation_heldout88.jsonl", "coco", False),
+    "unseen97": ("negation_unseen97.jsonl", "coco", False),
+    "unseen98": ("negation_unseen98.jsonl", "coco", False),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {
