@@ -804,6 +804,8 @@ COCO = lexicon_for("coco")
          "person": 1}, "count_not_true"),
         ("Parking lot: cars 14, trucks 2, motorcycles 0, people 1", {"car": 14, "truck": 2,
          "person": 1}, None),
+        ("The sink is empty of cups; all four are on the sill, and no toaster.", {"sink": 1},
+         "count_unverified"),
         # a checklist's counts after a bar or a dash
         ("dogs: 2 | cats: 0 | birds: 1", {"dog": 2, "bird": 2}, "count_not_true"),
         ("dogs: 2 | cats: 0 | birds: 1", {"dog": 2, "bird": 1}, None),

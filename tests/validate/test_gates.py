@@ -176,6 +176,7 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
          "double_negation"),
         ("There's never a moment the stop isn't busy: a red bus waits. No dog.", "double_negation"),
         ("It's false that the red bus is missing. No dog.", "double_negation"),
+        ("Never a day without a red bus at this stop, and there's no dog.", None),
         ("None of the four seats on the red bus is empty; no dog.", "double_negation"),
         ("I didn't fail to spot the red bus; no dog though.", "double_negation"),
         ("Not one person in the red bus is standing; no dog.", "double_negation"),

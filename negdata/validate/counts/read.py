@@ -554,7 +554,7 @@ def _all_of_them(tokens: list[str], mentions: list[Mention]) -> list[Count]:
         ]
         if many:
             fewest, most = COUNTS[word] if word in COUNTS else (int(word), int(word))
-            found.append(Count(many[-1].name, word, fewest, most, at, at + 1))
+            found.append(Count(many[-1].name, word, fewest, most, at, at + 1, bound=True))
     return found
 
 

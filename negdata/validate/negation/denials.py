@@ -115,9 +115,9 @@ _RAW_DOUBLE = re.compile(
     r"|\bit(?:'s| is| was) (?:not true|untrue|false|wrong|incorrect)\b"
     rf"{_RAW_GAP}\b(?:missing|absent|gone)\b"
     r"|(?:n't|\bnot|\bnever) fail(?:ed|s)? to\b"
-    # "there's never a moment the oven isn't busy", "not a day the bench is without a pigeon"
+    # "there's never a moment the oven isn't busy" ("never a day without a dog" the rules read)
     r"|\b(?:never|not) (?:a|one|a single) (?:moment|day|time|minute|hour|night|week|second)\b"
-    rf"{_RAW_GAP}{_RAW_CUE}"
+    rf"(?! (?:goes by |went by |passes |passed )?without\b){_RAW_GAP}(?:n't\b|\bnot\b)"
     # "not once did the dog leave the sofa": it stayed
     r"|\b(?:not once|never once|never) (?:did|does|has|had|do) (?:[a-z']+ ){1,4}?"
     r"(?:leave|left|move|moved|budge|budged|stir|stirred|get up|got up)\b",
