@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 
 from negdata.validate.negation.mentions import Mention
 from negdata.validate.negation.words import (
@@ -101,8 +102,10 @@ def scope_end(
         if tok == ",":
             if nxt in {"no", "without", "zero", "not"}:
                 break  # "waiting for a wave, no boats": a cue of its own
-            again = tokens[start - 2 : start] == [",", "no"]
-            again = again and "no" in tokens[start - 5 : start - 2]  # "no cars, no buses, bikes"
+            # "no cars, no buses, bikes": a cue said again for each item
+            again = (
+                tokens[start - 2 : start] == [",", "no"] and "no" in tokens[start - 5 : start - 2]
+            )
             if nxt not in {"or", "nor"} and (
                 {"or", "nor"} & set(tokens[start:j]) or (again and not _closes_with_or(tokens, j))
             ):
@@ -179,12 +182,13 @@ def _says_of_it(tokens: list[str], end: int) -> bool:
     then = tokens[end + 1] if end + 1 < len(tokens) else ""
     unlisted = after.isalpha() and after not in _LIST_WORDS and then in PREPOSITIONS
     everywhere = after in _EVERYWHERE or (after == "all" and then in {"over", "around"})
-    everywhere = everywhere or after in {"yes", "present", "visible"}  # "no tv, couch yes"
+    answered = after in {"yes", "present", "visible"}  # "no tv, couch yes"
     return (
         after in VERBS
         or (after.endswith("ed") and after not in {"red", "bed", "shed"})
         or unlisted
         or everywhere
+        or answered
     )
 
 
@@ -211,10 +215,15 @@ def _new_clause(tokens: list[str], start: int, end: int) -> bool:
 
 def _closes_with_or(tokens: list[str], at: int) -> bool:
     """Whether the list going on at ``at`` ends in "or" / "nor" before its clause does."""
+    return _reaches(tokens, at, {"or", "nor"}, {STOP, HEDGE, BREAK} | PREPOSITIONS | VERBS)
+
+
+def _reaches(tokens: list[str], at: int, closers: AbstractSet[str], ends: AbstractSet[str]) -> bool:
+    """Whether a word of ``closers`` comes at ``at`` or after it, before a word of ``ends``."""
     for tok in tokens[at:]:
-        if tok in {"or", "nor"}:
+        if tok in closers:
             return True
-        if tok in {STOP, HEDGE, BREAK} or tok in PREPOSITIONS or tok in VERBS:
+        if tok in ends:
             return False
     return False
 
@@ -222,12 +231,7 @@ def _closes_with_or(tokens: list[str], at: int) -> bool:
 def _closes_list(tokens: list[str], at: int) -> bool:
     """Whether the list going on at ``at`` ends in "or", "nor" or "and", or goes on to say where
     ("no cars, trucks, buses on the road"), before its clause ends."""
-    for tok in tokens[at:]:
-        if tok in {"or", "nor", "and"} or tok in PREPOSITIONS:
-            return True
-        if tok in {STOP, HEDGE, BREAK}:
-            return False
-    return False
+    return _reaches(tokens, at, {"or", "nor", "and"} | PREPOSITIONS, {STOP, HEDGE, BREAK})
 
 
 def _mention_near(at: int, mention_starts: set[int]) -> bool:
