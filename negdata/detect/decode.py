@@ -47,6 +47,7 @@ log = logging.getLogger(__name__)
 UNDECODABLE = "undecodable_image"
 SHM_DIR = Path("/dev/shm")  # a RAM folder on Linux; absent elsewhere: the pipe is used
 _SLOTS_PREFIX = "negdata-decode-"
+_MAKING_PREFIX = "negdata-making-"  # a slot folder not yet locked
 _LOCK = ".lock"
 _ADDRESS = re.compile(r" ?<[^<>]* at 0x[0-9a-fA-F]+>")
 
@@ -159,7 +160,7 @@ def _sweep(folder: Path) -> None:
         try:
             fd = os.open(stale / _LOCK, os.O_RDWR)
         except OSError:
-            continue  # no lock yet (being made), or not ours to judge
+            continue  # no lock file: not a folder of ours to judge
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -207,11 +208,13 @@ class _Slots:
             )
             return
         self._capacity = capacity
-        self._dir = Path(
-            tempfile.mkdtemp(prefix=f"{_SLOTS_PREFIX}{os.getpid()}-", dir=self._folder)
-        )
-        self._lock = os.open(self._dir / _LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+        # Made and locked under a name no sweep looks at, then renamed into place: a sweep
+        # that opened the lock before it was held would take a live folder for a dead one.
+        making = Path(tempfile.mkdtemp(prefix=f"{_MAKING_PREFIX}{os.getpid()}-", dir=self._folder))
+        self._lock = os.open(making / _LOCK, os.O_RDWR | os.O_CREAT, 0o600)
         fcntl.flock(self._lock, fcntl.LOCK_EX)
+        self._dir = making.with_name(making.name.replace(_MAKING_PREFIX, _SLOTS_PREFIX, 1))
+        making.rename(self._dir)
 
     def _make(self) -> Path | None:
         assert self._dir is not None

@@ -79,8 +79,8 @@ def test_folders_of_a_dead_process_are_swept_and_a_live_ones_kept(tmp_path: Path
     dead.mkdir()
     (dead / ".lock").touch()
     (dead / "0").write_bytes(b"\0" * 1024)
-    making = tmp_path / "negdata-decode-2-ghi"  # no lock yet: being made
-    making.mkdir()
+    unlocked = tmp_path / "negdata-decode-2-ghi"  # no lock file: not ours to judge
+    unlocked.mkdir()
     live = tmp_path / "negdata-decode-3-def"
     live.mkdir()
     with subprocess.Popen(
@@ -89,11 +89,48 @@ def test_folders_of_a_dead_process_are_swept_and_a_live_ones_kept(tmp_path: Path
         try:
             assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
             _decode(tmp_path)
-            assert not dead.exists() and live.is_dir() and making.is_dir()
+            assert not dead.exists() and live.is_dir() and unlocked.is_dir()
         finally:
             holder.kill()
     _decode(tmp_path)  # its holder gone, the live one's folder goes too
-    assert sorted(p.name for p in tmp_path.iterdir()) == [making.name]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [unlocked.name]
+
+
+_SWEEP_FOREVER = """
+import sys
+from pathlib import Path
+from negdata.detect.decode import _sweep
+print("sweeping", flush=True)
+while True:
+    _sweep(Path(sys.argv[1]))
+"""
+
+
+def test_a_folder_being_made_is_never_swept(tmp_path: Path) -> None:
+    """Other processes sweep the folder all the while (two detect stages on one machine): a
+    folder another process is making must not look dead to them. Once it did, between its lock
+    file's creation and its locking, and a worker's slot file vanished under it (1 in 300)."""
+    sweepers = [
+        subprocess.Popen(
+            [sys.executable, "-c", _SWEEP_FOREVER, str(tmp_path)], stdout=subprocess.PIPE, text=True
+        )
+        for _ in range(2)
+    ]
+    try:
+        for sweeper in sweepers:
+            assert sweeper.stdout is not None and sweeper.stdout.readline() == "sweeping\n"
+        lost = 0
+        for _ in range(5000):
+            slots = _Slots(tmp_path, (64,), count=1)
+            slot = slots.take(4)
+            lost += slot is None or not slot.exists()
+            slots.close()
+    finally:
+        for sweeper in sweepers:
+            sweeper.kill()
+            sweeper.wait()
+    assert lost == 0
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_folder_too_small_for_the_slots_falls_back_to_the_pipe(
