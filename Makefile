@@ -331,6 +331,15 @@ eval-negation: install
 	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout88.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen97.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen98.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout89.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen99.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen100.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout90.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen101.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen102.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_heldout91.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen103.jsonl
+	$(PY) -m negdata.validate.evaluate tests/data/negation_unseen104.jsonl
 	$(PY) -m negdata.validate.evaluate tests/data/negation_clinical.jsonl --vocabulary chexpert
 
 # negdata's checker against NegEx (negspacy on a blank spaCy pipeline) on radiology phrasing:

@@ -257,6 +257,15 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out88": ("negation_heldout88.jsonl", "coco", False),
     "unseen97": ("negation_unseen97.jsonl", "coco", False),
     "unseen98": ("negation_unseen98.jsonl", "coco", False),
+    "held-out89": ("negation_heldout89.jsonl", "coco", True),
+    "unseen99": ("negation_unseen99.jsonl", "coco", True),
+    "unseen100": ("negation_unseen100.jsonl", "coco", True),
+    "held-out90": ("negation_heldout90.jsonl", "coco", True),
+    "unseen101": ("negation_unseen101.jsonl", "coco", True),
+    "unseen102": ("negation_unseen102.jsonl", "coco", True),
+    "held-out91": ("negation_heldout91.jsonl", "coco", False),
+    "unseen103": ("negation_unseen103.jsonl", "coco", False),
+    "unseen104": ("negation_unseen104.jsonl", "coco", False),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

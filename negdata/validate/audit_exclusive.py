@@ -43,6 +43,7 @@ EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
     "exclusive16-x": ("exclusive_test16.jsonl", False),
     "exclusive17-x": ("exclusive_test17.jsonl", False),
     "exclusive18-x": ("exclusive_test18.jsonl", False),
+    "exclusive19-x": ("exclusive_test19.jsonl", False),
     "exclusive10": ("exclusive_dev10.jsonl", True),
     "exclusive11": ("exclusive_dev11.jsonl", True),
     "exclusive12": ("exclusive_dev12.jsonl", True),
@@ -50,6 +51,7 @@ EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
     "exclusive14": ("exclusive_dev14.jsonl", True),
     "exclusive15": ("exclusive_dev15.jsonl", True),
     "exclusive16": ("exclusive_dev16.jsonl", True),
+    "exclusive17": ("exclusive_dev17.jsonl", True),
 }
 
 
