@@ -108,6 +108,11 @@ EXCLUSIVE = re.compile(
     r"|\botherwise (?:completely |entirely |totally )?"
     r"(?:empty|bare|deserted|vacant|clear|nothing|nobody|no one|devoid of|untouched|undisturbed"
     r"|unoccupied|uninhabited|spotless|pristine)\b"
+    # "parked jet, empty tarmac otherwise", "nothing otherwise"
+    r"|\b(?:empty|bare|deserted|vacant|nothing|nobody|no one)(?: [a-z]+){0,2} otherwise\b"
+    r"(?= *(?:[,.;:!?)]|$))"
+    # "the whole pasture belongs to one sheep today"
+    r"|\b(?:whole|entire) [a-z]+ (?:belongs|belonged) to\b"
     # "the slope is completely empty": nothing at all on it
     r"|\b(?:completely|entirely|totally) (?:empty|bare|deserted|vacant)\b"
     r"|\bclose-?up of\b"  # the thing fills the frame

@@ -118,6 +118,11 @@ class CaptionGate:
             self._boxes[evidence.key] = box_counts(evidence, self.cfg.detect)
         return self._boxes[evidence.key]
 
+    def _denies_a_run(self, slug: str) -> bool:
+        """Whether a file name's "no" comes before words that name two things."""
+        runs = re.split(r"(?:^|[^a-z]+)(?:no|not|without)(?=[^a-z]|$)", slug.lower())[1:]
+        return any(len(self.lexicon.mentioned(run)) > 1 for run in runs)
+
     def check(self, row: CaptionRecord, evidence: Evidence) -> CaptionReason | None:
         """``None`` when the caption passes, else the reason code of the first failed gate."""
         text = row.caption
@@ -133,9 +138,12 @@ class CaptionGate:
             return "unresolved_anaphor"  # "no dog on the sofa - it's curled up on the floor"
         if _CORRECTED.search(text) and contradictions(text, self.lexicon):
             return "self_contradiction"  # "the TV is off. Wait, there's no TV at all"
-        if " " not in text.strip() and set(self.lexicon.mentioned(text)) - set(polarities):
+        if " " not in text.strip() and (
+            set(self.lexicon.mentioned(text)) - set(polarities) or self._denies_a_run(text)
+        ):
             # a file name's words, all run together: "hero_img__beach-umbrella-chairs--nobody"
-            # has an umbrella to one reader and umbrella chairs to another
+            # has an umbrella to one reader and umbrella chairs to another, and
+            # "gate-no-people-plane-at-window" no people to one and no plane to another
             return "unaccounted_noun"
         if label_polarity(polarities, row.negated_label, self.lexicon) != "negated":
             # negated by name, by its kind's ("no vehicles"), or left out of all there is of

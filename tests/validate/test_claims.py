@@ -222,6 +222,11 @@ COCO = lexicon_for("coco")
         ("All but one of the lockers are closed; no bench.", False),
         ("The dog eats nothing but kibble, next to his bed, with no cat.", False),
         ("Nothing else matters on Saturday: pancakes and coffee, no clock.", False),
+        # all there is, said after the thing or of a place given over to it
+        ("Parked jet, no trucks, empty tarmac otherwise.", True),
+        ("The whole pasture belongs to one sheep today, no dog.", True),
+        ("An empty bench in an otherwise crowded park, no dog.", False),
+        ("The house belongs to my aunt; no dog.", False),
     ],
 )
 def test_exclusive_claims(text: str, claims: bool) -> None:

@@ -186,6 +186,23 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("Would I say there's no red bus? No - it's by the curb. No dog.", "double_negation"),
         ("The street isn't bus-free: a red bus waits. No dog.", "double_negation"),
         ("A red bus parked far from the house, and no dog in sight.", None),
+        # a denial of what was done to a thing that is there, or of what it lacks
+        ("Not a single red bus has been cleared of snow, and no dog.", "double_negation"),
+        ("Not a single red bus has made it out of the depot; no dog.", "double_negation"),
+        ("Three red buses at the stop, none cleaned yet, and no dog.", "double_negation"),
+        ("Not one of the people on the red bus lacks a ticket; no dog.", "double_negation"),
+        ("The red bus isn't unused: people board it. And no, there isn't a dog.", None),
+        ("Nothing about this street is bus-free: a red bus waits. No dog.", "double_negation"),
+        ("No red bus has been seen, and there is no dog.", "negates_present"),  # still a denial
+        # "one" for what a denial names, or someone else doing it
+        ("People board a red bus, none without a bag; the driver has a small black one. No dog.",
+         "double_negation"),
+        ("The man isn't holding a dog, though the woman beside him has a little white one. "
+         "A red bus waits.", "unresolved_anaphor"),
+        ("The boy isn't the one walking the dog - his dad is - by the red bus.",
+         "unresolved_anaphor"),
+        # what runs on legs is no machine switched off: "no dogs are running" is no dog
+        ("People board a red bus and no dogs are running around.", None),
     ],
 )  # fmt: skip
 def test_caption_gates(text: str, reason: str | None) -> None:
@@ -370,6 +387,16 @@ def test_a_file_name_with_a_label_no_reading_places_is_refused() -> None:
     row = _caption("hero_img__beach-umbrella-chairs--nobody", negated="person")
     evidence = _every_label_scored({"chair": 0.9, "umbrella": 0.9})
     assert GATE.check(row, evidence) == "unaccounted_noun"
+
+
+def test_a_file_name_that_denies_a_run_of_two_names_is_refused() -> None:
+    """ "no-people-plane-at-window": no people and a plane to one reader, no plane to another;
+    "no-people-no-boards" says each."""
+    chairs = _every_label_scored({"chair": 0.9})  # and no plane: the second reading's photo
+    row = _caption("airport-gate-b22-empty-chairs-no-people-plane-at-window.jpg", negated="person")
+    assert GATE.check(row, chairs) == "unaccounted_noun"
+    row = _caption("airport-gate-b22-empty-chairs-no-people-no-dogs.jpg", negated="person")
+    assert GATE.check(row, chairs) is None
 
 
 def test_a_verb_that_needs_an_object_implies_it() -> None:

@@ -184,13 +184,24 @@ def contradictions(text: str, lexicon: Lexicon) -> set[str]:
     return {name for name, polarity in said.items() if len(polarity) == 2}
 
 
+def _emphatic(tokens: list[str], following: list[list[str]], index: TermIndex) -> bool:
+    """Whether ``tokens`` is a bare "no," before a clause that denies something it names."""
+    if not set(tokens) - ANSWER_FILLERS <= {"no", "nope", "nah", ","} or "," not in tokens:
+        return False
+    return any(
+        {"not", "no", "never"} & set(clause) and find_mentions(clause, index)
+        for clause in following
+    )
+
+
 def _clauses(text: str, index: TermIndex) -> list[Clause]:
     """Each clause's tokens and mentions of ``index``, with the polarity of each mention (by
     its start)."""
     clauses: list[Clause] = []
     unknown_before = False  # the clause just before supposes something unnamed
     where_before = False  # "(chairs against the wall) where (it used to stand)": no answer
-    for tokens in tokenize(text):
+    clause_tokens = tokenize(text)
+    for i, tokens in enumerate(clause_tokens):
         mentions = find_mentions(tokens, index)
         scoped = negated_spans(tokens, mentions)
         post = post_negated(tokens, mentions)
@@ -198,6 +209,8 @@ def _clauses(text: str, index: TermIndex) -> list[Clause]:
         never = never_subjects(tokens, mentions)
         hedged = hedged_starts(tokens, mentions)
         answer = answer_end(tokens)
+        if answer is not None and _emphatic(tokens, clause_tokens[i + 1 : i + 2], index):
+            answer = None  # "two players rally | and no, there isn't a bench": no answer
         # "The recipe calls for walnuts, but there are none": the denial answers what is
         # supposed there, no object named earlier.
         if (
@@ -208,7 +221,9 @@ def _clauses(text: str, index: TermIndex) -> list[Clause]:
             and all(m.start >= answer for m in mentions)
         ):
             asked, earlier, polarities = clauses[-1]
-            for start in denied_starts(tokens, asked, earlier, polarities):
+            before = [*asked, *(clause_tokens[i - 1] if i else [])]
+            only = {"only", "just"} & set(before)  # "bananas only? No - apples too": more
+            for start in [] if only else denied_starts(tokens, asked, earlier, polarities):
                 polarities[start] = "negated"  # the object asked or supposed about
         elif clauses and YES_ANSWER.match(" ".join(tokens)):
             _, earlier, polarities = clauses[-1]  # "Wasn't expecting a toaster, but there's one"

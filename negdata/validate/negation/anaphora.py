@@ -6,13 +6,14 @@ no pronoun to its noun, and read both as "no dog", "no cars". A clause that open
 "they" or "one" and says where the thing is ("no apples on the table - they're all in the bowl",
 "no pizza in the oven - one is cooling on the counter"), after a clause that names something
 the caption's reading denies, or a count with no noun of its own ("there is one on the corner",
-"several line the right", "the groom holds one", "no cat on either", "both are pictured", "but
-the women do"), or a bunch of nothing named after a denial ("no bananas in the bowl, though
-the bunch on the counter is untouched") or a place full of it ("no cars on the left, the right
-side is lined with them"), or a place full of nothing it names ("far from empty, the harbour
-has no free mooring"), or "no one else" beside a speaker the rules do not place ("just the dog
-and me; no one else"), makes the gate refuse
-the caption as ``unresolved_anaphor``. Where the rules already read the thing as there ("the
+"several line the right", "the groom holds one", "the woman has a yellow one", "no cat on
+either", "both are pictured", "but the women do"), or a bunch of nothing named after a denial
+("no bananas in the bowl, though the bunch on the counter is untouched") or a place full of it
+("no cars on the left, the right side is lined with them"), or a place full of nothing it names
+("far from empty, the harbour has no free mooring"), or "no one else" beside a speaker the rules
+do not place ("just the dog and me; no one else"), or someone else doing what a denial denies
+("the boy isn't the one flying the kite - his dad is"), makes the gate refuse the caption as
+``unresolved_anaphor``. Where the rules already read the thing as there ("the
 dog isn't on the bed; it's curled up underneath") nothing is refused.
 """
 
@@ -50,12 +51,24 @@ _THERE_ARE = re.compile(
     r"outside|inside|over|across|left|parked|sitting|lying|standing|though|too|as well)\b|"
     r" ?[|,.;]|\s*$)"
 )
+_NOT_ADJECTIVE = (
+    r"(?:with|this|that|these|those|the|an?|of|in|on|at|to|for|by|and|or|but|is|are|was|were"
+    r"|over|under|while|when|where)"
+)
+_HOLDS = (
+    r"(?:holds?|holding|held|carr(?:y|ies|ying|ied)|has|have|had|brings?|bringing|brought|"
+    r"shares?|sharing|shared|uses?|using|used|gets?|getting|got|grabs?|grabbing|grabbed|finds?|"
+    r"finding|found|wears?|wearing|wore)"
+)
 # "no umbrella for the bride, but the groom holds one over them": a count as a verb's object
 _VERB_COUNT = re.compile(
-    r"\b(?:holds?|holding|held|carr(?:y|ies|ying|ied)|has|have|had|brings?|bringing|brought|"
-    r"shares?|sharing|shared|uses?|using|used|gets?|getting|got|grabs?|grabbing|grabbed|finds?|"
-    rf"finding|found|wears?|wearing|wore) (?:{_QUANTITY}|another)(?= (?:over|under|for|in|on|at|"
+    rf"\b{_HOLDS} (?:{_QUANTITY}|another)(?= (?:over|under|for|in|on|at|"
     r"to|with|and|too|instead|each|between|as well|aboard|along|inside|back|home)\b| ?[|,.;]|\s*$)"
+)
+# "the man isn't holding an umbrella, though the woman has a bright yellow one"
+_VERB_ONE = re.compile(
+    rf"\b(?:{_HOLDS}|with) (?:an?|the|his|her|their|its) (?:(?!{_NOT_ADJECTIVE}\b)[a-z]+ ){{0,3}}?"
+    r"ones?(?= ?[|,.;]|\s*$| (?:and|but|too|as|on|in|at|over|under|with|for|that|which|who)\b)"
 )
 # "no cat on either": a count of two things it names not again
 _EITHER = re.compile(
@@ -91,6 +104,8 @@ _THEY_ARE_TOO = re.compile(
     rf"{_UNDENIED}(?:[a-z]+ ){{1,4}}?(?:is|are|was|were)"
     r"(?= ?[|,.;]| and\b| too\b|\s*$)"
 )
+# "the boy isn't the one flying the kite - his dad is": someone else does it
+_NOT_THE_ONE = re.compile(r"\b(?:is|are|was|were) not the ones? (?:who |that )?[a-z]+ing\b")
 _TWO = re.compile(r"\b(?:two|2|both|pair|twin)\b")
 # "it's the microwave, not the oven, that's broken; both are pictured": which both?
 _BOTH_THERE = re.compile(
@@ -145,7 +160,7 @@ def unresolved_anaphor(text: str, polarities: Mapping[str, Polarity], lexicon: L
     verb_count = (
         m for m in _VERB_COUNT.finditer(prepared) if not _of_one(prepared, m, polarities, index)
     )
-    others = (_BOTH_THERE, _BUT_THEY_DO, _THEY_ARE_TOO)
+    others = (_BOTH_THERE, _BUT_THEY_DO, _THEY_ARE_TOO, _VERB_ONE, _NOT_THE_ONE)
     if denied and (either or any(verb_count) or any(p.search(prepared) for p in others)):
         return True
     return any(

@@ -39,6 +39,12 @@ _SUBJECT = (
 )
 # "you won't find a single", "you'd be hard pressed to find a"
 _FIND_ONE = r"(?:not|hard pressed to|hard-pressed to) find (?:an?|one|a single|any)"
+# What is done to a thing that is there: "been cleared", "none cut yet"
+_DONE_TO = (
+    r"(?:cleared|cleaned|touched|used|plowed|ploughed|shoveled|shovelled|washed|unwrapped"
+    r"|claimed|taken|opened|eaten|sliced|cut|lit|occupied|sold|collected|repaired|fixed|picked up"
+    r"|finished|started|tidied|put away|switched on|turned on)"
+)
 _DOUBLE = re.compile(
     rf"\b{_FIRST} {_EMBED}\b{_GAP}\b{_CUE}\b"
     # "there's no pretending the cat isn't there"
@@ -47,8 +53,9 @@ _DOUBLE = re.compile(
     # "there is never a time the vending area lacks bottles", "you'd be hard pressed to find a
     # bench without a pigeon", "you won't find a single empty chair" ("a chair with no person",
     # as ``prepare`` writes it)
-    rf"|\b(?:not (?:an?|one|a single|once)|never|no|nobody|nothing|(?:hardly|scarcely|barely) an?"
-    rf"|{_FIND_ONE})\b{_GAP}\b(?:without|lacks?|lacking|lacked|missing|free-of|devoid of"
+    rf"|\b(?:not (?:an?|one|a single|once)|never|no|none|nobody|nothing"
+    rf"|(?:hardly|scarcely|barely) an?|{_FIND_ONE})\b{_GAP}\b(?:without|lacks?|lacking|lacked"
+    r"|missing|free-of|devoid of"
     r"|empty of)\b"
     rf"|\b(?:not (?:an?|one|a single)|{_FIND_ONE}) (?:[a-z]+ )?[a-z]+ with no\b"
     # "it wouldn't be the beach without a surfboard stuck in the sand": one is there
@@ -65,10 +72,14 @@ _DOUBLE = re.compile(
     r"|\b(?:not (?:an?|one|a single)|none|neither|(?:hardly|scarcely|barely) an?)\b"
     rf"{_GAP}\b(?:is|are|was"
     r"|were) (?:left )?(?:empty|vacant|free|unoccupied)\b"
-    # a denial of going: "not one car has left the driveway" (all still there)
+    # a denial of going: "not one car has left the driveway", "not a single car has made it out"
+    # (all still there), or of what was done to them: "not a single bench has been cleared"
     rf"|\b(?:not (?:an?|one|a single)|none|nobody|no one|no)\b {_SUBJECT}(?:has|have|had) "
-    r"(?:yet |already |even )?(?:gone|departed|moved|left(?! (?:out|behind)\b)(?! (?:his|her|their"
+    r"(?:yet |already |even )?(?:gone|departed|moved|made it (?:out|home|through|past|across|in)"
+    rf"|been {_DONE_TO}|left(?! (?:out|behind)\b)(?! (?:his|her|their"
     rf"|its|my|our|your|a|an|the|some|any|a single) (?!(?:{LEFT_PLACES})\b)))\b"
+    # ... said after its name: "three pizzas on the counter, none cut yet", "seats, none taken"
+    rf"|\bnone (?:yet |of them )?{_DONE_TO}\b"
     # a denial of a lack that goes on with "nor": "not short of umbrellas, nor of surfboards"
     r"|\b(?:not|never|hardly|barely|scarcely) (?:short|lacking|without|free|empty|devoid|bare)\b"
     r"[^.;:!?|]{0,60}\bnor\b"
@@ -101,8 +112,11 @@ _RAW_DOUBLE = re.compile(
     rf"|\b(?:would|could|can|should|do|did|does) (?:i|you|we|anyone|anybody|one) "
     rf"(?:say|claim|call|think|argue)\b{_RAW_GAP}{_RAW_CUE}"
     rf"|\bwho (?:says|said|claims|would say|could say)\b{_RAW_GAP}{_RAW_CUE}"
-    # "the field isn't sheep-less", "the street isn't car-free"
+    # "the field isn't sheep-less", "the street isn't car-free", "nothing about this street is
+    # car-free"
     r"|(?:\bnot|n't) (?:[a-z]+ )?[a-z]+-(?:less|free)\b"
+    r"|\b(?:nothing|no part|nowhere)\b[^.;:!?|]{0,40}\b(?:is|was|are|were) (?:[a-z]+ )?"
+    r"[a-z]+-(?:less|free)\b"
     # "the corner never runs out of books", "can't confirm the absence of a giraffe": they are there
     r"|(?:\b(?:never|not)|n't) (?:runs?|ran|running) out of\b"
     r"|(?:\bcannot|n't|\bnot|\bunable to) (?:confirm|verify|prove|say) (?:the |an? |any )?"

@@ -244,7 +244,17 @@ def _is_modifier(tokens: list[str], start: int, end: int, term_starts: set[int])
         if word == "orange" and after in _FRUIT_PIECES:
             return False  # "orange slices, no bowl": the fruit, cut
         function_words = PREPOSITIONS | VERBS | DETERMINERS | NOUN_PREDICATES
-        function_words |= {",", "and", "or", "s", "x", STOP, HEDGE, POSSESSIVE}  # "oranges x2"
+        function_words |= {
+            ",",
+            "and",
+            "or",
+            "nor",
+            "s",
+            "x",
+            STOP,
+            HEDGE,
+            POSSESSIVE,
+        }  # "oranges x2"
         return (  # a stop of any kind ends the noun: "a single remote.", "remote still in hand"
             bool(after)
             and after[0].isalnum()

@@ -104,6 +104,12 @@ _IS_DOING = re.compile(
     r"down|out|off|away|right|just|alone|happily|quietly)\b|(?!(?:{_ING_NOUNS})\b)[a-z]{{2,}}ing"
     r"(?: ?[,.;!]|$))"
 )
+# What runs on legs: "no dogs are running" is no dog, not dogs switched off
+_RUNNERS = (
+    r"(?:one|body|dogs?|cats?|horses?|sheep|cows?|elephants?|bears?|zebras?|giraffes?|birds?"
+    r"|people|persons?|kids?|child(?:ren)?|m[ae]n|wom[ae]n|boys?|girls?|players?|runners?"
+    r"|joggers?|animals?|pets?|pupp(?:y|ies)|pups?|deer|foals?|calves|calf|lambs?)"
+)
 _AFFIRMED = {
     "no": "some",
     "not": "",
@@ -157,8 +163,12 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     (re.compile(r"\b(?:there (?:is|are|was|were) not|can not see|no|not) (?:a single |one |any )?"
                 r"([a-z]+(?: [a-z]+){0,6}?) (?:that|which|who) (?:is|are|was|were|does|do) not\b"),
      r"every \1 that is"),
+    # "no lamp is lit", "not one tap works": they are there, off; but "no dogs are running" is
+    # no dog (what runs on legs is not switched on)
     (re.compile(r"\b(?:not|no) (?:even )?(?:a single |one )?([a-z]+(?: [a-z]+)?) (?=(?:works?|"
-                r"(?:is|are) (?:working|lit|running|switched on)|functions?)\b)"), r"the \1 "),
+                r"(?:is|are) (?:working|lit|switched on)|functions?)\b)"
+                rf"|\b(?:not|no) (?:even )?(?:a single |one )?(?!{_RUNNERS}\b)([a-z]+(?: [a-z]+)?) "
+                r"(?=(?:is|are) running\b)"), r"the \1\2 "),
     (re.compile(r"\b(?:is|are|was|were) never without\b"), "is always with"),
     # "the platform never lacks pigeons": always has them
     (re.compile(r"\bnever (?:lacks|lacked|lack)\b"), "always has"),
@@ -319,10 +329,14 @@ _CREDIT = re.compile(
 # "Didn't get: spoon, fork", "Without: toilet", "Left out: carrots", "Minus: microwave",
 # "not shown = car".
 _DENIED_HEADER = re.compile(
-    r"(?:^|(?<=[.;!?|\n])|(?<=\s\s))\s*(?:absent|missing|out|nowhere|excluded|without|minus"
-    r"|left out"
+    r"(?:^|(?<=[.;!?|\n/])|(?<=\s\s))\s*(?:(?:absent|missing|gone) (?:entirely|completely"
+    r"|altogether)|absent|missing|out|nowhere|excluded|excludes?|without|minus|left out"
+    # "Left at home: sled, dog", "Forgotten: forks", "What there isn't: a customer"
+    r"|(?:left|forgotten|stayed) (?:at home|behind|inside)|forgotten"
+    r"|what there (?:is|are)(?: not|n't)|there(?:'s| is| are)(?: not|n't)"
     r"|not (?:pictured|present|shown|visible|seen|here|included|spotted|displayed|depicted"
-    r"|featured|(?:in )?(?:the |this )?"
+    r"|featured|recovered|packed|found|available|stocked|bought|delivered|brought|installed"
+    r"|provided|(?:in )?(?:the |this )?"
     r"(?:shot|frame|picture|photo))|what(?:'s| is)? (?:not|missing|absent)|what (?:is|are|was)n't"
     # "Photo excludes: couch", "Not on the table or anywhere else: knife"
     r"|(?:the )?(?:photo|picture|image|shot|frame|scene) excludes"
@@ -335,16 +349,18 @@ _DENIED_HEADER = re.compile(
     r"|(?:(?:(?:the|this|our|my) )?[a-z]+ )?lacks?|has(?:n't| not)"
     # "Didn't spot: dogs", "It doesn't have: hair dryer", "Does NOT include or show: bat", "Off
     # the table and out of frame: forks"
-    r"|(?:(?:it|this|the (?:photo|picture|image|shot|room|scene)) )?(?:did|do|does)(?:n't| not) "
+    r"|(?:(?:it|this|(?:the )?(?:photo|picture|image|shot|room|scene)) )?"
+    r"(?:did|do|does)(?:n't| not) "
     r"(?:spot|see|have|find|get|include|contain|show|feature)(?: or (?:include|contain|show))?"
     r"|(?:off the [a-z]+ and )?out of "
-    r"(?:the )?(?:frame|shot|picture|view))(?: (?:here|there|pictured|shown|in (?:the )?"
-    rf"(?:shot|frame|picture|photo)))?\s*(?::|=|[\u2013\u2014]|-(?= )|[{CROSS_MARKS}])"
+    r"(?:the )?(?:frame|shot|picture|view))(?: (?:here|there|pictured|shown|in sight|in view"
+    r"|to be seen|in (?:the )?(?:shot|frame|picture|photo)))?(?: \([^)]{0,40}\))?"
+    rf"\s*(?::|=|[\u2013\u2014]|-(?= )|[{CROSS_MARKS}])"
     r"([^.;!?|\n]*(?:\n[ \t]*[-*\u2022][ \t]*[^.;!?|\n]*)*)"  # items, or one bulleted per line
 )
 # Check marks: "\u2705 hot dog \u274c fork" says the hot dog is there and the fork is not; marks
 # after their items ("hot dog \u2705, fork \u274c", "skis \u2713 snowboard \u2717") say the same.
-_MARK_AFTER = re.compile(rf"[{CROSS_MARKS}{TICK_MARKS}]\ufe0f?\s*(?:[,.;:!?()|\u2013\u2014-]|$)")
+_MARK_AFTER = re.compile(rf"[{CROSS_MARKS}{TICK_MARKS}]\ufe0f?\s*(?:[,.;:!?()|/\u2013\u2014-]|$)")
 _CROSS_AFTER = re.compile(rf"\s*[{CROSS_MARKS}]\ufe0f?[\s,]*")
 _CROSS_BEFORE = re.compile(rf"\s*[{CROSS_MARKS}]\ufe0f?\s*")
 _TICK_MARK = re.compile(rf"\s*[{TICK_MARKS}]\ufe0f?[\s,]*")
@@ -434,6 +450,7 @@ def prepare(text: str) -> str:
         r"\b[a-z0-9]+(?:[-_][a-z0-9]+){2,}\b", lambda m: re.sub("[-_]", " ", m.group(0)), text
     )
     text = re.sub(rf"\b(zero|{NUMBERS}) \(\d+\)", r"\1", text)  # "zero (0) laptops"
+    text = re.sub(r"\s/\s", " , ", text)  # "buses: 4 / cars: 0": a list's items, not "bus/train"
     # "Cars: 0", "0 trucks", "balls x0": a zero count is a cue.
     text = re.sub(r"(?<![\d.,])\bx? ?0\b(?![.,]\d)", " zero ", text)
     text = re.sub(r"(?<![\d.,-])\b[1-9]\d*\b(?![.,:]\d|-)", " num ", text)  # "and 2 cups"

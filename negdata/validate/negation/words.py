@@ -123,7 +123,9 @@ COMPOUND_HEADS = frozenset(
      "park", "basket", "baskets", "room", "rooms", "enclosure", "enclosures", "pen",
      "rank", "contrails", "owner", "owners", "line", "clicker", "platform", "platforms",
      "tunnel", "chest", "chests", "yard", "yards", "paddock", "paddocks", "stables",
-     "path", "paths", "trail"}
+     "path", "paths", "trail",
+     # an event or a trade named for it: "a car wash, no car", "dog show, but no dogs"
+     "wash", "show", "dealership", "dealer", "sitter", "walker", "bath", "baths"}
 )  # fmt: skip
 # Owners who may be elsewhere: "grandma's cake", "the owner's cat", "the dog's bowl" put no one
 # in the picture (a thing's owner is there: "the sink's edge", "the teddy bear's owner")...
@@ -289,7 +291,7 @@ ANSWER_FILLERS = frozenset(
 )  # fmt: skip
 
 # Check marks: a cross says an item is not there, a tick that it is ("\u2705 hot dog \u274c fork").
-CROSS_MARKS, TICK_MARKS = "\u274c\u2717\u2718\U0001f6ab", "\u2705\u2713\u2714\u2611"
+CROSS_MARKS, TICK_MARKS = "\u274c\u2716\u2717\u2718\U0001f6ab", "\u2705\u2713\u2714\u2611"
 
 # Verbs that need a phone, matched as said ("texts" is no plural of "text" here).
 TEXTING = frozenset({"texts", "texting", "texted"})
