@@ -13,8 +13,8 @@ either", "both are pictured", "but the women do"), or a bunch of nothing named a
 ("far from empty, the harbour has no free mooring"), or "no one else" beside a speaker the rules
 do not place ("just the dog and me; no one else"), or someone else doing what a denial denies
 ("the boy isn't the one flying the kite - his dad is"), makes the gate refuse the caption as
-``unresolved_anaphor``. Where the rules already read the thing as there ("the
-dog isn't on the bed; it's curled up underneath") nothing is refused.
+``unresolved_anaphor``. Where the rules already read the thing as there ("the dog isn't on the
+bed; it's curled up underneath") nothing is refused.
 """
 
 from __future__ import annotations

@@ -244,17 +244,8 @@ def _is_modifier(tokens: list[str], start: int, end: int, term_starts: set[int])
         if word == "orange" and after in _FRUIT_PIECES:
             return False  # "orange slices, no bowl": the fruit, cut
         function_words = PREPOSITIONS | VERBS | DETERMINERS | NOUN_PREDICATES
-        function_words |= {
-            ",",
-            "and",
-            "or",
-            "nor",
-            "s",
-            "x",
-            STOP,
-            HEDGE,
-            POSSESSIVE,
-        }  # "oranges x2"
+        # "oranges x2", "a remote nor a cell phone"
+        function_words |= {",", "and", "or", "nor", "s", "x", STOP, HEDGE, POSSESSIVE}
         return (  # a stop of any kind ends the noun: "a single remote.", "remote still in hand"
             bool(after)
             and after[0].isalnum()
