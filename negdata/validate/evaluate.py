@@ -1,9 +1,10 @@
 """Precision and recall of the negation checker on the labelled caption set, with the
 parse-based reader (``validate.parsed``) beside it.
 
-``python -m negdata.validate.evaluate [cases.jsonl] [--vocabulary NAME] [--errors]``
-(``make eval-negation``); the labels of the cases are of that vocabulary (default: coco).
-``--errors`` lists the rules' wrong readings.
+``python -m negdata.validate.evaluate [cases.jsonl ...] [--vocabulary NAME] [--errors]``
+(``make eval-negation``); the labels of the cases are of that vocabulary (default: coco). Each
+file is scored on its own, under its name where there are several. ``--errors`` lists the rules'
+wrong readings.
 """
 
 from __future__ import annotations
@@ -89,14 +90,22 @@ def scores(outcomes: list[Outcome]) -> dict[str, dict[str, float]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("cases", nargs="?", type=Path, default=DEFAULT_CASES)
+    parser.add_argument("cases", nargs="*", type=Path, default=[DEFAULT_CASES])
     parser.add_argument(
         "--vocabulary", choices=get_args(VocabularyName), default="coco", help="the cases' labels"
     )
     parser.add_argument("--errors", action="store_true", help="list every wrong prediction")
     args = parser.parse_args()
+    for cases in args.cases:
+        if len(args.cases) > 1:
+            print(f"== {cases}")
+        report(cases, args.vocabulary, args.errors)
+
+
+def report(cases: Path, vocabulary: VocabularyName, errors: bool) -> None:
+    """Each reader's precision and recall on ``cases``, and its errors by construction."""
     for name, reader in READERS.items():
-        outcomes = evaluate(args.cases, args.vocabulary, reader)
+        outcomes = evaluate(cases, vocabulary, reader)
         wrong = [o for o in outcomes if o.predicted != o.expected]
         print(f"{name}: {len({o.case_id for o in outcomes})} captions, {len(outcomes)} objects")
         for cls, s in scores(outcomes).items():
@@ -105,7 +114,7 @@ def main() -> None:
         print(
             "  errors by construction:", dict(Counter(o.construction for o in wrong).most_common())
         )
-        if args.errors and name == "rules":
+        if errors and name == "rules":
             for o in wrong:
                 print(
                     f"  {o.case_id} {o.label}: expected {o.expected}, got {o.predicted} | {o.text}"

@@ -78,6 +78,8 @@ _RESIDUE = re.compile(
 
 
 # A sentence that takes back what it said: which of the two is meant, readers differ.
+# "no" in a file name: "gate-no-people-plane-at-window.jpg"
+_SLUG_DENIAL = re.compile(r"(?:^|[^a-z]+)(?:no|not|without)(?=[^a-z]|$)")
 _CORRECTED = re.compile(
     r"\b(?:wait|actually|correction|scratch that|on second (?:look|thought)|on closer (?:look|"
     r"inspection)|i mean)\b[,:!]",
@@ -120,7 +122,7 @@ class CaptionGate:
 
     def _denies_a_run(self, slug: str) -> bool:
         """Whether a file name's "no" comes before words that name two things."""
-        runs = re.split(r"(?:^|[^a-z]+)(?:no|not|without)(?=[^a-z]|$)", slug.lower())[1:]
+        runs = _SLUG_DENIAL.split(slug.lower())[1:]
         return any(len(self.lexicon.mentioned(run)) > 1 for run in runs)
 
     def check(self, row: CaptionRecord, evidence: Evidence) -> CaptionReason | None:

@@ -12,7 +12,8 @@ from negdata.detect.lexicon import lexicon_for
 from negdata.validate.evaluate import evaluate, scores
 from negdata.validate.negation import analyze
 
-CLINICAL_CASES = Path(__file__).parents[1] / "data" / "negation_clinical.jsonl"
+DATA = Path(__file__).parents[1] / "data"
+CLINICAL_CASES = DATA / "negation_clinical.jsonl"
 LEXICON = lexicon_for("chexpert")
 
 
@@ -57,6 +58,24 @@ def test_checker_meets_the_target_on_the_clinical_cases() -> None:
     for cls in ("negated", "affirmed", "unmentioned"):
         assert result[cls]["precision"] >= 0.97, (cls, result[cls])
         assert result[cls]["recall"] >= 0.97, (cls, result[cls])
+
+
+def test_the_evaluation_command_scores_each_set_it_is_given_under_its_name() -> None:
+    sets = [DATA / "negation_dev2.jsonl", DATA / "negation_dev3.jsonl"]
+    done = subprocess.run(
+        [sys.executable, "-m", "negdata.validate.evaluate", *map(str, sets)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    for path in sets:
+        one = subprocess.run(
+            [sys.executable, "-m", "negdata.validate.evaluate", str(path)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert f"== {path}\n{one.stdout}" in done.stdout
 
 
 def test_the_evaluation_command_takes_a_vocabulary() -> None:

@@ -163,12 +163,12 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     (re.compile(r"\b(?:there (?:is|are|was|were) not|can not see|no|not) (?:a single |one |any )?"
                 r"([a-z]+(?: [a-z]+){0,6}?) (?:that|which|who) (?:is|are|was|were|does|do) not\b"),
      r"every \1 that is"),
-    # "no lamp is lit", "not one tap works": they are there, off; but "no dogs are running" is
-    # no dog (what runs on legs is not switched on)
+    # "no lamp is lit", "not one tap works": they are there, off ...
     (re.compile(r"\b(?:not|no) (?:even )?(?:a single |one )?([a-z]+(?: [a-z]+)?) (?=(?:works?|"
-                r"(?:is|are) (?:working|lit|switched on)|functions?)\b)"
-                rf"|\b(?:not|no) (?:even )?(?:a single |one )?(?!{_RUNNERS}\b)([a-z]+(?: [a-z]+)?) "
-                r"(?=(?:is|are) running\b)"), r"the \1\2 "),
+                r"(?:is|are) (?:working|lit|switched on)|functions?)\b)"), r"the \1 "),
+    # ... and "no engine is running", but "no dogs are running" is no dog
+    (re.compile(rf"\b(?:not|no) (?:even )?(?:a single |one )?(?!{_RUNNERS}\b)([a-z]+(?: [a-z]+)?) "
+                r"(?=(?:is|are) running\b)"), r"the \1 "),
     (re.compile(r"\b(?:is|are|was|were) never without\b"), "is always with"),
     # "the platform never lacks pigeons": always has them
     (re.compile(r"\bnever (?:lacks|lacked|lack)\b"), "always has"),
