@@ -266,6 +266,12 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out91": ("negation_heldout91.jsonl", "coco", False),
     "unseen103": ("negation_unseen103.jsonl", "coco", False),
     "unseen104": ("negation_unseen104.jsonl", "coco", False),
+    "held-out92": ("negation_heldout92.jsonl", "coco", False),
+    "unseen105": ("negation_unseen105.jsonl", "coco", False),
+    "unseen106": ("negation_unseen106.jsonl", "coco", False),
+    "held-out93": ("negation_heldout93.jsonl", "coco", True),
+    "unseen107": ("negation_unseen107.jsonl", "coco", True),
+    "unseen108": ("negation_unseen108.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

@@ -44,6 +44,7 @@ EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
     "exclusive17-x": ("exclusive_test17.jsonl", False),
     "exclusive18-x": ("exclusive_test18.jsonl", False),
     "exclusive19-x": ("exclusive_test19.jsonl", False),
+    "exclusive20-x": ("exclusive_test20.jsonl", False),
     "exclusive10": ("exclusive_dev10.jsonl", True),
     "exclusive11": ("exclusive_dev11.jsonl", True),
     "exclusive12": ("exclusive_dev12.jsonl", True),
@@ -52,6 +53,7 @@ EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
     "exclusive15": ("exclusive_dev15.jsonl", True),
     "exclusive16": ("exclusive_dev16.jsonl", True),
     "exclusive17": ("exclusive_dev17.jsonl", True),
+    "exclusive18": ("exclusive_dev18.jsonl", True),
 }
 
 
