@@ -104,6 +104,9 @@ EXCLUSIVE = re.compile(
     # "the dog has the couch (all) to itself", "we had the waterfall all to ourselves"
     rf"|\b(?:has|have|had|having|gets?|got) {_WORDS}to "
     r"(?:it|him|her|them|my|our|your)sel(?:f|ves)\b"
+    # "the whole compartment to himself, a businessman stretches out"
+    r"|\bthe (?:whole|entire) (?:[a-z]+ ){1,3}(?:all )?to "
+    r"(?:it|him|her|them|my|our|your)sel(?:f|ves)\b"
     # "an otherwise empty pasture", "a lone elephant and otherwise nothing on the horizon"
     r"|\botherwise (?:completely |entirely |totally )?"
     r"(?:empty|bare|deserted|vacant|clear|nothing|nobody|no one|devoid of|untouched|undisturbed"
@@ -111,8 +114,9 @@ EXCLUSIVE = re.compile(
     # "parked jet, empty tarmac otherwise", "nothing otherwise"
     r"|\b(?:empty|bare|deserted|vacant|nothing|nobody|no one)(?: [a-z]+){0,2} otherwise\b"
     r"(?= *(?:[,.;:!?)]|$))"
-    # "the whole pasture belongs to one sheep today"
+    # "the whole pasture belongs to one sheep today", "the sofa belongs entirely to the cat"
     r"|\b(?:whole|entire) [a-z]+ (?:belongs|belonged) to\b"
+    r"|\b(?:belongs|belonged) (?:entirely|wholly|solely|exclusively|completely) to\b"
     # "the slope is completely empty": nothing at all on it
     r"|\b(?:completely|entirely|totally) (?:empty|bare|deserted|vacant)\b"
     r"|\bclose-?up of\b"  # the thing fills the frame

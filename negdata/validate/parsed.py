@@ -67,6 +67,11 @@ TRACE_WORDS = frozenset({"trace", "sign", "hint", "evidence", "glimpse", "sight"
 GONE_PASSIVE = frozenset({"remove", "steal", "take", "sell", "eat", "crop", "move", "cancel",
                           "clear", "pack", "put", "drive", "tow"})  # fmt: skip
 GONE_ACTIVE = frozenset({"leave", "depart", "vanish", "disappear", "escape", "flee", "fly"})
+# A role the subject has, said after a copula: "a lone horse is the sole resident".
+ROLES_OF_WHAT_IS_THERE = frozenset({"resident", "residents", "tenant", "tenants", "guest", "guests",
+                                    "visitor", "visitors"})  # fmt: skip
+# What one does to a thing by going without it: "someone has left a skateboard here".
+LEFT_BEHIND = frozenset({"leave", "forget", "abandon", "drop", "discard"})
 # What one leaves by going: "the dog has left the room".
 PLACES_LEFT = frozenset(LEFT_PLACES.split("|"))
 ELSEWHERE = frozenset({"home", "indoors", "inside", "behind", "away", "out", "elsewhere"})
@@ -178,6 +183,18 @@ def _names_nothing_here(token: Token, doc: list[Token]) -> bool:
         or (word == "bed" and any(t.lower_ in PICKUPS for t in doc))
         # "the cake, which the baker finished at dawn": who made it then, not said to be here
         or _past_agent(token)
+        # "a lone horse is the sole resident of the paddock": the horse, no one else
+        or (
+            word in ROLES_OF_WHAT_IS_THERE
+            and token.dep_ == "attr"
+            and any(c.lower_ in {"sole", "only", "lone", "single", "last"} for c in token.children)
+        )
+        # "someone has left a rucksack by the door": whoever left it is gone
+        or (
+            word in {"someone", "somebody"}
+            and token.dep_.startswith("nsubj")
+            and token.head.lemma_.lower() in LEFT_BEHIND
+        )
         # "parked at a Route 66 diner", "Thanksgiving at Grandma's": a place
         or (word == "diner" and token.dep_ == "pobj" and token.head.lower_ in PLACE_PREPOSITIONS)
         or (before[-1:] == ["at"] and after[:1] != [] and after[0].lower_ in {"'s", "\u2019s"})

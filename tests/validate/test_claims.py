@@ -227,6 +227,10 @@ COCO = lexicon_for("coco")
         ("The whole pasture belongs to one sheep today, no dog.", True),
         ("An empty bench in an otherwise crowded park, no dog.", False),
         ("The house belongs to my aunt; no dog.", False),
+        ("The whole train compartment to himself, a businessman stretches out; no dog.", True),
+        ("The compartment is warm; a businessman talks to himself, no dog.", False),
+        ("The sofa belongs entirely to the cat; no people, no dog.", True),
+        ("The sofa belongs to the cat; no people, no dog.", False),
     ],
 )
 def test_exclusive_claims(text: str, claims: bool) -> None:

@@ -812,6 +812,23 @@ COCO = lexicon_for("coco")
         ("Elephants - 3. Giraffes - 0. Zebras - 1.", {"elephant": 4, "zebra": 1},
          "count_not_true"),
         ("Elephants - 3. Giraffes - 0. Zebras - 1.", {"elephant": 3, "zebra": 1}, None),
+        ("Pasture: cows 3 \u2022 horses 0 \u2022 sheep 0", {"cow": 4}, "count_not_true"),
+        ("Pasture: cows 3 \u2022 horses 0 \u2022 sheep 0", {"cow": 3}, None),
+        # one of a herd, whatever the herd is called
+        ("A shaggy black sheep stands out among the woolly white flock; no person.",
+         {"sheep": 20}, None),
+        ("A shaggy black sheep stands out in the pasture; no person.", {"sheep": 20},
+         "count_not_true"),
+        # one for each of many places
+        ("The intersection has stop signs, there's one on each corner; no fire hydrant.",
+         {"stop sign": 4}, None),
+        ("The intersection has one stop sign on its corner; no fire hydrant.",
+         {"stop sign": 4}, "count_not_true"),
+        # a count that answers a question
+        ("Sheep? Plenty. Dogs? None. Horses? One.", {"sheep": 20, "horse": 2}, "count_not_true"),
+        ("Sheep? Plenty. Dogs? None. Horses? One.", {"sheep": 20, "horse": 1}, None),
+        ("Cups? 2, all empty. Forks? None.", {"cup": 3}, "count_not_true"),
+        ("Cups? 2, all empty. Forks? None.", {"cup": 2}, None),
     ],
 )  # fmt: skip
 def test_counts_are_checked_against_the_boxes(

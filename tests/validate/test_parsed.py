@@ -97,6 +97,13 @@ COCO = lexicon_for("coco")
          {"cake": "affirmed", "knife": "negated"}),
         ("A parked pickup truck with nobody around and no dog in the bed.", {"truck":
          "affirmed", "person": "negated", "dog": "negated"}),
+        ("Someone has left a rucksack by the front door, but no handbag.",
+         {"backpack": "affirmed", "handbag": "negated"}),
+        ("Someone is holding an umbrella, no dog.", {"person": "affirmed", "umbrella":
+         "affirmed", "dog": "negated"}),
+        ("A lone horse is the sole resident of the paddock, with no dogs around.",
+         {"horse": "affirmed", "dog": "negated"}),
+        ("A resident walks by; no dog.", {"person": "affirmed", "dog": "negated"}),
     ],
 )  # fmt: skip
 def test_the_parse_reads_negation(text: str, expected: dict[str, str]) -> None:

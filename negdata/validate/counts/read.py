@@ -447,7 +447,7 @@ def _herd_of(tokens: list[str], mentions: list[Mention]) -> set[str]:
     cows than two)."""
     named = {i for m in mentions for i in range(m.start, m.end)}
     herd = any(
-        word in _HERDS and i not in named and i and tokens[i - 1] in _OF_A_HERD
+        word in _HERDS and i not in named and _herd_named(tokens, i, named)
         for i, word in enumerate(tokens)
         if tokens[i + 1 : i + 2] != ["of"]
     )
@@ -455,6 +455,17 @@ def _herd_of(tokens: list[str], mentions: list[Mention]) -> set[str]:
         return set()
     animals = {m.name for m in mentions if m.name in ANIMALS and not denied_before(tokens, m)}
     return animals if len(animals) == 1 and animals <= _HERD_ANIMALS else set()
+
+
+def _herd_named(tokens: list[str], at: int, named: set[int]) -> bool:
+    """Whether the herd word at ``at`` follows "the", "its" ..., past up to two adjectives:
+    "the herd", "the woolly white flock"."""
+    for k in range(at - 1, max(-1, at - 4), -1):
+        if tokens[k] in _OF_A_HERD:
+            return True
+        if k in named or not tokens[k].isalpha() or tokens[k] in COUNTS:
+            return False
+    return False
 
 
 def _bare_plural(tokens: list[str], mention: Mention) -> bool:

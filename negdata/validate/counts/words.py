@@ -16,6 +16,7 @@ from negdata.validate.negation.mentions import Mention
 from negdata.validate.negation.words import (
     AND_SIGN,
     NUMBER_WORDS,
+    NUMBERS,
     NUMERALS,
     TENS,
 )
@@ -158,6 +159,9 @@ def tokenize(text: str) -> list[str]:
     """The words, numbers and stops of ``text`` where a number may be a count."""
     text = _DASH.sub(" ; ", AND_SIGN.sub(" and ", text.lower()))
     text = re.sub(r"[ \t]*\n\s*", " ; ", text)  # a line ends a phrase: "dog: 1\ncat: 0"
+    text = _ASKED.sub(" : ", text)  # "Horses? One.": a checklist's answer, "horses: one"
+    text = re.sub(r"\s[\u2022\u00b7]\s", " , ", text)  # "cows 3 \u2022 horses 0": a tally's items
+    text = _EACH_PLACE.sub("some ", text)  # "there's one on each corner": one each, many
     text = re.sub(r"\b([a-z]+)-and-([a-z]+)\b", r"\1 \2", text)  # "a black-and-white cow": one
     text = _INDEXED.sub(lambda m: m.group(1) or m.group(2), text)
     text = _PACK.sub(r"\1 \2", text)  # "a six-pack of beer bottles": six bottles, a count
@@ -172,6 +176,12 @@ def tokenize(text: str) -> list[str]:
     return TOKEN.findall(_NO_COUNT.sub(" ", text))
 
 
+# One for each of many places: "stop signs, one on each corner", "a candle at every table"
+_EACH_PLACE = re.compile(
+    r"\bone (?=(?:on|at|in|by|beside|under|over|above|for|per|outside) (?:each|every)\b)"
+)
+# A question a count answers: "Horses? One.", "Cups? 2, all empty."
+_ASKED = re.compile(rf"(?<=[a-z])\?+[ \t]+(?=(?:{NUMBERS}|\d+)\b[ \t]*(?:[.,;!)]|$))")
 # A listing's multiplier, before or after the name it counts: "2x chairs", "chairs (x4)".
 _TIMES_BEFORE = re.compile(r"\b(\d+) ?[x\u00d7] ?(?=[a-z]{2})")
 _TIMES_AFTER = re.compile(r"\b([a-z]{2,}) \(?[x\u00d7] ?(\d+)\b\)?")

@@ -11,6 +11,7 @@ from negdata.validate.negation.mentions import Mention
 from negdata.validate.negation.words import (
     ANSWER_FILLERS,
     COPULAS,
+    NUMBERS,
     PREPOSITIONS,
     THEIRS,
     Polarity,
@@ -18,7 +19,8 @@ from negdata.validate.negation.words import (
 
 _HAS = r"(?:has|have|had|holds?|held|contains?|shows?)"
 _NO_ANSWER = re.compile(
-    r"^(?:(?:no|nope|nah|none|zero|nil|absent|missing|gone|all gone|sold out|negative)"
+    r"^(?:(?:no|nope|nah|none|zero|nil|absent|missing|gone|all gone|sold out|negative"
+    r"|nowhere(?: to be (?:seen|found))?)"
     r"(?: at all| whatsoever)?(?: ,|$)|none (?!of\b)|"
     r"not (?:here|one|really|at all|that i can see)(?: ,|$)|"
     r"none (?:does|do|did|is|are|here|that i can see|to be seen)\b|"
@@ -40,6 +42,9 @@ _NO_ANSWER = re.compile(
 
 YES_ANSWER = re.compile(
     r"^(?:but |and )?(?:yes|yep|yeah|there (?:is|are|was|were) (?:one|some|two|three|several))\b"
+    # a count alone answers a question: "Sheep? Plenty.", "Horses? One.", "Cups? 2, all empty."
+    rf"|^(?:plenty|lots|loads|many|several|some|a few|a couple|a handful|dozens|num|{NUMBERS})"
+    r"(?: of them| in all| total| or so| at least)?(?: ,|$)"
 )
 
 

@@ -241,6 +241,11 @@ def _is_modifier(tokens: list[str], start: int, end: int, term_starts: set[int])
             return True
         if before == "an" and after.endswith("ed"):
             return False  # "an orange arranged beside a pear": the fruit
+        one = before in {"a", "an", "one"} or (
+            before in {"single", "lone"} and start > 1 and tokens[start - 2] in {"a", "an"}
+        )
+        if one and singular(after) != after:
+            return False  # "a single orange rolls across the floor": one, so "rolls" is a verb
         if word == "orange" and after in _FRUIT_PIECES:
             return False  # "orange slices, no bowl": the fruit, cut
         function_words = PREPOSITIONS | VERBS | DETERMINERS | NOUN_PREDICATES

@@ -177,9 +177,12 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
                 r"[a-z]+) (?:is|are|was|were|has|have|had) (?:gone|out|left|away|missing)\b"),
      r"some \1 are still here"),
     # "the table isn't missing its pizza", "the kitchen isn't lacking a microwave", "does not
-    # lack one": it has it
+    # lack one", "a table not lacking (in) glasses": it has it
     (re.compile(r"\b(?:(?:is|are|was|were) (?:not|never) (?:missing|lacking)|(?:does|do|did) "
-                r"not lack)\b"), "has"),
+                r"not lack|not lacking)\b(?: in\b)?"), "has"),
+    # "..., nor does it lack a mug": it has one too
+    (re.compile(r"\bnor (?:does|do|did) (it|they|he|she|(?:the|this|that) [a-z]+) lack\b"),
+     r"and \1 has"),
     # "not shown are any benches", "but not featuring any sandwiches": none there
     (re.compile(r"\bnot (?:(?:shown|pictured|featured|included|present|visible) (?:are|is)"
                 r"|featuring|showing|picturing)(?: any)?\b"), "no"),
@@ -328,16 +331,20 @@ _CREDIT = re.compile(
 # frisbee", "Nowhere: scissors", "What isn't: cows, people", "Not here: any player, a bench",
 # "Didn't get: spoon, fork", "Without: toilet", "Left out: carrots", "Minus: microwave",
 # "not shown = car".
+_NOT_HERE = (
+    r"(?:pictured|present|shown|visible|seen|here|included|spotted|displayed|depicted"
+    r"|featured|recovered|packed|found|available|stocked|bought|delivered|brought|installed"
+    r"|provided|(?:in )?(?:the |this )?(?:shot|frame|picture|photo))"
+)
 _DENIED_HEADER = re.compile(
-    r"(?:^|(?<=[.;!?|\n/])|(?<=\s\s))\s*(?:(?:absent|missing|gone) (?:entirely|completely"
+    r"(?:^|(?<=[.;!?|\n])|(?<=/\s)|(?<=\s\s))\s*(?:(?:absent|missing|gone) (?:entirely|completely"
     r"|altogether)|absent|missing|out|nowhere|excluded|excludes?|without|minus|left out"
     # "Left at home: sled, dog", "Forgotten: forks", "What there isn't: a customer"
     r"|(?:left|forgotten|stayed) (?:at home|behind|inside)|forgotten"
     r"|what there (?:is|are)(?: not|n't)|there(?:'s| is| are)(?: not|n't)"
-    r"|not (?:pictured|present|shown|visible|seen|here|included|spotted|displayed|depicted"
-    r"|featured|recovered|packed|found|available|stocked|bought|delivered|brought|installed"
-    r"|provided|(?:in )?(?:the |this )?"
-    r"(?:shot|frame|picture|photo))|what(?:'s| is)? (?:not|missing|absent)|what (?:is|are|was)n't"
+    # "Not pictured:", "Not included and not pictured:"
+    rf"|not {_NOT_HERE}(?: (?:and|or|,|/) not {_NOT_HERE})?"
+    r"|what(?:'s| is)? (?:not|missing|absent)|what (?:is|are|was)n't"
     # "Photo excludes: couch", "Not on the table or anywhere else: knife"
     r"|(?:the )?(?:photo|picture|image|shot|frame|scene) excludes"
     r"|not (?:on|in|at|by) (?:the |this )?[a-z]+ or anywhere(?: else)?"
@@ -354,8 +361,9 @@ _DENIED_HEADER = re.compile(
     r"(?:spot|see|have|find|get|include|contain|show|feature)(?: or (?:include|contain|show))?"
     r"|(?:off the [a-z]+ and )?out of "
     r"(?:the )?(?:frame|shot|picture|view))(?: (?:here|there|pictured|shown|in sight|in view"
-    r"|to be seen|in (?:the )?(?:shot|frame|picture|photo)))?(?: \([^)]{0,40}\))?"
-    rf"\s*(?::|=|[\u2013\u2014]|-(?= )|[{CROSS_MARKS}])"
+    r"|to be (?:seen|found)|(?:in|from) (?:the |this )?(?:shot|frame|picture|photo|scene)))?"
+    r"(?: \([^)]{0,40}\))?"
+    rf"\s*(?::|=|[\u2013\u2014\u2192]|-(?= )|[{CROSS_MARKS}])"
     r"([^.;!?|\n]*(?:\n[ \t]*[-*\u2022][ \t]*[^.;!?|\n]*)*)"  # items, or one bulleted per line
 )
 # Check marks: "\u2705 hot dog \u274c fork" says the hot dog is there and the fork is not; marks
@@ -367,10 +375,14 @@ _TICK_MARK = re.compile(rf"\s*[{TICK_MARKS}]\ufe0f?[\s,]*")
 _ITEM_JOIN = re.compile(r"\s*(?:,|\band\b|\bor\b|\n[ \t]*[-*\u2022])\s*")
 
 
+_TRACE_OF = re.compile(r"\b(?:any |a |the )?(?:sign|trace|hint|glimpse)s? of ")
+
+
 def _denied_items(header: re.Match[str]) -> str:
     """An inventory's denying header and its items, each item denied: "absent x , absent y"."""
     items = header.group(1).lstrip()
     items = re.sub(r"^[-*\u2022]\s*", "", items)  # the first of a bulleted list
+    items = _TRACE_OF.sub("", items)  # "Missing: any sign of a cat": the cat
     return f" {BREAK} absent {_ITEM_JOIN.sub(' , absent ', items)}"
 
 
@@ -450,7 +462,8 @@ def prepare(text: str) -> str:
         r"\b[a-z0-9]+(?:[-_][a-z0-9]+){2,}\b", lambda m: re.sub("[-_]", " ", m.group(0)), text
     )
     text = re.sub(rf"\b(zero|{NUMBERS}) \(\d+\)", r"\1", text)  # "zero (0) laptops"
-    text = re.sub(r"\s/\s", " , ", text)  # "buses: 4 / cars: 0": a list's items, not "bus/train"
+    # "buses: 4 / cars: 0", "cows 3 \u2022 horses 0": a list's items, not "bus/train"
+    text = re.sub(r"\s/\s|(?<=\S) [\u2022\u00b7] ", " , ", text)
     # "Cars: 0", "0 trucks", "balls x0": a zero count is a cue.
     text = re.sub(r"(?<![\d.,])\bx? ?0\b(?![.,]\d)", " zero ", text)
     text = re.sub(r"(?<![\d.,-])\b[1-9]\d*\b(?![.,:]\d|-)", " num ", text)  # "and 2 cups"
@@ -538,6 +551,9 @@ def prepare(text: str) -> str:
     text = re.sub(r"(?<=[a-z])(?:'s|(?<=s)')(?= [a-z])", f" {POSSESSIVE}", text)
     text = re.sub(r"'s\b|'re\b|'ll\b|'ve\b|'d\b|'m\b", "", text)
     text = re.sub(r"\bw/(?:o|out)\b", "without", text)
+    # "Horses/dogs: no", "sheep/cows": both ("and/or": either)
+    text = re.sub(r"\band/or\b", "or", text)
+    text = re.sub(r"(?<![\w/])([a-z]{2,})/([a-z]{2,})(?![\w/])", r"\1 and \2", text)
     # "the cake, which the baker finished at dawn", "the suitcase that she packed last night":
     # who made or left a thing then is not said to be in the picture
     text = _PAST_AGENT.sub(r"\1 ", text)
@@ -551,7 +567,9 @@ def prepare(text: str) -> str:
     text = rewrite_report(text)
     text = rewrite(text)
     text = re.sub(
-        r"\bnot yet in\b(?! (?:the|a|an|this|that|its|their|his|her)\b)", "not arrived", text
+        r"\bnot (?:yet in|in yet)\b(?! (?:the|a|an|this|that|its|their|his|her)\b)",
+        "not arrived",
+        text,
     )
     text = re.sub(r"\bnot yet\b", "not", text)  # "yet" starts no clause here
     # "not actual zebras", "not real cats": none of them there
@@ -866,6 +884,20 @@ def prepare(text: str) -> str:
         r"\bwhat (?:it|they|we|i|the [a-z]+|this [a-z]+) (?:lacked|lacks|lack|misses|missed|"
         r"(?:is|was|were|are) missing|(?:does|did|do)(?: not|n't) have) (?:is|was|were|are)\b",
         "there is no",
+        text,
+    )
+    # "a lone horse is the sole resident of the paddock": the horse, no one else
+    text = re.sub(
+        r"\b(is|are|was|were) the (?:sole|only|lone|single|last) "
+        r"(?:resident|tenant|guest|visitor)s?\b",
+        r"\1 the sole one",
+        text,
+    )
+    # "the toaster is the thing that's missing": it is missing
+    text = re.sub(
+        r"\b(is|are|was|were) the (?:one |only )?(?:thing|item|one)s? (?:that|which) "
+        r"(?:is|are|was|were) (missing|absent|gone)\b",
+        r"\1 \2",
         text,
     )
     # "Nowhere in the kitchen is there a knife"

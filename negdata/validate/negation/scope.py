@@ -89,6 +89,8 @@ def scope_end(
             break  # "no fear of the horse"; but "not a slice of pizza"
         # but "no pedestrians or parked cars": a participle after "or" describes the next item
         listed = tokens[j - 1] in {"or", "nor"} and j + 1 in mention_starts
+        # ... as it does after a determiner: "not a single parked car"
+        listed = listed or (tokens[j - 1] in DETERMINERS | QUANTIFIERS and j + 1 in mention_starts)
         if tok in VERBS and j > start and j not in mention_starts and not listed:
             break
         if (

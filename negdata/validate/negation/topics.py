@@ -34,6 +34,11 @@ _SHEEPDOG = re.compile(
     r"sheep ?dogs?)\b",
     re.DOTALL,
 )
+# "a face pressed to every window", "faces peering out": someone there (not a clock's face)
+_FACE_AT = re.compile(
+    r"(?<!clock )(?<!watch )(?<!rock )(?<!cliff )\bfaces? (?:pressed|peering|peeking|staring) "
+    r"(?:to|against|out|through|from|at)\b"
+)
 # Words that name a label only in a caption on its topic: (label, word, topic).
 TOPIC_TERMS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("baseball bat", "bat", _BASEBALL),
@@ -54,6 +59,7 @@ TOPIC_TERMS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     # "the crowded street": people are there
     ("person", "crowded", _CROWDED),
     ("person", "bustling", _CROWDED),
+    ("person", "face", _FACE_AT),
 )
 # A mouse that is an animal: "a mouse scurries across the barn", unless computers are about.
 ANIMAL_MOUSE = re.compile(r"\b(?:mice|mouse) (?:who|scurr|squeak|nibbl)|\b(?:rodent|cheese|barn)")
