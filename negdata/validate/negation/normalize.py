@@ -893,13 +893,6 @@ def prepare(text: str) -> str:
         r"\1 the sole one",
         text,
     )
-    # "the toaster is the thing that's missing": it is missing
-    text = re.sub(
-        r"\b(is|are|was|were) the (?:one |only )?(?:thing|item|one)s? (?:that|which) "
-        r"(?:is|are|was|were) (missing|absent|gone)\b",
-        r"\1 \2",
-        text,
-    )
     # "Nowhere in the kitchen is there a knife"
     text = re.sub(
         r"\bnowhere (?:in|on|at|within|inside|around|near) (?:[a-z]+ ){1,4}?(?:is|are|was|were) "
