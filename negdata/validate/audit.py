@@ -272,6 +272,11 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out93": ("negation_heldout93.jsonl", "coco", True),
     "unseen107": ("negation_unseen107.jsonl", "coco", True),
     "unseen108": ("negation_unseen108.jsonl", "coco", True),
+    "held-out94": ("negation_heldout94.jsonl", "coco", False),
+    "unseen109": ("negation_unseen109.jsonl", "coco", False),
+    "unseen110": ("negation_unseen110.jsonl", "coco", False),
+    "unseen111": ("negation_unseen111.jsonl", "coco", True),
+    "unseen112": ("negation_unseen112.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {
