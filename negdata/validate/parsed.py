@@ -167,6 +167,8 @@ def _names_nothing_here(token: Token, doc: list[Token]) -> bool:
         and (
             (camera.tag_ == "VBN" and not any(c.dep_ == "aux" for c in camera.children))
             or (camera.i == 0 and not subject)
+            # "... No pedestrians. Shot on iPhone": what the camera verb's preposition takes
+            or (token.dep_ == "pobj" and doc[camera.i - 1].is_punct and not subject)
         )
         and camera.i < token.i
     ):

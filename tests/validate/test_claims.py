@@ -231,6 +231,12 @@ COCO = lexicon_for("coco")
         ("The compartment is warm; a businessman talks to himself, no dog.", False),
         ("The sofa belongs entirely to the cat; no people, no dog.", True),
         ("The sofa belongs to the cat; no people, no dog.", False),
+        ("The pond is all ducks today \u2014 not a boat on it.", True),
+        ("The field was all sheep, no dog.", True),
+        ("The kid is all smiles, no dog.", False),
+        ("The cat has claimed the armchair all for itself; the dog is nowhere to be seen.", True),
+        ("She has bought a cake for herself, no dog.", False),
+        ("The dog is all wet, no cat.", False),
     ],
 )
 def test_exclusive_claims(text: str, claims: bool) -> None:

@@ -814,6 +814,11 @@ COCO = lexicon_for("coco")
         ("Elephants - 3. Giraffes - 0. Zebras - 1.", {"elephant": 3, "zebra": 1}, None),
         ("Pasture: cows 3 \u2022 horses 0 \u2022 sheep 0", {"cow": 4}, "count_not_true"),
         ("Pasture: cows 3 \u2022 horses 0 \u2022 sheep 0", {"cow": 3}, None),
+        # a checklist's plural head and the one it lists
+        ("Boats: a sailboat and a canoe. People: none. Birds: a heron.", {"boat": 2, "bird": 1},
+         None),
+        ("Boats: a sailboat and a canoe. People: none. Birds: a heron.", {"boat": 2, "bird": 3},
+         "count_not_true"),
         # one of a herd, whatever the herd is called
         ("A shaggy black sheep stands out among the woolly white flock; no person.",
          {"sheep": 20}, None),

@@ -104,6 +104,8 @@ COCO = lexicon_for("coco")
         ("A lone horse is the sole resident of the paddock, with no dogs around.",
          {"horse": "affirmed", "dog": "negated"}),
         ("A resident walks by; no dog.", {"person": "affirmed", "dog": "negated"}),
+        ("Pic: Yellow taxi at night, Times Sq. No pedestrians. Shot on iPhone", {"car":
+         "affirmed", "person": "negated"}),
     ],
 )  # fmt: skip
 def test_the_parse_reads_negation(text: str, expected: dict[str, str]) -> None:

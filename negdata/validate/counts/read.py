@@ -433,6 +433,10 @@ def stated_counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list
         or (0 < c.at - m.end <= 3 and set(tokens[m.end : c.at]) <= _APPOSITION)
     }
     again |= {c.name for c in described}
+    # "Birds: a heron": a checklist's head, and the one it lists
+    again |= {
+        c.name for c in found for m in bare_plurals.get(c.name, ()) if tokens[m.end : c.at] == [":"]
+    }
     return found + more, uncounted | (set(bare_plurals) - again) | _herd_of(tokens, mentions)
 
 

@@ -180,9 +180,11 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     # lack one", "a table not lacking (in) glasses": it has it
     (re.compile(r"\b(?:(?:is|are|was|were) (?:not|never) (?:missing|lacking)|(?:does|do|did) "
                 r"not lack|not lacking)\b(?: in\b)?"), "has"),
-    # "..., nor does it lack a mug": it has one too
-    (re.compile(r"\bnor (?:does|do|did) (it|they|he|she|(?:the|this|that) [a-z]+) lack\b"),
-     r"and \1 has"),
+    # "..., nor does it lack a mug", "nor is it missing a microwave": it has one too
+    (re.compile(r"\bnor (?:(?:does|do|did) (it|they|he|she|(?:the|this|that) [a-z]+) lack"
+                r"|(?:is|are|was|were) (it|they|he|she|(?:the|this|that) [a-z]+) "
+                r"(?:missing|lacking))\b"),
+     lambda m: f"and {m.group(1) or m.group(2)} has"),
     # "not shown are any benches", "but not featuring any sandwiches": none there
     (re.compile(r"\bnot (?:(?:shown|pictured|featured|included|present|visible) (?:are|is)"
                 r"|featuring|showing|picturing)(?: any)?\b"), "no"),
@@ -208,6 +210,10 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     # "there isn't a windowsill in the house without a potted plant": every one has one
     (re.compile(r"\bthere (?:is|are|was|were) not (?:a single |one |an? |any )?([a-z]+(?: [a-z]+)"
                 r"{0,5}?) without\b"), r"every \1 is with"),
+    # "there isn't a table in this cafe that doesn't have a cup on it": every one has one
+    (re.compile(r"\bthere (?:is|are|was|were) not (?:a single |one |an? |any )?"
+                r"([^\W\d_]+(?: [^\W\d_]+){0,5}?) (?:that|which) (?:does|do|did) not have\b"),
+     r"every \1 has"),
     # "the bus stop is never unoccupied", "not one chair is unoccupied": people there
     (re.compile(r"\b(is|are|was|were) never (?:unoccupied|empty|deserted|vacant)\b"),
      r"\1 with people"),
@@ -347,7 +353,7 @@ _DENIED_HEADER = re.compile(
     r"|what(?:'s| is)? (?:not|missing|absent)|what (?:is|are|was)n't"
     # "Photo excludes: couch", "Not on the table or anywhere else: knife"
     r"|(?:the )?(?:photo|picture|image|shot|frame|scene) excludes"
-    r"|not (?:on|in|at|by) (?:the |this )?[a-z]+ or anywhere(?: else)?"
+    r"|not (?:on|in|at|by|inside|near|under) (?:the |this )?[a-z]+(?: or anywhere(?: else)?)?"
     # "What you won't: a TV", "Things I don't see: ball", "You won't find: dogs", "Room lacks:
     # bed", "hasn't: people"
     r"|(?:what|things?|stuff|items?) (?:you|we|i) (?:won't|don't|didn't|can't|will not|do not)"

@@ -153,7 +153,7 @@ PARTITIVES = frozenset(
      "couple", "lot", "lots", "row", "rows", "basket", "baskets", "tray", "jar", "kind", "kinds",
      "sort", "sorts", "type", "types", "form", "forms", "number", "crowd", "line", "team",
      "family", "swarm", "crumb", "crumbs", "scrap", "scraps", "morsel", "morsels", "speck", "bite",
-     "bites", "drop", "drops",
+     "bites", "drop", "drops", "head", "heads", "stalk", "stalks",  # "a head of broccoli"
      # containers: "no bowl of fruit" has no fruit in it either
      "bowl", "bowls", "cup", "cups", "mug", "mugs", "vase", "vases"}
 )  # fmt: skip
