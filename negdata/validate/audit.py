@@ -277,6 +277,9 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen110": ("negation_unseen110.jsonl", "coco", False),
     "unseen111": ("negation_unseen111.jsonl", "coco", True),
     "unseen112": ("negation_unseen112.jsonl", "coco", True),
+    "unseen113": ("negation_unseen113.jsonl", "coco", True),
+    "unseen114": ("negation_unseen114.jsonl", "coco", True),
+    "unseen115": ("negation_unseen115.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {
