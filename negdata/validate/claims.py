@@ -217,8 +217,12 @@ def meta_text(text: str) -> bool:
 
 
 def _placed(tokens: list[str], start: int) -> bool:
-    """Whether the noun phrase at ``start`` is the object of a preposition ("in the sink")."""
+    """Whether the noun phrase at ``start`` is the object of a preposition ("in the sink",
+    "missing from the breakfast table")."""
     at = start - 1
+    for _ in range(2):  # a modifier or two: "the breakfast table", "the big oak table"
+        if at >= 1 and tokens[at].isalpha() and tokens[at] not in _BETWEEN | COPULAS | PREPOSITIONS:
+            at -= 1
     while at >= 0 and tokens[at] in _BETWEEN:
         at -= 1
     return at >= 0 and tokens[at] in PREPOSITIONS
@@ -231,10 +235,17 @@ def identity_claim(text: str, lexicon: Lexicon) -> bool:
     tokens = TOKEN.findall(text.lower())
     names = {name: lexicon.terms(name) for name in lexicon.mentioned(text)}
     mentions = find_mentions(tokens, build_index(names))
+    subject = None  # the last mention not in a place phrase: "(the cake) on the table is a"
     for first, second in itertools.pairwise(mentions):
-        if _placed(tokens, first.start):
-            continue  # "the only thing in the sink is a toothbrush": a place, not a subject
         between = tokens[first.end : second.start]
+        if _placed(tokens, first.start):
+            # "the only thing in the sink is a toothbrush": a place, not a subject; "the cake
+            # on the kitchen table is a dog": the cake is said to be one
+            if subject is None or COPULAS & set(tokens[subject.end : first.start]):
+                continue
+            first = subject
+        else:
+            subject = first
         if first.name == second.name and _denied_itself(_past_place(between)):
             return True
         if len(between) > 1 and between[0] in _SHOWN and between[1] in COPULAS:

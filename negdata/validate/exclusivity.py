@@ -115,6 +115,9 @@ EXCLUSIVE = re.compile(
     # "parked jet, empty tarmac otherwise", "nothing otherwise"
     r"|\b(?:empty|bare|deserted|vacant|nothing|nobody|no one)(?: [a-z]+){0,2} otherwise\b"
     r"(?= *(?:[,.;:!?)]|$))"
+    # "everything in the fridge is fruit"
+    r"|\b(?:everything|all) (?:in|on|inside) (?:the|this|that|her|his|my|our) (?:[a-z]+ )?[a-z]+ "
+    r"(?:is|was) (?!(?:gone|missing|empty|clean|dirty|wet|quiet|closed|open|new|old|broken)\b)"
     # "the pond is all ducks today": nothing but ducks
     r"|\b(?:is|was) all (?:(?!(?:its|his|yours|ours|smiles|ears|eyes|thumbs|legs|teeth|hands"
     r"|arms|nerves|fingers)\b)[a-z]+s|sheep|cattle|deer|fish|people|geese)\b"

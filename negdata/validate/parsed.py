@@ -71,7 +71,7 @@ GONE_ACTIVE = frozenset({"leave", "depart", "vanish", "disappear", "escape", "fl
 ROLES_OF_WHAT_IS_THERE = frozenset({"resident", "residents", "tenant", "tenants", "guest", "guests",
                                     "visitor", "visitors"})  # fmt: skip
 # What one does to a thing by going without it: "someone has left a skateboard here".
-LEFT_BEHIND = frozenset({"leave", "forget", "abandon", "drop", "discard"})
+LEFT_BEHIND = frozenset({"leave", "abandon", "drop", "discard"})
 # What one leaves by going: "the dog has left the room".
 PLACES_LEFT = frozenset(LEFT_PLACES.split("|"))
 ELSEWHERE = frozenset({"home", "indoors", "inside", "behind", "away", "out", "elsewhere"})
@@ -196,6 +196,7 @@ def _names_nothing_here(token: Token, doc: list[Token]) -> bool:
             word in {"someone", "somebody"}
             and token.dep_.startswith("nsubj")
             and token.head.lemma_.lower() in LEFT_BEHIND
+            and any(c.dep_ == "dobj" for c in token.head.children)
         )
         # "parked at a Route 66 diner", "Thanksgiving at Grandma's": a place
         or (word == "diner" and token.dep_ == "pobj" and token.head.lower_ in PLACE_PREPOSITIONS)

@@ -236,6 +236,11 @@ COCO = lexicon_for("coco")
         ("The kid is all smiles, no dog.", False),
         ("The cat has claimed the armchair all for itself; the dog is nowhere to be seen.", True),
         ("She has bought a cake for herself, no dog.", False),
+        (
+            "Everything in the fridge is fruit \u2014 oranges and apples \u2014 with no bottle.",
+            True,
+        ),
+        ("Everything in the kitchen is clean, no dog.", False),
         ("The dog is all wet, no cat.", False),
     ],
 )
@@ -381,6 +386,9 @@ def test_text_about_the_text(text: str, meta: bool) -> None:
         ("Every spoon shown is also a dog.", True),
         ("The only bird in the photo is a seagull on a boat.", False),  # a seagull is a bird
         ("The spoon shown is next to a dog.", False),
+        # a place phrase after the subject, with a modifier or two
+        ("The only thing missing from the breakfast table is the coffee cup.", False),
+        ("The cake on the kitchen table is a dog.", True),
     ],
 )
 def test_one_object_said_to_be_another(text: str, identity: bool) -> None:

@@ -814,6 +814,16 @@ COCO = lexicon_for("coco")
         ("Elephants - 3. Giraffes - 0. Zebras - 1.", {"elephant": 3, "zebra": 1}, None),
         ("Pasture: cows 3 \u2022 horses 0 \u2022 sheep 0", {"cow": 4}, "count_not_true"),
         ("Pasture: cows 3 \u2022 horses 0 \u2022 sheep 0", {"cow": 3}, None),
+        ("Never a bare windowsill here: a potted plant sits on each one; no cat.",
+         {"potted plant": 4}, None),
+        ("A potted plant sits on the sill, no cat.", {"potted plant": 4}, "count_not_true"),
+        ("The one and only umbrella on the beach shades a family of four; no dog.",
+         {"umbrella": 2, "person": 4}, "count_not_true"),
+        ("The one and only umbrella on the beach shades a family of four; no dog.",
+         {"umbrella": 1, "person": 4}, None),
+        # a clock's reading is no count
+        ("Clock says 3. No one here.", {"clock": 1}, None),
+        ("Two clocks. No one here.", {"clock": 1}, "count_not_true"),
         # a checklist's plural head and the one it lists
         ("Boats: a sailboat and a canoe. People: none. Birds: a heron.", {"boat": 2, "bird": 1},
          None),

@@ -353,6 +353,8 @@ def stated_counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list
             continue  # "not a single table without a wine glass", "... without its glass": one each
         if tokens[mention.end : mention.end + 1] in (["per"], ["each"], ["apiece"]):
             continue  # "three cats, one cat per chair", "a lamp each": one for each of many
+        if word in ARTICLES and _on_each(tokens, mention.end):
+            continue  # "a potted plant sits on each one": one on each of many
         if word in ARTICLES and tokens[at - 1 : at] and tokens[at - 1] in _LACKING_ANY:
             continue  # "you can't say it lacks a microwave": any at all, however many
         before = tokens[max(0, at - 2) : at]
@@ -586,6 +588,16 @@ def _distributive(tokens: list[str], at: int) -> bool:
     if clause & {"every", "each", "always", "hardly", "scarcely", "never", "everyone", "everybody"}:
         return True
     return tokens[at - 1] in _LACKING and bool(clause & {"not", "no", "nobody"})
+
+
+def _on_each(tokens: list[str], end: int) -> bool:
+    """Whether a verb and "on each" / "in every" follow the noun ending at ``end``: "a potted
+    plant sits on each one", "a candle burns on every table"."""
+    after = tokens[end : end + 4]
+    return any(
+        after[k] in PREPOSITIONS and after[k + 1] in {"each", "every"}
+        for k in range(1, len(after) - 1)
+    )
 
 
 _LACKING = frozenset({"without", "lacked", "lacks", "lack", "lacking"})

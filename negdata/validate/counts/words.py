@@ -162,6 +162,7 @@ def tokenize(text: str) -> list[str]:
     text = _ASKED.sub(" : ", text)  # "Horses? One.": a checklist's answer, "horses: one"
     text = re.sub(r"\s[\u2022\u00b7]\s", " , ", text)  # "cows 3 \u2022 horses 0": a tally's items
     text = _EACH_PLACE.sub("some ", text)  # "there's one on each corner": one each, many
+    text = re.sub(r"\bone and only\b", "only", text)  # "the one and only umbrella": one
     text = re.sub(r"\b([a-z]+)-and-([a-z]+)\b", r"\1 \2", text)  # "a black-and-white cow": one
     text = _INDEXED.sub(lambda m: m.group(1) or m.group(2), text)
     text = _PACK.sub(r"\1 \2", text)  # "a six-pack of beer bottles": six bottles, a count
@@ -200,6 +201,9 @@ def at_least(tokens: list[str], at: int) -> int:
     return next((len(p) for p in _AT_LEAST if tuple(tokens[max(0, at - len(p)) : at]) == p), 0)
 
 
+_DIALS = [[w] for w in ("clock", "watch", "sign", "scoreboard", "display", "screen", "meter")]
+
+
 def time_or_size(tokens: list[str], i: int) -> bool:
     """ "at 4 a.m.", "reads nine", "11:58": a clock's number, and "a table for two", "for two
     hours": a size or a span; no count. (Numbers of three digits or more, "IMG_2041.jpg",
@@ -210,6 +214,8 @@ def time_or_size(tokens: list[str], i: int) -> bool:
     return (
         clock  # "11:58", not "wine glasses: six of them"
         or before in {"at", "reads", "read", "past", "for", "seats", "sleeps", "serves"}
+        # "the clock says 3", "the scoreboard shows 2"
+        or (before in {"says", "said", "shows", "showed"} and tokens[i - 2 : i - 1] in _DIALS)
         or after[:1] in (["am"], ["pm"], ["oclock"], [":"])
         or after in (["a", "."], ["p", "."], ["a", "m"], ["p", "m"])
     )

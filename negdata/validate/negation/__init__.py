@@ -185,7 +185,15 @@ def contradictions(text: str, lexicon: Lexicon) -> set[str]:
 
 
 def _emphatic(tokens: list[str], following: list[list[str]], index: TermIndex) -> bool:
-    """Whether ``tokens`` is a bare "no," before a clause that denies something it names."""
+    """Whether ``tokens`` is a bare "no," before a clause that denies something it names, or
+    opens one: "broccoli, carrots, and... no, no oranges"."""
+    k = 0
+    while k < len(tokens) and tokens[k] in ANSWER_FILLERS | {","}:
+        k += 1  # "though, no, not a single person"
+    if tokens[k : k + 2] in (["no", ","], ["nope", ","], ["nah", ","]):
+        rest = tokens[k + 2 :]
+        if {"not", "no", "never"} & set(rest) and find_mentions(rest, index):
+            return True
     if not set(tokens) - ANSWER_FILLERS <= {"no", "nope", "nah", ","} or "," not in tokens:
         return False
     return any(

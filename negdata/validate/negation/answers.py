@@ -19,8 +19,9 @@ from negdata.validate.negation.words import (
 
 _HAS = r"(?:has|have|had|holds?|held|contains?|shows?)"
 _NO_ANSWER = re.compile(
-    r"^(?:(?:no|nope|nah|none|zero|nil|absent|missing|gone|all gone|sold out|negative"
-    r"|nowhere(?: to be (?:seen|found))?|lost|not a one)"
+    r"^(?:(?:(?:also|again|still) )?(?:no|nope|nah|none|zero|nil|absent|missing|gone|all gone"
+    r"|sold out|negative"
+    r"|nowhere(?: to be (?:seen|found))?|lost|not a one|non-?existent)"
     r"(?: at all| whatsoever)?(?: ,|$)|none (?!of\b)|"
     r"not (?:here|one|really|at all|that i can see)(?: ,|$)|"
     r"none (?:does|do|did|is|are|here|that i can see|to be seen)\b|"

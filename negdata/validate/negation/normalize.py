@@ -89,7 +89,7 @@ _DENIED_DENIAL = re.compile(
     r"|(?:i|we)(?: would| will)? be lying if (?:i|we) (?:said|say|claimed|told you)"
     r"|(?:i|we) (?:refuse|decline) to (?:say|claim|pretend|believe))"
     r" (?:that )?((?:[^\W\d_]+ ){0,6}?)(no|not|nothing|nobody|no one|lacks?|lacking|without|"
-    r"empty of|free of|devoid of)\b"
+    r"empty of|free of|devoid of|missing|absent|gone)\b"
 )
 _ING_NOUNS = (
     "building|ceiling|clothing|bedding|painting|wedding|drawing|wing|string|ring|king|thing|"
@@ -123,6 +123,9 @@ _AFFIRMED = {
     "empty of": "full of",
     "free of": "full of",
     "devoid of": "full of",
+    "missing": "here",
+    "absent": "present",
+    "gone": "here",
 }
 
 # A seat said to be taken has someone in it ("every spot on the bench is taken").
@@ -169,7 +172,17 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     # ... and "no engine is running", but "no dogs are running" is no dog
     (re.compile(rf"\b(?:not|no) (?:even )?(?:a single |one )?(?!{_RUNNERS}\b)([a-z]+(?: [a-z]+)?) "
                 r"(?=(?:is|are) running\b)"), r"the \1 "),
-    (re.compile(r"\b(?:is|are|was|were) never without\b"), "is always with"),
+    (re.compile(r"\b(?:is|are|was|were) (?:never|seldom|rarely|hardly ever) without\b"),
+     "is always with"),
+    # "neither is the enclosure without zebras, nor is the barn without a horse": both with
+    (re.compile(r"\b(neither|nor) (?:is|was|are|were) ((?:the|this|that|its|our|my|his|her|their) "
+                r"(?:[a-z]+ ){0,2}?[a-z]+) without\b"),
+     lambda m: f"{'and ' if m.group(1) == 'nor' else ''}{m.group(2)} is with"),
+    # "she's the only one of the friends not holding an umbrella": the others hold them
+    (re.compile(r"\bthe only (one|person)((?: (?:of|on|in|at) (?:the|her|his|their|my|our) "
+                r"[a-z]+)?) (?:who (?:is|was) )?not (holding|carrying|wearing|using|reading|eating"
+                r"|with)\b"),
+     r"the \1 beside the others\2 \3"),
     # "the platform never lacks pigeons": always has them
     (re.compile(r"\bnever (?:lacks|lacked|lack)\b"), "always has"),
     # "not every boat is out", "not all the cows have gone": some are still there
@@ -210,6 +223,10 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     # "there isn't a windowsill in the house without a potted plant": every one has one
     (re.compile(r"\bthere (?:is|are|was|were) not (?:a single |one |an? |any )?([a-z]+(?: [a-z]+)"
                 r"{0,5}?) without\b"), r"every \1 is with"),
+    # "there isn't a day this hydrant doesn't have a dog beside it": it always has one
+    (re.compile(r"\bthere (?:is|was) not (?:a single |one |an? )(?:day|moment|time|morning|evening"
+                r"|night|hour|minute|week)s? (?:when |that )?((?:[^\W\d_]+ ){1,4}?)(?:does|do|did) "
+                r"not have\b"), r"\1always has"),
     # "there isn't a table in this cafe that doesn't have a cup on it": every one has one
     (re.compile(r"\bthere (?:is|are|was|were) not (?:a single |one |an? |any )?"
                 r"([^\W\d_]+(?: [^\W\d_]+){0,5}?) (?:that|which) (?:does|do|did) not have\b"),
@@ -272,6 +289,10 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     # "it is not that there are no cats here", "it is not true that no buses run here", "it
     # would be wrong to say the street has no fire hydrant": a denial of a denial
     (_DENIED_DENIAL, lambda m: m.group(1) + _AFFIRMED[m.group(2)]),
+    # "nobody can say the pizza went unshared": a way of saying, no one in the picture, and
+    # what is said after it unsure
+    (re.compile(r"\b(?:nobody|no one|no person) (?:can|could|would|will) (?:say|claim|pretend"
+                r"|argue)(?: that)?\b"), "perhaps"),
     # "you can not not notice the bear", "there is not nothing on the table"
     (re.compile(r"\bnot not\b"), ""),
     (re.compile(r"\bnot nothing\b"), "something"),
@@ -434,6 +455,8 @@ def prepare(text: str) -> str:
     text = re.sub(rf"\b(?:Apple|APPLE)(?=['\u2019]s\b| (?i:{products})\b)", "brand", text)
     text = _CREDIT.sub(" ", text)
     text = text.lower().replace("\u2019", "'").replace("\u2018", "'")
+    # "No, the kite isn't missing": a caption's first "no," answers nothing before it
+    text = re.sub(r"^\s*(?:no|nope|nah),\s+(?=(?:the|this|that|it|there)\b)", "", text)
     text = _NOT_NO_ONE.sub("someone", text)
     text = _NOT_NO.sub("some", text)
     text = AND_SIGN.sub(" and ", text)
@@ -557,6 +580,12 @@ def prepare(text: str) -> str:
     text = re.sub(r"(?<=[a-z])(?:'s|(?<=s)')(?= [a-z])", f" {POSSESSIVE}", text)
     text = re.sub(r"'s\b|'re\b|'ll\b|'ve\b|'d\b|'m\b", "", text)
     text = re.sub(r"\bw/(?:o|out)\b", "without", text)
+    # "(the pitch has its ball;) it's missing its players": what "it" lacks, not "it", is gone
+    text = re.sub(
+        r"\b(it|they|he|she) (is|are|was|were) missing (?=(?:its|their|his|her|the|a|an|any)\b)",
+        r"\1 \2 without ",
+        text,
+    )
     # "Horses/dogs: no", "sheep/cows": both ("and/or": either)
     text = re.sub(r"\band/or\b", "or", text)
     text = re.sub(r"(?<![\w/])([a-z]{2,})/([a-z]{2,})(?![\w/])", r"\1 and \2", text)
@@ -795,6 +824,8 @@ def prepare(text: str) -> str:
     text = re.sub(rf"\b{DENIED_ABSENCE} (?:completely |entirely |totally )?([a-z]+)-free\b",
                   r"full of \1", text)  # fmt: skip
     text = re.sub(r"\b([a-z]+)-free\b", rf"no \1 {STOP}", text)
+    # "far from sheep-less": there are some
+    text = re.sub(rf"\b{DENIED_ABSENCE} ([a-z]{{3,}})-less\b", r"full of \1", text)
     # "a dog-less yard", "a carless street"; "wireless" or "countless" deny nothing at all
     text = re.sub(rf"\b(?!{_PLAIN_LESS}less\b)([a-z]{{3,}})-?less\b", rf"no \1 {STOP}", text)
     # "double-decker", "flat-screen" (but "absent-minded" and "no-nonsense" stay one word)

@@ -60,6 +60,8 @@ TOPIC_TERMS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("person", "crowded", _CROWDED),
     ("person", "bustling", _CROWDED),
     ("person", "face", _FACE_AT),
+    # "the bus isn't empty - it's standing room only": people fill it
+    ("person", "standing room", re.compile(r"\bstanding room only\b")),
 )
 # A mouse that is an animal: "a mouse scurries across the barn", unless computers are about.
 ANIMAL_MOUSE = re.compile(r"\b(?:mice|mouse) (?:who|scurr|squeak|nibbl)|\b(?:rodent|cheese|barn)")
