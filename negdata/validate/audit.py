@@ -280,6 +280,7 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen113": ("negation_unseen113.jsonl", "coco", True),
     "unseen114": ("negation_unseen114.jsonl", "coco", True),
     "unseen115": ("negation_unseen115.jsonl", "coco", True),
+    "unseen118": ("negation_unseen118.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {
