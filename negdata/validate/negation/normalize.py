@@ -79,8 +79,9 @@ def initialisms(text: str) -> str:
 _DENIED_DENIAL = re.compile(
     r"\b(?:it (?:is|was) (?:not true|untrue|false|not as if|not as though|not like)"
     r"|it (?:is|was) not(?= that)"
-    r"|(?:it would be|it is|it was) (?:wrong|false|untrue|incorrect|a mistake) to "
-    r"(?:say|claim|think|suggest)"
+    r"|(?:it would be|it is|it was|(?:you|one|a person|anyone|someone) (?:would )?be) "
+    r"(?:wrong|false|untrue|incorrect|a mistake|mistaken) to "
+    r"(?:say|claim|think|suggest|assume|believe)"
     r"|(?:can|could|would|will|do|does|did) not (?:say|claim|pretend|argue)"
     r"|(?:no person|nobody|no one) (?:can|could|would) (?:say|claim|pretend|argue)"
     r"|impossible to (?:say|claim|pretend|argue)"
@@ -196,7 +197,7 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     # "..., nor does it lack a mug", "nor is it missing a microwave": it has one too
     (re.compile(r"\bnor (?:(?:does|do|did) (it|they|he|she|(?:the|this|that) [a-z]+) lack"
                 r"|(?:is|are|was|were) (it|they|he|she|(?:the|this|that) [a-z]+) "
-                r"(?:missing|lacking))\b"),
+                r"(?:missing|lacking|devoid of|empty of|free of|short of|without))\b"),
      lambda m: f"and {m.group(1) or m.group(2)} has"),
     # "not shown are any benches", "but not featuring any sandwiches": none there
     (re.compile(r"\bnot (?:(?:shown|pictured|featured|included|present|visible) (?:are|is)"
@@ -580,6 +581,7 @@ def prepare(text: str) -> str:
     text = re.sub(r"(?<=[a-z])(?:'s|(?<=s)')(?= [a-z])", f" {POSSESSIVE}", text)
     text = re.sub(r"'s\b|'re\b|'ll\b|'ve\b|'d\b|'m\b", "", text)
     text = re.sub(r"\bw/(?:o|out)\b", "without", text)
+    text = re.sub(r"\bno to (?:the |a |an |any )?(?=[a-z])", "no ", text)  # "no to the bird"
     # "(the pitch has its ball;) it's missing its players": what "it" lacks, not "it", is gone
     text = re.sub(
         r"\b(it|they|he|she) (is|are|was|were) missing (?=(?:its|their|his|her|the|a|an|any)\b)",

@@ -23,11 +23,12 @@ _PLACES = (
     r"sidewalks?|rooms?|halls?|cafes?|restaurants?|bars?|stadiums?|arenas?|pools?|parks?|trains?|"
     r"bus(?:es)?|subway cars?|festivals?|fairs?)"
 )
-# "the crowded street", "the platform is crowded", "the beach was bustling"
+# "the crowded street", "the platform is crowded", "the beach was bustling", "Platforms: packed"
 _CROWDED = re.compile(
     rf"\b(?:crowded|bustling) (?:[a-z]+ )?{_PLACES}\b"
     rf"|\b{_PLACES} (?:is|are|was|were) (?:(?:still|very|so|really|already) )?"
     r"(?:crowded|bustling)\b"
+    rf"|\b{_PLACES}\s*:\s*(?:crowded|bustling|packed)\b"
 )
 _SHEEPDOG = re.compile(
     r"^(?!.*\bflocks? of\b).*\b(?:collies?|sheepdogs?|shepherd(?:s|ess)?|ewes?|lambs?|shearing|"
@@ -59,6 +60,7 @@ TOPIC_TERMS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     # "the crowded street": people are there
     ("person", "crowded", _CROWDED),
     ("person", "bustling", _CROWDED),
+    ("person", "packed", _CROWDED),
     ("person", "face", _FACE_AT),
     # "the bus isn't empty - it's standing room only": people fill it
     ("person", "standing room", re.compile(r"\bstanding room only\b")),
