@@ -208,6 +208,7 @@ META = re.compile(
 )
 _BETWEEN = frozenset({"a", "an", "the", "actually", "really", "just", "also", "clearly"})
 _RELATIVE = frozenset({"which", "who", "that"})
+_HOLDING = frozenset({"wearing", "holding", "carrying", "using", "eating", "reading", "riding"})
 _SHOWN = frozenset({"shown", "pictured", "seen", "visible", "here", "there"})
 
 
@@ -225,7 +226,8 @@ def _placed(tokens: list[str], start: int) -> bool:
             at -= 1
     while at >= 0 and tokens[at] in _BETWEEN:
         at -= 1
-    return at >= 0 and tokens[at] in PREPOSITIONS
+    # ... or of a verb: "the only one wearing a tie is the groom"
+    return at >= 0 and (tokens[at] in PREPOSITIONS or tokens[at] in _HOLDING)
 
 
 def identity_claim(text: str, lexicon: Lexicon) -> bool:

@@ -319,7 +319,9 @@ _LIMITS = frozenset({"ADP", "SCONJ", "ADV", "PART"})
 # banana", "the shelf just holds a vase".
 _HOLDING = frozenset(
     {"show", "have", "hold", "contain", "feature", "depict", "include", "capture", "see",
-     "find", "remain", "stand", "sit", "lie", "be", "keep", "carry", "bear", "display"}
+     "find", "remain", "stand", "sit", "lie", "be", "keep", "carry", "bear", "display",
+     # "solely furnished with a bed", "filled only with sheep"
+     "furnish", "fill", "stock", "equip", "populate", "occupy", "inhabit", "decorate"}
 )  # fmt: skip
 
 

@@ -241,6 +241,8 @@ COCO = lexicon_for("coco")
             True,
         ),
         ("Everything in the kitchen is clean, no dog.", False),
+        ("Solely furnished with a bed, the room has no chair or TV.", True),
+        ("Just finished, the cake sits on the table; no dog.", False),
         ("The dog is all wet, no cat.", False),
     ],
 )
@@ -389,6 +391,7 @@ def test_text_about_the_text(text: str, meta: bool) -> None:
         # a place phrase after the subject, with a modifier or two
         ("The only thing missing from the breakfast table is the coffee cup.", False),
         ("The cake on the kitchen table is a dog.", True),
+        ("The only one wearing a tie is the groom; no wine glasses have been set out.", False),
     ],
 )
 def test_one_object_said_to_be_another(text: str, identity: bool) -> None:

@@ -203,6 +203,9 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
          "unresolved_anaphor"),
         # what runs on legs is no machine switched off: "no dogs are running" is no dog
         ("People board a red bus and no dogs are running around.", None),
+        # "not even ... without": the people are there
+        ("Not even the rain leaves the red bus without its people; no dog.", "double_negation"),
+        ("Not even a dog: the people on the red bus sit without one.", None),
     ],
 )  # fmt: skip
 def test_caption_gates(text: str, reason: str | None) -> None:

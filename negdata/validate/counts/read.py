@@ -204,7 +204,10 @@ def _count_after(tokens: list[str], mention: Mention) -> Found | None:
     "dogs: 2 | cats: 0", "Giraffes - 0."), or an apposition ("chairs, thirty of them,"), else
     ``None``."""
     at = mention.end
-    while at < len(tokens) and tokens[at] in _STATED - {","}:
+    while at < len(tokens) and (
+        tokens[at] in _STATED - {","}
+        or (tokens[at].endswith("ed") and tokens[at + 1 : at + 2] == [":"])  # "Couches ruined:"
+    ):
         at += 1
     first = tokens[at] if at < len(tokens) else ""
     listed = mention.start == 0 or tokens[mention.start - 1] in {";", ".", "|", ",", ":"}
@@ -332,7 +335,8 @@ def stated_counts(text: str, names: Mapping[str, tuple[str, ...]]) -> tuple[list
             own = starts.get(mention.end, mention.name) == mention.name
             theirs = POSSESSIVES & set(tokens[max(0, mention.start - 2) : mention.start])
             if singular(last) != last and own and (theirs or _served(tokens, mention)):
-                uncounted.add(mention.name)
+                if not _group_said(tokens, mention.end):  # "its visitors, a family of four"
+                    uncounted.add(mention.name)
             elif singular(last) != last and own and _bare_plural(tokens, mention):
                 bare_plurals.setdefault(mention.name, []).append(mention)
             elif (
@@ -461,6 +465,19 @@ def _herd_of(tokens: list[str], mentions: list[Mention]) -> set[str]:
         return set()
     animals = {m.name for m in mentions if m.name in ANIMALS and not denied_before(tokens, m)}
     return animals if len(animals) == 1 and animals <= _HERD_ANIMALS else set()
+
+
+def _group_said(tokens: list[str], end: int) -> bool:
+    """Whether an apposition after a plural ending at ``end`` says how many it is: "its
+    visitors, a family of four" (four)."""
+    after = tokens[end : end + 6]
+    return (
+        after[:2] in ([",", "a"], [",", "an"])
+        and after[2:3] != []
+        and after[2] in GROUPS
+        and after[3:4] == ["of"]
+        and (after[4:5] != [] and (after[4] in COUNTS or after[4].isdigit()))
+    )
 
 
 def _herd_named(tokens: list[str], at: int, named: set[int]) -> bool:

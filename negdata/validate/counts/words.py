@@ -30,6 +30,7 @@ COUNTS: dict[str, tuple[int, int | None]] = {
     "single": (1, 1),
     "lone": (1, 1),
     "solitary": (1, 1),
+    "solo": (1, 1),  # "solo traveler"
     "sole": (1, 1),
     "alone": (1, 1),  # "the bear is alone", "the kite flies on its own" (``alone.by_itself``)
     "both": (2, 2),
@@ -182,7 +183,9 @@ _EACH_PLACE = re.compile(
     r"\bone (?=(?:on|at|in|by|beside|under|over|above|for|per|outside) (?:each|every)\b)"
 )
 # A question a count answers: "Horses? One.", "Cups? 2, all empty."
-_ASKED = re.compile(rf"(?<=[a-z])\?+[ \t]+(?=(?:{NUMBERS}|\d+)\b[ \t]*(?:[.,;!)]|$))")
+_ASKED = re.compile(
+    rf"(?<=[a-z])\?+[ \t]+(?:(?:just|only) )?(?=(?:{NUMBERS}|\d+)\b[ \t]*(?:[.,;!)]|$))"
+)
 # A listing's multiplier, before or after the name it counts: "2x chairs", "chairs (x4)".
 _TIMES_BEFORE = re.compile(r"\b(\d+) ?[x\u00d7] ?(?=[a-z]{2})")
 _TIMES_AFTER = re.compile(r"\b([a-z]{2,}) \(?[x\u00d7] ?(\d+)\b\)?")

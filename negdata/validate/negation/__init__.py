@@ -219,6 +219,13 @@ def _clauses(text: str, index: TermIndex) -> list[Clause]:
         answer = answer_end(tokens)
         if answer is not None and _emphatic(tokens, clause_tokens[i + 1 : i + 2], index):
             answer = None  # "two players rally | and no, there isn't a bench": no answer
+        if (
+            answer is not None
+            and i
+            and clause_tokens[i - 1][-1:] in (["and"], ["or"])
+            and set(tokens) <= {"no", "nope", ","}
+        ):
+            answer = None  # "donuts, a sandwich, and | no | not a slice of pizza": the list goes on
         # "The recipe calls for walnuts, but there are none": the denial answers what is
         # supposed there, no object named earlier.
         if (

@@ -45,7 +45,8 @@ _NO_ANSWER = re.compile(
 YES_ANSWER = re.compile(
     r"^(?:but |and )?(?:yes|yep|yeah|there (?:is|are|was|were) (?:one|some|two|three|several))\b"
     # a count alone answers a question: "Sheep? Plenty.", "Horses? One.", "Cups? 2, all empty."
-    rf"|^(?:plenty|lots|loads|many|several|some|a few|a couple|a handful|dozens|num|{NUMBERS})"
+    rf"|^(?:just |only )?(?:plenty|lots|loads|many|several|some|a few|a couple|a handful|dozens"
+    rf"|num|{NUMBERS})"
     r"(?: of them| in all| total| or so| at least)?(?: ,|$)"
 )
 

@@ -140,7 +140,7 @@ _NONE_TAKEN = re.compile(
 )
 SEAT_TAKEN = re.compile(
     r"(?<!\bno )(?<!\bnot )(?<!\bnone of the )"  # "none of the chairs are occupied": no one
-    r"\b((?:chair|seat|bench|spot|stool|sofa|couch|place)s?(?: [^\W\d_]+){0,4}? )(is|are|was|were) "
+    r"\b((?:chair|seat|bench|spot|stool|sofa|couch|place)s?(?: [^\W\d_]+){0,6}? )(is|are|was|were) "
     r"(?:taken|occupied)\b(?! (?:away|down|off|out|for|from|by)\b)",
     re.IGNORECASE,
 )
@@ -219,7 +219,7 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     # "not one ewe without a lamb at foot", "hardly a windowsill without a potted plant": every
     # one (or nearly), each with one
     # "not a beach without umbrellas": every one has them
-    (re.compile(r"\b(?:not a single|not one|not an?|hardly an?|scarcely an?|barely an?) "
+    (re.compile(r"\b(?:not a single|not one|not an?|nor an?|hardly an?|scarcely an?|barely an?) "
                 r"([a-z]+(?: [a-z]+){0,2}?) without\b"), r"every \1 with"),
     # "there isn't a windowsill in the house without a potted plant": every one has one
     (re.compile(r"\bthere (?:is|are|was|were) not (?:a single |one |an? |any )?([a-z]+(?: [a-z]+)"
@@ -375,7 +375,7 @@ _DENIED_HEADER = re.compile(
     r"|what(?:'s| is)? (?:not|missing|absent)|what (?:is|are|was)n't"
     # "Photo excludes: couch", "Not on the table or anywhere else: knife"
     r"|(?:the )?(?:photo|picture|image|shot|frame|scene) excludes"
-    r"|not (?:on|in|at|by|inside|near|under) (?:the |this )?[a-z]+(?: or anywhere(?: else)?)?"
+    r"|not (?:on|in|at|by) (?:the |this )?[a-z]+ or anywhere(?: else)?|not anywhere"
     # "What you won't: a TV", "Things I don't see: ball", "You won't find: dogs", "Room lacks:
     # bed", "hasn't: people"
     r"|(?:what|things?|stuff|items?) (?:you|we|i) (?:won't|don't|didn't|can't|will not|do not)"
@@ -404,6 +404,19 @@ _ITEM_JOIN = re.compile(r"\s*(?:,|\band\b|\bor\b|\n[ \t]*[-*\u2022])\s*")
 
 
 _TRACE_OF = re.compile(r"\b(?:any |a |the )?(?:sign|trace|hint|glimpse)s? of ")
+
+
+# A list answered "none": "Trains, buses, cars: none in sight tonight".
+_LIST_NONE = re.compile(
+    r"(?:^|(?<=[.;!?\n]))\s*((?:[a-z]+ ){0,1}[a-z]+(?:, (?:[a-z]+ ){0,1}[a-z]+)+"
+    r"(?:,? (?:and|or) (?:[a-z]+ ){0,1}[a-z]+)?)\s*:\s*(?:none|zero|nil)\b"
+)
+
+
+def _each_denied(listed: re.Match[str]) -> str:
+    """Each item of a list answered "none", denied: "no trains , no buses , no cars"."""
+    items = re.split(r",? (?:and|or) |, ", listed.group(1).strip())
+    return " " + " , ".join(f"no {item}" for item in items)
 
 
 def _denied_items(header: re.Match[str]) -> str:
@@ -463,6 +476,7 @@ def prepare(text: str) -> str:
     text = AND_SIGN.sub(" and ", text)
     text = _NONE_MISSING.sub(r"every \1 is here ;", text)  # before a colon reads as a header
     text = _NOTHING_MISSING.sub(lambda m: f"{m.group(1) or 'it'} has everything ;", text)
+    text = _LIST_NONE.sub(_each_denied, text)
     text = _DENIED_HEADER.sub(_denied_items, text)
     text = _ANSWER_LINE.sub(rf"\1 {BREAK} ", text)
     if _PLUS_LINE.search(text):
@@ -495,7 +509,7 @@ def prepare(text: str) -> str:
     # "buses: 4 / cars: 0", "cows 3 \u2022 horses 0": a list's items, not "bus/train"
     text = re.sub(r"\s/\s|(?<=\S) [\u2022\u00b7] ", " , ", text)
     # "Cars: 0", "0 trucks", "balls x0": a zero count is a cue.
-    text = re.sub(r"(?<![\d.,])\bx? ?0\b(?![.,]\d)", " zero ", text)
+    text = re.sub(r"(?<![\d.,:])\bx? ?0\b(?![.,:]\d)", " zero ", text)  # not "0:00", a clock
     text = re.sub(r"(?<![\d.,-])\b[1-9]\d*\b(?![.,:]\d|-)", " num ", text)  # "and 2 cups"
     text = re.sub(r"(?<=[a-z]) x[1-9]\d*\b", " , ", text)  # "apples x2, oranges x1": a checklist
     # Product and possessive descriptors name no one: "men's necktie", "kids' teddy bear", "its
