@@ -283,6 +283,7 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen118": ("negation_unseen118.jsonl", "coco", True),
     "unseen119": ("negation_unseen119.jsonl", "coco", True),
     "unseen120": ("negation_unseen120.jsonl", "coco", True),
+    "unseen121": ("negation_unseen121.jsonl", "coco", True),
     "held-out95": ("negation_heldout95.jsonl", "coco", False),
     "unseen116": ("negation_unseen116.jsonl", "coco", False),
     "unseen117": ("negation_unseen117.jsonl", "coco", False),
