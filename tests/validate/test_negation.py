@@ -1198,6 +1198,10 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
                                                               "cup": "negated"}),
         ("Any elephants? Just one. Any zebras? None.", {"elephant": "affirmed",
                                                         "zebra": "negated"}),
+        ("No one could say the table isn't set: wine glasses, forks and knives are all out, "
+         "though there's no bottle yet.", {"dining table": "affirmed", "wine glass": "affirmed",
+                                           "fork": "affirmed", "knife": "affirmed",
+                                           "bottle": "negated"}),
         # a count alone answers the question before it
         ("Sheep? Plenty. Cows? A few. Dogs? None. Horses? One.",
          {"sheep": "affirmed", "cow": "affirmed", "dog": "negated", "horse": "affirmed"}),

@@ -430,7 +430,7 @@ def _denied_items(header: re.Match[str]) -> str:
 # Things set out are there: "glasses and forks are out"; a light that is out is off.
 _LAID_OUT = re.compile(
     r"\b((?:glasses|forks|knives|spoons|plates|cups|mugs|bowls|napkins|candles|cutlery|lights?) "
-    r"(?:is|are|was|were)) out\b"
+    r"(?:is|are|was|were))(?: all| already)? out\b"
 )
 
 
