@@ -206,6 +206,8 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         # "not even ... without": the people are there
         ("Not even the rain leaves the red bus without its people; no dog.", "double_negation"),
         ("Not even a dog: the people on the red bus sit without one.", None),
+        ("The red bus is seldom without people, and now is no different; no dog.",
+         "double_negation"),
     ],
 )  # fmt: skip
 def test_caption_gates(text: str, reason: str | None) -> None:

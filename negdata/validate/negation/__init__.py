@@ -191,8 +191,8 @@ def _emphatic(tokens: list[str], following: list[list[str]], index: TermIndex) -
     while k < len(tokens) and tokens[k] in ANSWER_FILLERS | {","}:
         k += 1  # "though, no, not a single person"
     if tokens[k : k + 2] in (["no", ","], ["nope", ","], ["nah", ","]):
-        rest = tokens[k + 2 :]
-        if {"not", "no", "never"} & set(rest) and find_mentions(rest, index):
+        rest = tokens[k + 2 :]  # a denial that opens right after: "no, no oranges"
+        if rest[:1] in (["no"], ["not"], ["never"]) and find_mentions(rest, index):
             return True
     if not set(tokens) - ANSWER_FILLERS <= {"no", "nope", "nah", ","} or "," not in tokens:
         return False

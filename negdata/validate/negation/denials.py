@@ -98,8 +98,9 @@ _RAW_CUE = (
 )
 _RAW_GAP = r"(?:(?!\b(?:and|or|nor|but)\b)[^.;:!?|,\n]){0,40}?"
 _RAW_DOUBLE = re.compile(
-    # "not even the fog leaves the pier without its fishermen": they are there
-    rf"\bnot even\b{_RAW_GAP}\bwithout\b|"
+    # "not even the fog leaves the pier without its fishermen", "the crosswalk is seldom
+    # without a pedestrian" (most days, and now?): they are there
+    rf"\bnot even\b{_RAW_GAP}\bwithout\b|\b(?:seldom|rarely|hardly ever) without\b|"
     # "nowhere on the hill is there not a sheep": a sheep everywhere ("no", as written)
     r"\bnowhere\b[^.;:!?|]{0,60}\b(?:is|are|was|were) there (?:not|no|never)\b"
     # "don't think there isn't a dog", "there's no way there isn't a cat", "it's not like the

@@ -90,7 +90,7 @@ _DENIED_DENIAL = re.compile(
     r"|(?:i|we)(?: would| will)? be lying if (?:i|we) (?:said|say|claimed|told you)"
     r"|(?:i|we) (?:refuse|decline) to (?:say|claim|pretend|believe))"
     r" (?:that )?((?:[^\W\d_]+ ){0,6}?)(no|not|nothing|nobody|no one|lacks?|lacking|without|"
-    r"empty of|free of|devoid of|missing|absent|gone)\b"
+    r"empty of|free of|devoid of|missing|absent|gone|empty|bare)\b"
 )
 _ING_NOUNS = (
     "building|ceiling|clothing|bedding|painting|wedding|drawing|wing|string|ring|king|thing|"
@@ -127,6 +127,8 @@ _AFFIRMED = {
     "missing": "here",
     "absent": "present",
     "gone": "here",
+    "empty": "full",
+    "bare": "full",
 }
 
 # A seat said to be taken has someone in it ("every spot on the bench is taken").
@@ -173,8 +175,7 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     # ... and "no engine is running", but "no dogs are running" is no dog
     (re.compile(rf"\b(?:not|no) (?:even )?(?:a single |one )?(?!{_RUNNERS}\b)([a-z]+(?: [a-z]+)?) "
                 r"(?=(?:is|are) running\b)"), r"the \1 "),
-    (re.compile(r"\b(?:is|are|was|were) (?:never|seldom|rarely|hardly ever) without\b"),
-     "is always with"),
+    (re.compile(r"\b(?:is|are|was|were) never without\b"), "is always with"),
     # "neither is the enclosure without zebras, nor is the barn without a horse": both with
     (re.compile(r"\b(neither|nor) (?:is|was|are|were) ((?:the|this|that|its|our|my|his|her|their) "
                 r"(?:[a-z]+ ){0,2}?[a-z]+) without\b"),
