@@ -470,13 +470,13 @@ def _herd_of(tokens: list[str], mentions: list[Mention]) -> set[str]:
 def _group_said(tokens: list[str], end: int) -> bool:
     """Whether an apposition after a plural ending at ``end`` says how many it is: "its
     visitors, a family of four" (four)."""
-    after = tokens[end : end + 6]
+    after = tokens[end : end + 5]
     return (
-        after[:2] in ([",", "a"], [",", "an"])
-        and after[2:3] != []
+        len(after) == 5
+        and after[:2] in ([",", "a"], [",", "an"])
         and after[2] in GROUPS
-        and after[3:4] == ["of"]
-        and (after[4:5] != [] and (after[4] in COUNTS or after[4].isdigit()))
+        and after[3] == "of"
+        and (after[4] in COUNTS or after[4].isdigit())
     )
 
 
