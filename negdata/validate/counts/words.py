@@ -18,6 +18,7 @@ from negdata.validate.negation.words import (
     NUMBER_WORDS,
     NUMBERS,
     NUMERALS,
+    TALLY_BULLET,
     TENS,
 )
 
@@ -161,7 +162,7 @@ def tokenize(text: str) -> list[str]:
     text = _DASH.sub(" ; ", AND_SIGN.sub(" and ", text.lower()))
     text = re.sub(r"[ \t]*\n\s*", " ; ", text)  # a line ends a phrase: "dog: 1\ncat: 0"
     text = _ASKED.sub(" : ", text)  # "Horses? One.": a checklist's answer, "horses: one"
-    text = re.sub(r"\s[\u2022\u00b7]\s", " , ", text)  # "cows 3 \u2022 horses 0": a tally's items
+    text = TALLY_BULLET.sub(" , ", text)  # "cows 3 \u2022 horses 0": a tally's items
     text = _EACH_PLACE.sub("some ", text)  # "there's one on each corner": one each, many
     text = re.sub(r"\bone and only\b", "only", text)  # "the one and only umbrella": one
     text = re.sub(r"\b([a-z]+)-and-([a-z]+)\b", r"\1 \2", text)  # "a black-and-white cow": one
@@ -204,7 +205,7 @@ def at_least(tokens: list[str], at: int) -> int:
     return next((len(p) for p in _AT_LEAST if tuple(tokens[max(0, at - len(p)) : at]) == p), 0)
 
 
-_DIALS = [[w] for w in ("clock", "watch", "sign", "scoreboard", "display", "screen", "meter")]
+_DIALS = frozenset({"clock", "watch", "sign", "scoreboard", "display", "screen", "meter"})
 
 
 def time_or_size(tokens: list[str], i: int) -> bool:
@@ -218,7 +219,7 @@ def time_or_size(tokens: list[str], i: int) -> bool:
         clock  # "11:58", not "wine glasses: six of them"
         or before in {"at", "reads", "read", "past", "for", "seats", "sleeps", "serves"}
         # "the clock says 3", "the scoreboard shows 2"
-        or (before in {"says", "said", "shows", "showed"} and tokens[i - 2 : i - 1] in _DIALS)
+        or (before in {"says", "said", "shows", "showed"} and i > 1 and tokens[i - 2] in _DIALS)
         or after[:1] in (["am"], ["pm"], ["oclock"], [":"])
         or after in (["a", "."], ["p", "."], ["a", "m"], ["p", "m"])
     )

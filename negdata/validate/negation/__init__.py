@@ -188,7 +188,7 @@ def _emphatic(tokens: list[str], following: list[list[str]], index: TermIndex) -
     """Whether ``tokens`` is a bare "no," before a clause that denies something it names, or
     opens one: "broccoli, carrots, and... no, no oranges"."""
     k = 0
-    while k < len(tokens) and tokens[k] in ANSWER_FILLERS | {","}:
+    while k < len(tokens) and tokens[k] in ANSWER_FILLERS:
         k += 1  # "though, no, not a single person"
     if tokens[k : k + 2] in (["no", ","], ["nope", ","], ["nah", ","]):
         rest = tokens[k + 2 :]  # a denial that opens right after: "no, no oranges"
@@ -199,6 +199,18 @@ def _emphatic(tokens: list[str], following: list[list[str]], index: TermIndex) -
     return any(
         {"not", "no", "never"} & set(clause) and find_mentions(clause, index)
         for clause in following
+    )
+
+
+def _answers_nothing(clauses: list[list[str]], i: int, index: TermIndex) -> bool:
+    """Whether the clause at ``i``, though it opens like an answer, answers nothing: an emphatic
+    "no," ("two players rally | and no, there isn't a bench") or a bare "no" inside a list that
+    goes on ("donuts, a sandwich, and | no | not a slice of pizza")."""
+    tokens = clauses[i]
+    if _emphatic(tokens, clauses[i + 1 : i + 2], index):
+        return True
+    return (
+        bool(i) and clauses[i - 1][-1:] in (["and"], ["or"]) and set(tokens) <= {"no", "nope", ","}
     )
 
 
@@ -216,16 +228,7 @@ def _clauses(text: str, index: TermIndex) -> list[Clause]:
         none_neg, none_aff = decide_none_of(tokens, mentions)
         never = never_subjects(tokens, mentions)
         hedged = hedged_starts(tokens, mentions)
-        answer = answer_end(tokens)
-        if answer is not None and _emphatic(tokens, clause_tokens[i + 1 : i + 2], index):
-            answer = None  # "two players rally | and no, there isn't a bench": no answer
-        if (
-            answer is not None
-            and i
-            and clause_tokens[i - 1][-1:] in (["and"], ["or"])
-            and set(tokens) <= {"no", "nope", ","}
-        ):
-            answer = None  # "donuts, a sandwich, and | no | not a slice of pizza": the list goes on
+        answer = None if _answers_nothing(clause_tokens, i, index) else answer_end(tokens)
         # "The recipe calls for walnuts, but there are none": the denial answers what is
         # supposed there, no object named earlier.
         if (

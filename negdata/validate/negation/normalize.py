@@ -41,6 +41,7 @@ from negdata.validate.negation.words import (
     PREPOSITIONS,
     SHOW_VERBS,
     STOP,
+    TALLY_BULLET,
     TICK_MARKS,
     VEHICLE_PLACES,
     YOUNG_ANIMAL,
@@ -409,8 +410,8 @@ _TRACE_OF = re.compile(r"\b(?:any |a |the )?(?:sign|trace|hint|glimpse)s? of ")
 
 # A list answered "none": "Trains, buses, cars: none in sight tonight".
 _LIST_NONE = re.compile(
-    r"(?:^|(?<=[.;!?\n]))\s*((?:[a-z]+ ){0,1}[a-z]+(?:, (?:[a-z]+ ){0,1}[a-z]+)+"
-    r"(?:,? (?:and|or) (?:[a-z]+ ){0,1}[a-z]+)?)\s*:\s*(?:none|zero|nil)\b"
+    r"(?:^|(?<=[.;!?\n]))\s*((?:[a-z]+ )?[a-z]+(?:, (?:[a-z]+ )?[a-z]+)+"
+    r"(?:,? (?:and|or) (?:[a-z]+ )?[a-z]+)?)\s*:\s*(?:none|zero|nil)\b"
 )
 
 
@@ -508,7 +509,7 @@ def prepare(text: str) -> str:
     )
     text = re.sub(rf"\b(zero|{NUMBERS}) \(\d+\)", r"\1", text)  # "zero (0) laptops"
     # "buses: 4 / cars: 0", "cows 3 \u2022 horses 0": a list's items, not "bus/train"
-    text = re.sub(r"\s/\s|(?<=\S) [\u2022\u00b7] ", " , ", text)
+    text = TALLY_BULLET.sub(" , ", re.sub(r"\s/\s", " , ", text))
     # "Cars: 0", "0 trucks", "balls x0": a zero count is a cue.
     text = re.sub(r"(?<![\d.,:])\bx? ?0\b(?![.,:]\d)", " zero ", text)  # not "0:00", a clock
     text = re.sub(r"(?<![\d.,-])\b[1-9]\d*\b(?![.,:]\d|-)", " num ", text)  # "and 2 cups"

@@ -283,6 +283,8 @@ COUNT_WORDS = NUMERALS | {"several", "many", "few"}
 NT_BASES = "is|are|was|were|does|do|did|has|have|had|could|would|should|must|need"
 POSSESSIVE = "xposs"  # stands for "'s": "the child's bike" -> "the child xposs bike"
 
+# A bullet between a tally's items: "cows 3 \u2022 horses 0"
+TALLY_BULLET = re.compile(r"(?<=\S) [\u2022\u00b7] ")
 ANSWER_FILLERS = frozenset(
     {"a", "q", "answer", ",", "and", "but", "yet", "so", "well", "sadly", "apparently", "today",
      "now", "right", "tonight", "currently", "though", "unfortunately", "actually", "alas",
