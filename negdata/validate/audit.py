@@ -290,6 +290,12 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out95": ("negation_heldout95.jsonl", "coco", False),
     "unseen116": ("negation_unseen116.jsonl", "coco", False),
     "unseen117": ("negation_unseen117.jsonl", "coco", False),
+    "held-out97": ("negation_heldout97.jsonl", "coco", False),
+    "unseen124": ("negation_unseen124.jsonl", "coco", False),
+    "unseen125": ("negation_unseen125.jsonl", "coco", False),
+    "unseen126": ("negation_unseen126.jsonl", "coco", True),
+    "unseen127": ("negation_unseen127.jsonl", "coco", True),
+    "unseen128": ("negation_unseen128.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {
