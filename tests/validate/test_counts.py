@@ -856,6 +856,20 @@ COCO = lexicon_for("coco")
         ("Sheep? Plenty. Dogs? None. Horses? One.", {"sheep": 20, "horse": 1}, None),
         ("Cups? 2, all empty. Forks? None.", {"cup": 3}, "count_not_true"),
         ("Cups? 2, all empty. Forks? None.", {"cup": 2}, None),
+        ("Sheep? None. Horse? Yes, one.", {"horse": 2}, "count_not_true"),
+        ("Sheep? None. Horse? Yes, one.", {"horse": 1}, None),
+        ("Horses? Two of them. Sheep? None.", {"horse": 3}, "count_not_true"),
+        ("Horses? Two of them. Sheep? None.", {"horse": 2}, None),
+        ("Doughnuts: a dozen. Forks: none.", {"donut": 11}, "count_not_true"),
+        ("Doughnuts: a dozen. Forks: none.", {"donut": 12}, None),
+        # a tally's items, a slash between them
+        ("Cows 5 / horses 0 / sheep 2.", {"cow": 5, "sheep": 2}, None),
+        ("Cows 5 / horses 0 / sheep 2.", {"cow": 2, "sheep": 5}, "count_not_true"),
+        # "a single one", after a dash, of the one name the clause before gives
+        ("The lane isn't so empty as to lack a horse - a single one grazes by the gate - but "
+         "there are no sheep.", {"horse": 2}, "count_not_true"),
+        ("The lane isn't so empty as to lack a horse - a single one grazes by the gate - but "
+         "there are no sheep.", {"horse": 1}, None),
     ],
 )  # fmt: skip
 def test_counts_are_checked_against_the_boxes(

@@ -208,6 +208,22 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("Not even a dog: the people on the red bus sit without one.", None),
         ("The red bus is seldom without people, and now is no different; no dog.",
          "double_negation"),
+        ("Seldom is the red bus without people, and today is no exception; no dog.",
+         "double_negation"),
+        # a denial of a lack the rules cannot rewrite, or of a shut state: people are there
+        ("The red bus could hardly be called peopleless, though no dog is aboard.",
+         "double_negation"),
+        ("Don't imagine for a moment that the red bus has no people: it is packed. No dog.",
+         "double_negation"),
+        ("Not one door of the red bus is closed, and people get on; no dog.", "double_negation"),
+        # one that has none: every one has some
+        ("There isn't a seat on the red bus that has no person in it; no dog.",
+         "double_negation"),
+        ("Seldom is the café without people, and a red bus waits; no dog.", "double_negation"),
+        ("People on a red bus that has no dog aboard.", None),
+        ("Not a window of the red bus is people-free; no dog.", "double_negation"),
+        ("Nobody could argue the red bus is peopleless; no dog.", "double_negation"),
+        ("Not a bottle on the red bus is unopened, and people drink; no dog.", "double_negation"),
     ],
 )  # fmt: skip
 def test_caption_gates(text: str, reason: str | None) -> None:

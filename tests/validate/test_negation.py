@@ -177,6 +177,29 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         ("A vase on the table; there's no bowl of fruit.", {"vase": "affirmed",
          "dining table": "affirmed", "bowl": "negated", "fruit": "negated"}),
         ("Cars wait at the red light.", {"car": "affirmed", "traffic light": "affirmed"}),
+        ("Green light, no trucks.", {"traffic light": "affirmed", "truck": "negated"}),
+        ("Cups: plenty. Spoons: not one.", {"cup": "affirmed", "spoon": "negated"}),
+        # a header that says where, answered "no"
+        ("Boats in the harbour: yes. People anywhere: no. Cars on the road: none.",
+         {"boat": "affirmed", "person": "negated", "car": "negated"}),
+        ("Oven: on. Pizza inside: none.", {"oven": "affirmed", "pizza": "negated"}),
+        ("Giraffes: yes. Keeper: yes, feeding them. Zebras: no.",
+         {"giraffe": "affirmed", "person": "affirmed", "zebra": "negated"}),
+        # "nor" goes on with the denied lack
+        ("The bathroom is not lacking a toilet, nor a sink, but there's no toothbrush.",
+         {"toilet": "affirmed", "sink": "affirmed", "toothbrush": "negated"}),
+        ("The room is not lacking chairs; no table, nor a couch.",
+         {"chair": "affirmed", "dining table": "negated", "couch": "negated"}),
+        # what waits for the light waits at one
+        ("A crowd waits for the light, yet there's no bus.",
+         {"person": "affirmed", "traffic light": "affirmed", "bus": "negated"}),
+        ("The light turns green and there's no bus.", {"traffic light": "affirmed",
+                                                      "bus": "negated"}),
+        ("Commuters wait for the bus; no car.", {"person": "affirmed", "car": "negated"}),
+        # an accent is no word's end: "café" reads as "cafe"
+        ("There isn't a table in the café that isn't taken; no dog.",
+         {"dining table": "affirmed", "dog": "negated"}),
+        ("Knives: three. Forks: not a one!", {"knife": "affirmed", "fork": "negated"}),
         # the room a photo is taken in: not there, not in the photo
         ("The cat's chair sits by the window; the cat is not in the room.", {"chair": "affirmed",
          "cat": "negated"}),
@@ -1224,6 +1247,15 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
          {"dining table": "affirmed", "wine glass": "affirmed", "bottle": "negated"}),
         ("The counter doesn't lack a toaster, nor does it lack a mug, but there is no fridge.",
          {"toaster": "affirmed", "cup": "affirmed", "refrigerator": "negated"}),
+        # a lack denied by "hardly": "hardly lacking", "scarcely without"
+        ("The pier is hardly lacking gulls, yet there isn't a boat in sight.",
+         {"bird": "affirmed", "boat": "negated"}),
+        ("The lounge hardly lacks chairs but has no table.",
+         {"chair": "affirmed", "dining table": "negated"}),
+        ("The square is scarcely without pigeons; no dogs though.",
+         {"bird": "affirmed", "dog": "negated"}),
+        ("Not a bench is without a pigeon, and no dogs.", {"bench": "affirmed", "bird": "affirmed",
+                                                           "dog": "negated"}),
     ],
 )  # fmt: skip
 def test_analyze_resolves_every_name(text: str, expected: dict[str, str]) -> None:

@@ -112,11 +112,15 @@ def bound_counts(tokens: list[str], mentions: list[Mention]) -> list[Count]:
 
 
 def _the_one(tokens: list[str], mentions: list[Mention], i: int) -> bool:
-    """Whether the "one" at ``i`` opens a bracket or what a colon sets out, and does something:
-    "there was no train (one sat idle on the far track)", "not without a banana: one lies across
-    the top"."""
+    """Whether the "one" at ``i`` opens a bracket, what a colon sets out or a clause after a
+    dash, and does something: "there was no train (one sat idle on the far track)", "not
+    without a banana: one lies across the top", "not so quiet as to lack a motorcycle - a single
+    one is parked by the curb"."""
     after = tokens[i + 1] if i + 1 < len(tokens) else ""
-    opens = i > 0 and tokens[i - 1] in {"(", ":"}
+    k = i - 1
+    while k > 0 and tokens[k] in _SOLE:  # "a single one", "just one"
+        k -= 1
+    opens = k >= 0 and tokens[k] in {"(", ":", ";"}
     # a verb after it, not a noun it counts: "one lies", "one sat", "one is" (not "one ripe
     # banana", "one slice remains")
     does = after in COPULAS | _DID or (after.endswith(("s", "ed")) and after not in _NOT_VERBS)
@@ -131,6 +135,7 @@ def _one_named(tokens: list[str], mentions: list[Mention], name: str | None, at:
     return bool(said) and singular(tokens[said[-1].end - 1]) == tokens[said[-1].end - 1]
 
 
+_SOLE = frozenset({"a", "single", "just", "only", "exactly"})
 # Words ending as a verb does that are none.
 _NOT_VERBS = frozenset({"less", "plus", "minus", "thus", "various"})
 _DID = frozenset(

@@ -219,6 +219,8 @@ def _count_after(tokens: list[str], mention: Mention) -> Found | None:
     at += 1
     while at < len(tokens) and tokens[at] in _STATED | _ABOUT:  # "commuters, maybe thirty of them"
         at += 1
+    if tokens[at : at + 1] == ["a"] and tokens[at + 1 : at + 2] in (["dozen"], ["couple"]):
+        at += 1  # "Donuts: a dozen."
     word = tokens[at] if at < len(tokens) else ""
     if (word not in COUNTS and not word.isdigit()) or word in ARTICLES:
         return None

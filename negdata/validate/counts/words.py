@@ -183,9 +183,11 @@ def tokenize(text: str) -> list[str]:
 _EACH_PLACE = re.compile(
     r"\bone (?=(?:on|at|in|by|beside|under|over|above|for|per|outside) (?:each|every)\b)"
 )
-# A question a count answers: "Horses? One.", "Cups? 2, all empty."
+# A question a count answers: "Horses? One.", "Cups? 2, all empty.", "Train? Yes, one.", "Cats?
+# Two of them."
 _ASKED = re.compile(
-    rf"(?<=[a-z])\?+[ \t]+(?:(?:just|only) )?(?=(?:{NUMBERS}|\d+)\b[ \t]*(?:[.,;!)]|$))"
+    r"(?<=[a-z])\?+[ \t]+(?:(?:yes|yep|yeah)[ \t]*[,;:]?[ \t]*)?(?:(?:just|only) )?"
+    rf"(?=(?:{NUMBERS}|\d+)\b(?: of them)?[ \t]*(?:[.,;!)]|$))"
 )
 # A listing's multiplier, before or after the name it counts: "2x chairs", "chairs (x4)".
 _TIMES_BEFORE = re.compile(r"\b(\d+) ?[x\u00d7] ?(?=[a-z]{2})")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from negdata.validate.negation.normalize import prepare
-from negdata.validate.negation.words import LEFT_PLACES
+from negdata.validate.negation.words import LEFT_PLACES, plain
 
 _CUE = (
     r"(?:no|not|never|none|nobody|nothing|without|lacks?|lacking|missing|absent|free-of"
@@ -27,8 +27,8 @@ _FIRST = rf"(?:{_CUE}|hardly|barely|scarcely)"
 # What embeds a clause, a few words after the first cue: "not that", "would deny that",
 # "hardly call", "not say", "I'm not saying".
 _SAY = (
-    r"(?:say|says|said|saying|claim|claims|claiming|call|calling|think|thinking|pretend"
-    r"|pretending|argue|arguing|deny|denying|doubt|doubting)"
+    r"(?:say|says|said|saying|claim|claims|claiming|call|calling|called|described as|think"
+    r"|thinking|pretend|pretending|argue|arguing|deny|denying|doubt|doubting)"
 )
 _EMBED = rf"(?:(?:[a-z'-]+ ){{0,3}}?{_SAY}|that|as if|as though)"
 _GAP = r"(?:(?!\b(?:and|or|nor|but)\b)[^.;:!?|,]){0,60}?"  # no new list item or clause
@@ -66,7 +66,7 @@ _DOUBLE = re.compile(
     rf"|\b(?:not (?:an?|one|a single)|none|nobody|no person|(?:hardly|scarcely|barely) an?)\b"
     rf"{_GAP}\b(?:is|are|was|were"
     r"|arrived|came|left|sat|stands?|sits?|remains?|stays?|went|goes|stood) (?:[a-z]+ )?"
-    r"(?:emptyhanded|empty-handed|no person|unattended|untouched|unused)\b"
+    r"(?:emptyhanded|empty-handed|no person|unattended|untouched|unused|unopened|unlit)\b"
     # "hardly a bench in the hall is empty", "none of the four chairs is empty": (nearly) every
     # one taken
     r"|\b(?:not (?:an?|one|a single)|none|neither|(?:hardly|scarcely|barely) an?)\b"
@@ -86,10 +86,15 @@ _DOUBLE = re.compile(
     # ... or said of it in a clause of its own: "there isn't a chair in the room that's empty"
     rf"|\b(?:not (?:an?|one|a single)|no)\b{_GAP}\b(?:that|which) (?:is|are|was|were) "
     r"(?:empty|vacant|free|unoccupied|unused|untouched)\b"
+    # ... or one that has none: "there isn't a vase in the cafe that holds no flowers" (every one
+    # holds some), "you won't find a cup that isn't chipped" (``prepare`` rewrites only "is not")
+    rf"|\b(?:not (?:an?|one|a single)|no|{_FIND_ONE})\b{_GAP}\b(?:that|which|who) (?:[a-z]+ )?"
+    r"(?:no|not|never|without|lacks?)\b"
     # a denial of a state: "not one umbrella on the beach is open" is no umbrella there to most
     # authors and every one shut to some
     rf"|\bnot (?:one|a single|even one)\b {_SUBJECT}(?:[a-z]+ ){{0,3}}(?:is|are|was|were) "
-    r"(?:open|lit|switched on|turned on|in use|unfolded|(?:on|up)(?= *(?:[,.;:!?|)]|$|and\b"
+    r"(?:open|lit|switched on|turned on|in use|unfolded|folded|closed|shut|furled"
+    r"|(?:on|up)(?= *(?:[,.;:!?|)]|$|and\b"
     r"|but\b|despite\b|even\b|though\b)))\b"
 )
 # Denials of a denial that ``prepare`` rewrites out of sight, read in the text as written:
@@ -101,12 +106,14 @@ _RAW_DOUBLE = re.compile(
     # "not even the fog leaves the pier without its fishermen", "the crosswalk is seldom
     # without a pedestrian" (most days, and now?): they are there
     rf"\bnot even\b{_RAW_GAP}\bwithout\b|\b(?:seldom|rarely|hardly ever) without\b|"
+    # "rarely is the lake without sailboats": as often as not, they are there today too
+    r"\b(?:seldom|rarely|hardly ever) (?:is|are|was|were) (?:[a-z']+ ){1,4}?without\b|"
     # "nowhere on the hill is there not a sheep": a sheep everywhere ("no", as written)
     r"\bnowhere\b[^.;:!?|]{0,60}\b(?:is|are|was|were) there (?:not|no|never)\b"
     # "don't think there isn't a dog", "there's no way there isn't a cat", "it's not like the
     # bowl is missing", "it's not as if I didn't expect a cow", "far from there being no cars"
-    r"|\b(?:do|does|did)(?:n't| not) (?:think|believe|suppose|imagine|reckon)\b"
-    rf"{_RAW_GAP}{_RAW_CUE}"
+    r"|\b(?:do|does|did)(?:n't| not) (?:think|believe|suppose|imagine|reckon)"
+    rf"(?: for (?:a|one) (?:moment|second|minute))?\b{_RAW_GAP}{_RAW_CUE}"
     rf"|\bno way\b{_RAW_GAP}{_RAW_CUE}"
     rf"|\bnot (?:like|as if|as though)\b{_RAW_GAP}(?:n't\b|\b(?:missing|absent|gone|without|lacks?"
     r"|lacking)\b)"
@@ -116,10 +123,13 @@ _RAW_DOUBLE = re.compile(
     rf"(?:say|claim|call|think|argue)\b{_RAW_GAP}{_RAW_CUE}"
     rf"|\bwho (?:says|said|claims|would say|could say)\b{_RAW_GAP}{_RAW_CUE}"
     # "the field isn't sheep-less", "the street isn't car-free", "nothing about this street is
-    # car-free"
+    # car-free", "not a branch of the tree is bird-free"
     r"|(?:\bnot|n't) (?:[a-z]+ )?[a-z]+-(?:less|free)\b"
-    r"|\b(?:nothing|no part|nowhere)\b[^.;:!?|]{0,40}\b(?:is|was|are|were) (?:[a-z]+ )?"
-    r"[a-z]+-(?:less|free)\b"
+    r"|\b(?:nothing|no part|nowhere|not (?:an?|one|a single))\b[^.;:!?|]{0,40}\b(?:is|was|are"
+    r"|were) (?:[a-z]+ )?[a-z]+-(?:less|free)\b"
+    # "nobody could argue the classroom is chairless": it has chairs
+    r"|\b(?:nobody|no one|none of us)\b (?:could|would|can|will)(?: ever| really)? (?:argue|say"
+    rf"|claim|call|deny|pretend|think|accuse)\b{_RAW_GAP}(?:{_RAW_CUE}|\b[a-z]{{3,}}-?less\b)"
     # "the corner never runs out of books", "can't confirm the absence of a giraffe": they are there
     r"|(?:\b(?:never|not)|n't) (?:runs?|ran|running) out of\b"
     r"|(?:\bcannot|n't|\bnot|\bunable to) (?:confirm|verify|prove|say) (?:the |an? |any )?"
@@ -157,4 +167,4 @@ def contrast_cleft(text: str) -> bool:
 
 def unread_double_negation(text: str) -> bool:
     """Whether ``text`` keeps, after the rules' rewriting, a cue inside what another embeds."""
-    return _RAW_DOUBLE.search(text) is not None or _DOUBLE.search(prepare(text)) is not None
+    return _RAW_DOUBLE.search(plain(text)) is not None or _DOUBLE.search(prepare(text)) is not None

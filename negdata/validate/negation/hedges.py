@@ -50,8 +50,10 @@ HEDGE_AFTER = re.compile(
     r"resembles|resembling|resembled|promises?|promised|"
     # a likeness: "a bronze statue of a soldier", "a painting of a horse"
     r"(?:statue|sculpture|figurine|painting|drawing|mural|poster|carving|effigy|bust) of)"
-    r"\b(?= (?:an?|the|some) )(?! (?:an?|the) (?:passing|approaching|oncoming|arriving|departing|"
-    r"idling|stopped|parked)\b)"  # "waiting for the passing bus": it is there
+    r"\b(?= (?:an?|the|some) )"
+    # "waiting for the passing bus", "waits for the light" (to change): it is there
+    r"(?! (?:an?|the) (?:passing|approaching|oncoming|arriving|departing|idling|stopped|parked"
+    r"|(?:(?:red|green|amber) )?lights?)\b)"
 )
 # ... and what is where it usually is, not where it is now: "the right, where the cows usually
 # graze, is bare grass with no cattle".

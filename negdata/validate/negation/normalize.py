@@ -46,6 +46,7 @@ from negdata.validate.negation.words import (
     VEHICLE_PLACES,
     YOUNG_ANIMAL,
     YOUNG_ANIMALS,
+    plain,
 )
 
 _TOKEN = re.compile(r"[a-z]+(?:-[a-z]+)*|[,|#]")
@@ -154,6 +155,12 @@ _NONE_GONE = (
     rf"\b{_NOT_ONE} ([a-z]+(?: [a-z]+){{0,4}}?) (?:(?:is|are|was|were) )?(?:missing|gone|absent)"
 )
 
+# A lack denied: "isn't missing", "does not lack", "hardly lacking".
+_DENIED_LACK = (
+    r"(?:(?:is|are|was|were) (?:not|never) (?:missing|lacking)|(?:does|do|did) not lack"
+    rf"|not lacking|{DENIED_ABSENCE} (?:lacking|lacks?|lacked))"
+)
+
 # Denials that leave the thing there: a double negation ("there is not a single chair in the
 # hall that is not taken", "not a day goes by without the cat", "nobody here who does not have
 # a phone"), a predicate denied ("not even one traffic light works"), a contrast ("not the cat
@@ -193,9 +200,13 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
                 r"[a-z]+) (?:is|are|was|were|has|have|had) (?:gone|out|left|away|missing)\b"),
      r"some \1 are still here"),
     # "the table isn't missing its pizza", "the kitchen isn't lacking a microwave", "does not
-    # lack one", "a table not lacking (in) glasses": it has it
-    (re.compile(r"\b(?:(?:is|are|was|were) (?:not|never) (?:missing|lacking)|(?:does|do|did) "
-                r"not lack|not lacking)\b(?: in\b)?"), "has"),
+    # lack one", "a table not lacking (in) glasses", "the roof is hardly lacking pigeons": it
+    # has it; "not lacking a toilet, nor a sink": both
+    (re.compile(rf"\b{_DENIED_LACK}\b(?: in\b)?((?: (?!(?:no|not|never|without)\b)[a-z]+)"
+                r"{1,3}),? nor\b(?= (?:an?|the|any|its|their|his|her)\b)"), r"has\1 and"),
+    (re.compile(rf"\b{_DENIED_LACK}\b(?: in\b)?"), "has"),
+    # "the street market is hardly without vendors": it has them
+    (re.compile(rf"\b{DENIED_ABSENCE} without\b"), "with"),
     # "..., nor does it lack a mug", "nor is it missing a microwave": it has one too
     (re.compile(r"\bnor (?:(?:does|do|did) (it|they|he|she|(?:the|this|that) [a-z]+) lack"
                 r"|(?:is|are|was|were) (it|they|he|she|(?:the|this|that) [a-z]+) "
@@ -470,7 +481,7 @@ def prepare(text: str) -> str:
     products += "|ipad|iphone|ipod|mac|macbook|imac|airpods|pay"
     text = re.sub(rf"\b(?:Apple|APPLE)(?=['\u2019]s\b| (?i:{products})\b)", "brand", text)
     text = _CREDIT.sub(" ", text)
-    text = text.lower().replace("\u2019", "'").replace("\u2018", "'")
+    text = plain(text.lower()).replace("\u2019", "'").replace("\u2018", "'")
     # "No, the kite isn't missing": a caption's first "no," answers nothing before it
     text = re.sub(r"^\s*(?:no|nope|nah),\s+(?=(?:the|this|that|it|there)\b)", "", text)
     text = _NOT_NO_ONE.sub("someone", text)
@@ -859,7 +870,18 @@ def prepare(text: str) -> str:
         r"\1 | \2 |",
         text,
     )
-    # Inventory phrasing: "Cars? None.", "Toilet: absent", "Kite: not visualized".
+    # A header that says where, answered "none": "Cars on the road: none", "People anywhere: no",
+    # "Pizza inside: none"
+    text = re.sub(
+        r"(?:^|(?<=[.;|!?]))\s*((?:[a-z]+ ){0,2}?[a-z]+ (?:(?:on|in|at|by|near|under|inside|around)"
+        r"(?: [a-z]+){1,3}|anywhere|inside|around|here|there|present))\s*:\s*"
+        r"(?:none|no|nope|zero|nil)(?=\s*(?:[.;|!]|$))",
+        r" no \1 ",
+        text,
+    )
+    # Inventory phrasing: "Cars? None.", "Toilet: absent", "Kite: not visualized", "Forks: not
+    # one." (none).
+    text = re.sub(r"\s*:\s*not (?:a |a single |even )?one(?=\s*(?:[.;|!,]|$))", " none", text)
     text = re.sub(
         r"\s*:\s*(?=(?:none|no|nope|absent|missing|not|zero|nil|negative|excluded|undetected|"
         r"equivocal|indeterminate|"

@@ -11,7 +11,10 @@ from negdata.validate.negation.words import NOT_DESERTED
 _BASEBALL_PLAY = r"\b(?:baseball|softball|dugout|inning|home plate|umpire|catcher|mound|bats?)\b"
 _BASEBALL = re.compile(r"\b(?:baseball|softball|dugout|batter|catcher|pitcher|inning|home plate)")
 _AT_THE_LIGHT = re.compile(
-    r"\b(?:at|for|through|ran) (?:the|a) (?:red |green |amber |yellow )?lights?\b"
+    r"\b(?:at|for|through|ran) (?:hedge )?(?:the|a) (?:red |green |amber |yellow )?lights?\b"
+    # "the light turns green", "the lights were red"
+    r"|\bthe lights? (?:turns?|turned|turning|changes?|changed|changing|goes|went) (?:to )?"
+    r"(?:red|green|amber|yellow)\b"
     # "a taxi is parked near the light" where a street is about
     r"|^(?=.*\b(?:crosswalks?|intersections?|junctions?|crossings?|streets?|roads?|traffic)\b)"
     r".*\b(?:near|by|beside|past|under|towards?) the lights?\b"
@@ -53,7 +56,7 @@ TOPIC_TERMS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     # "the batter waits", "a pitcher winds up": players, not cake batter or a jug
     ("person", "batter", re.compile(rf"{_BASEBALL_PLAY}|\bpitchers?\b")),
     ("person", "pitcher", re.compile(rf"{_BASEBALL_PLAY}|\bbatters?\b")),
-    # "cars wait at the light": a traffic light
+    # "cars wait at the light", "waiting for the light": a traffic light
     ("traffic light", "light", _AT_THE_LIGHT),
     # "a collie working the flock": sheep, where no "flock of" says of what
     ("sheep", "flock", _SHEEPDOG),

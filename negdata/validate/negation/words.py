@@ -4,9 +4,20 @@ the marks that normalised text carries."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Literal
 
 Polarity = Literal["affirmed", "negated", "unmentioned"]
+
+
+def plain(text: str) -> str:
+    """``text`` with its letters' accents dropped, so "in the caf\u00e9 that isn't" reads as
+    words do: the rules' patterns spell words in ``[a-z]``."""
+    marked = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize(
+        "NFC", "".join(c for c in marked if unicodedata.category(c) != "Mn")
+    )
+
 
 FALSE_FRIENDS = (
     "not only", "no doubt", "without a doubt", "no wonder", "no matter", "never mind",
@@ -283,8 +294,8 @@ COUNT_WORDS = NUMERALS | {"several", "many", "few"}
 NT_BASES = "is|are|was|were|does|do|did|has|have|had|could|would|should|must|need"
 POSSESSIVE = "xposs"  # stands for "'s": "the child's bike" -> "the child xposs bike"
 
-# A bullet between a tally's items: "cows 3 \u2022 horses 0"
-TALLY_BULLET = re.compile(r"(?<=\S) [\u2022\u00b7] ")
+# A bullet or slash between a tally's items: "cows 3 \u2022 horses 0", "cows 5 / horses 0"
+TALLY_BULLET = re.compile(r"(?<=\S) [\u2022\u00b7] |(?<=\d) / (?=[a-z])")
 ANSWER_FILLERS = frozenset(
     {"a", "q", "answer", ",", "and", "but", "yet", "so", "well", "sadly", "apparently", "today",
      "now", "right", "tonight", "currently", "though", "unfortunately", "actually", "alas",
