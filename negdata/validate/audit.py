@@ -296,6 +296,12 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen126": ("negation_unseen126.jsonl", "coco", True),
     "unseen127": ("negation_unseen127.jsonl", "coco", True),
     "unseen128": ("negation_unseen128.jsonl", "coco", True),
+    "unseen129": ("negation_unseen129.jsonl", "coco", True),
+    "held-out98": ("negation_heldout98.jsonl", "coco", False),
+    "unseen130": ("negation_unseen130.jsonl", "coco", False),
+    "unseen131": ("negation_unseen131.jsonl", "coco", False),
+    "unseen132": ("negation_unseen132.jsonl", "coco", True),
+    "unseen133": ("negation_unseen133.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {
