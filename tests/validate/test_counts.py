@@ -862,6 +862,11 @@ COCO = lexicon_for("coco")
         ("Horses? Two of them. Sheep? None.", {"horse": 2}, None),
         ("Doughnuts: a dozen. Forks: none.", {"donut": 11}, "count_not_true"),
         ("Doughnuts: a dozen. Forks: none.", {"donut": 12}, None),
+        # someone's plural, then counted: "its cups - there are three" (three, no more)
+        ("The shelf isn't missing its vases - there are three - but no clock.", {"vase": 4},
+         "count_not_true"),
+        ("The shelf isn't missing its vases - there are three - but no clock.", {"vase": 3},
+         None),
         # a tally's items, a slash between them
         ("Cows 5 / horses 0 / sheep 2.", {"cow": 5, "sheep": 2}, None),
         ("Cows 5 / horses 0 / sheep 2.", {"cow": 2, "sheep": 5}, "count_not_true"),

@@ -224,6 +224,7 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("Not a window of the red bus is people-free; no dog.", "double_negation"),
         ("Nobody could argue the red bus is peopleless; no dog.", "double_negation"),
         ("Not a bottle on the red bus is unopened, and people drink; no dog.", "double_negation"),
+        ("Not a single person on the red bus is unshaven; no dog.", "double_negation"),
     ],
 )  # fmt: skip
 def test_caption_gates(text: str, reason: str | None) -> None:

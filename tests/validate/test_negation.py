@@ -196,6 +196,24 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         ("The light turns green and there's no bus.", {"traffic light": "affirmed",
                                                       "bus": "negated"}),
         ("Commuters wait for the bus; no car.", {"person": "affirmed", "car": "negated"}),
+        # a cleft that denies a lack: "it's not X that is missing, it's Y"
+        ("It's not the fridge that is missing, it's the microwave.",
+         {"refrigerator": "affirmed", "microwave": "negated"}),
+        ("In the field it's not the cows that are missing; it's the riders, of whom there are "
+         "none.", {"cow": "affirmed", "person": "negated"}),
+        ("Bus 9: packed, and no dogs aboard.", {"bus": "affirmed", "person": "affirmed",
+                                               "dog": "negated"}),
+        # "hardly anyone ... without", "neither is ... empty of": they have them
+        ("Scarcely anyone on the bench is without a phone, and no pigeon.",
+         {"bench": "affirmed", "person": "affirmed", "cell phone": "affirmed", "bird": "negated"}),
+        ("Neither is the dock empty of anglers nor is the sky empty of gulls; no boats.",
+         {"person": "affirmed", "bird": "affirmed", "boat": "negated"}),
+        # everyone has gone from where one goes to
+        ("Everyone has left the restaurant; one cup remains.", {"person": "negated",
+                                                               "cup": "affirmed"}),
+        ("Bus's late. Platform's packed.", {"bus": "negated", "person": "affirmed"}),
+        ("The platform is packed with suitcases, no people.", {"suitcase": "affirmed",
+                                                              "person": "negated"}),
         # an accent is no word's end: "café" reads as "cafe"
         ("There isn't a table in the café that isn't taken; no dog.",
          {"dining table": "affirmed", "dog": "negated"}),

@@ -62,7 +62,8 @@ def count_problem(
         bounded = [c.most for c in said if c.most is not None]
         # "a woman and her children", "commuters huddle, a man checks his phone": one more at
         # least (the man may be one of the commuters), and no upper bound
-        some_more = said[0].name in uncounted
+        # ... unless a count said after them is of them: "its cups - there are three"
+        some_more = said[0].name in uncounted and not any(c.bound for c in said)
         too_many = len(bounded) == len(said) and seen > sum(bounded) and not some_more
         if seen < sum(c.fewest for c in said) + (1 if some_more else 0) or too_many:
             return "count_not_true"

@@ -61,12 +61,12 @@ _DOUBLE = re.compile(
     # "it wouldn't be the beach without a surfboard stuck in the sand": one is there
     rf"|\b(?:would|could|will|can) not (?:be|feel|look|seem)\b{_GAP}\bwithout\b"
     # a denial of what is left untouched: "not a single deckchair is unoccupied" ("no person",
-    # as ``prepare`` writes it), "not one of the guests arrived empty-handed": every one taken,
-    # every one carrying something
+    # as ``prepare`` writes it), "not one of the guests arrived empty-handed", "not a sheep in
+    # the flock is unshorn": every one taken, carrying something, shorn
     rf"|\b(?:not (?:an?|one|a single)|none|nobody|no person|(?:hardly|scarcely|barely) an?)\b"
     rf"{_GAP}\b(?:is|are|was|were"
     r"|arrived|came|left|sat|stands?|sits?|remains?|stays?|went|goes|stood) (?:[a-z]+ )?"
-    r"(?:emptyhanded|empty-handed|no person|unattended|untouched|unused|unopened|unlit)\b"
+    r"(?:emptyhanded|empty-handed|no person|unlit|un[a-z]{2,}(?:ed|en|rn))\b"
     # "hardly a bench in the hall is empty", "none of the four chairs is empty": (nearly) every
     # one taken
     r"|\b(?:not (?:an?|one|a single)|none|neither|(?:hardly|scarcely|barely) an?)\b"

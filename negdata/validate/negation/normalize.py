@@ -161,6 +161,12 @@ _DENIED_LACK = (
     rf"|not lacking|{DENIED_ABSENCE} (?:lacking|lacks?|lacked))"
 )
 
+_THE = r"(?:the|its|their|his|her|my|our)"
+_NOT_THE_MISSING = (
+    rf"\bit (?:is|was) not ({_THE}) ((?:[a-z]+ ){{0,2}}?[a-z]+) (?:that|which|who) (?:is|are"
+    r"|was|were) (?:missing|gone|absent|lacking)\b"
+)
+
 # Denials that leave the thing there: a double negation ("there is not a single chair in the
 # hall that is not taken", "not a day goes by without the cat", "nobody here who does not have
 # a phone"), a predicate denied ("not even one traffic light works"), a contrast ("not the cat
@@ -177,6 +183,12 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     (re.compile(r"\b(?:there (?:is|are|was|were) not|can not see|no|not) (?:a single |one |any )?"
                 r"([a-z]+(?: [a-z]+){0,6}?) (?:that|which|who) (?:is|are|was|were|does|do) not\b"),
      r"every \1 that is"),
+    # "it's not the horses that are missing; it's the riders": the horses are here, the riders
+    # are not
+    (re.compile(rf"{_NOT_THE_MISSING}\s*[,;|]?\s*(?:but |rather )?it (?:is|was) {_THE} "
+                r"((?:[a-z]+ ){0,2}?[a-z]+)\b(?: (?:that|which|who) (?:is|are|was|were)\b)?"),
+     r"\1 \2 are here ; no \3"),
+    (re.compile(_NOT_THE_MISSING), r"\1 \2 are here"),
     # "no lamp is lit", "not one tap works": they are there, off ...
     (re.compile(r"\b(?:not|no) (?:even )?(?:a single |one )?([a-z]+(?: [a-z]+)?) (?=(?:works?|"
                 r"(?:is|are) (?:working|lit|switched on)|functions?)\b)"), r"the \1 "),
@@ -232,8 +244,15 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     # "not one ewe without a lamb at foot", "hardly a windowsill without a potted plant": every
     # one (or nearly), each with one
     # "not a beach without umbrellas": every one has them
-    (re.compile(r"\b(?:not a single|not one|not an?|nor an?|hardly an?|scarcely an?|barely an?) "
-                r"([a-z]+(?: [a-z]+){0,2}?) without\b"), r"every \1 with"),
+    (re.compile(r"\b(?:not a single|not one|not an?|nor an?|(?:hardly|scarcely|barely) "
+                r"(?:an?|any)) ([a-z]+(?: [a-z]+){0,2}?) without\b"), r"every \1 with"),
+    # "scarcely anyone in the square is without a phone": nearly everyone has one
+    (re.compile(r"\b(?:hardly|scarcely|barely) (?:anyone|anybody)((?: [a-z]+){0,4}?) (?:is|was) "
+                r"without\b"), r"everyone\1 is with"),
+    # "neither is the pier empty of anglers (nor ...)": it has them
+    (re.compile(r"\bneither (?:is|are|was|were) ((?:the|this|that|its|their|his|her|my|our)"
+                r"(?: [a-z]+){1,3}?) (?:empty of|free of|devoid of|bare of|without)\b"),
+     r"\1 is full of"),
     # "there isn't a windowsill in the house without a potted plant": every one has one
     (re.compile(r"\bthere (?:is|are|was|were) not (?:a single |one |an? |any )?([a-z]+(?: [a-z]+)"
                 r"{0,5}?) without\b"), r"every \1 is with"),

@@ -11,7 +11,7 @@ from negdata.validate.negation.words import NOT_DESERTED
 _BASEBALL_PLAY = r"\b(?:baseball|softball|dugout|inning|home plate|umpire|catcher|mound|bats?)\b"
 _BASEBALL = re.compile(r"\b(?:baseball|softball|dugout|batter|catcher|pitcher|inning|home plate)")
 _AT_THE_LIGHT = re.compile(
-    r"\b(?:at|for|through|ran) (?:hedge )?(?:the|a) (?:red |green |amber |yellow )?lights?\b"
+    r"\b(?:at|for|through|ran) (?:the|a) (?:red |green |amber |yellow )?lights?\b"
     # "the light turns green", "the lights were red"
     r"|\bthe lights? (?:turns?|turned|turning|changes?|changed|changing|goes|went) (?:to )?"
     r"(?:red|green|amber|yellow)\b"
@@ -26,12 +26,14 @@ _PLACES = (
     r"sidewalks?|rooms?|halls?|cafes?|restaurants?|bars?|stadiums?|arenas?|pools?|parks?|trains?|"
     r"bus(?:es)?|subway cars?|festivals?|fairs?)"
 )
-# "the crowded street", "the platform is crowded", "the beach was bustling", "Platforms: packed"
+# "the crowded street", "the platform is crowded", "the beach was bustling", "Platforms: packed",
+# "Platform's packed",
+# "Bus 42: packed"
 _CROWDED = re.compile(
     rf"\b(?:crowded|bustling) (?:[a-z]+ )?{_PLACES}\b"
-    rf"|\b{_PLACES} (?:is|are|was|were) (?:(?:still|very|so|really|already) )?"
-    r"(?:crowded|bustling)\b"
-    rf"|\b{_PLACES}\s*:\s*(?:crowded|bustling|packed)\b"
+    rf"|\b{_PLACES}(?:'s| is| are| was| were) (?:(?:still|very|so|really|already) )?"
+    r"(?:crowded|bustling|packed(?! (?:with|away|up)\b))\b"
+    rf"|\b{_PLACES}(?: #?\d+)?\s*:\s*(?:crowded|bustling|packed)\b"
 )
 _SHEEPDOG = re.compile(
     r"^(?!.*\bflocks? of\b).*\b(?:collies?|sheepdogs?|shepherd(?:s|ess)?|ewes?|lambs?|shearing|"

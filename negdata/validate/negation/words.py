@@ -196,7 +196,8 @@ LEFT_PLACES = (
     "room|house|home|building|park|field|beach|scene|table|stage|station|platform|frame|shot"
     "|picture|area|yard|garden|court|pitch|kitchen|office|shop|store|party|nest|harbor|harbour"
     "|port|dock|pier|airport|gate|road|street|lot|pasture|stable|barn|pen|ring|arena|track"
-    "|driveway|driveways|garage"
+    "|driveway|driveways|garage|cafe|restaurant|bar|pub|diner|classroom|hall|square|plaza|market"
+    "|church|gym|library|lobby|patio|terrace|porch"
 )
 # What taxis to a runway ("a jet taxis to the gate"), and what has a bed that is no bed ("no dog
 # in the bed" of a pickup).
