@@ -302,6 +302,11 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen131": ("negation_unseen131.jsonl", "coco", False),
     "unseen132": ("negation_unseen132.jsonl", "coco", True),
     "unseen133": ("negation_unseen133.jsonl", "coco", True),
+    "held-out99": ("negation_heldout99.jsonl", "coco", False),
+    "unseen134": ("negation_unseen134.jsonl", "coco", False),
+    "unseen135": ("negation_unseen135.jsonl", "coco", False),
+    "unseen136": ("negation_unseen136.jsonl", "coco", True),
+    "unseen137": ("negation_unseen137.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {
