@@ -858,6 +858,7 @@ COCO = lexicon_for("coco")
         ("Cups? 2, all empty. Forks? None.", {"cup": 2}, None),
         ("Sheep? None. Horse? Yes, one.", {"horse": 2}, "count_not_true"),
         ("Sheep? None. Horse? Yes, one.", {"horse": 1}, None),
+        ("Sheep: none. Horse: yes, one.", {"horse": 2}, "count_not_true"),
         ("Horses? Two of them. Sheep? None.", {"horse": 3}, "count_not_true"),
         ("Horses? Two of them. Sheep? None.", {"horse": 2}, None),
         ("Doughnuts: a dozen. Forks: none.", {"donut": 11}, "count_not_true"),
@@ -875,6 +876,7 @@ COCO = lexicon_for("coco")
          "there are no sheep.", {"horse": 2}, "count_not_true"),
         ("The lane isn't so empty as to lack a horse - a single one grazes by the gate - but "
          "there are no sheep.", {"horse": 1}, None),
+        ("Not all of the sheep are white - one is black. No dog.", {"sheep": 5}, None),
     ],
 )  # fmt: skip
 def test_counts_are_checked_against_the_boxes(

@@ -223,6 +223,7 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("People on a red bus that has no dog aboard.", None),
         ("Not a window of the red bus is people-free; no dog.", "double_negation"),
         ("Nobody could argue the red bus is peopleless; no dog.", "double_negation"),
+        ("Nobody could say the red bus lacks people; no dog.", None),  # read as it is meant
         ("Not a bottle on the red bus is unopened, and people drink; no dog.", "double_negation"),
         ("Not a single person on the red bus is unshaven; no dog.", "double_negation"),
     ],

@@ -214,6 +214,16 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         ("Bus's late. Platform's packed.", {"bus": "negated", "person": "affirmed"}),
         ("The platform is packed with suitcases, no people.", {"suitcase": "affirmed",
                                                               "person": "negated"}),
+        ("The hall isn't free of students, nor of laptops; no books.",
+         {"person": "affirmed", "laptop": "affirmed", "book": "negated"}),
+        ("The shore isn't exactly devoid of umbrellas; no surfboards.",
+         {"umbrella": "affirmed", "surfboard": "negated"}),
+        ("Empty bus stop, no bus.", {"person": "negated", "bus": "negated"}),
+        # a question of its state, answered: it is there
+        ("Refrigerator - empty? No. Oven - here? No.", {"refrigerator": "affirmed",
+                                                        "oven": "negated"}),
+        ("TV: on? Yes. Remote: here? No. Cat: present? Yes.",
+         {"tv": "affirmed", "remote": "negated", "cat": "affirmed"}),
         # an accent is no word's end: "café" reads as "cafe"
         ("There isn't a table in the café that isn't taken; no dog.",
          {"dining table": "affirmed", "dog": "negated"}),
@@ -770,7 +780,7 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         ("DSC_0098 horse field fence, no rider, nobody around", {"horse": "affirmed",
          "person": "negated"}),
         ("DSC_0093 sheep field wales no farmer", {"sheep": "affirmed", "person": "negated"}),
-        ("empty bus stop, no bus", {"bus": "negated"}),
+        ("empty bus stop, no bus", {"person": "negated", "bus": "negated"}),
         ("Bus stop bench, no bus.", {"bench": "affirmed", "bus": "negated"}),
         ("IMG_4471.JPG dog park sunday - no dogs", {"dog": "negated"}),
         # a vehicle's part puts the vehicle there

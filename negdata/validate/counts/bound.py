@@ -120,7 +120,8 @@ def _the_one(tokens: list[str], mentions: list[Mention], i: int) -> bool:
     k = i - 1
     while k > 0 and tokens[k] in _SOLE:  # "a single one", "just one"
         k -= 1
-    opens = k >= 0 and tokens[k] in {"(", ":", ";"}
+    # after a dash only "a single one": "not all the sheep are white - one is black" is one of them
+    opens = k >= 0 and (tokens[k] in {"(", ":"} or (tokens[k] == ";" and k < i - 1))
     # a verb after it, not a noun it counts: "one lies", "one sat", "one is" (not "one ripe
     # banana", "one slice remains")
     does = after in COPULAS | _DID or (after.endswith(("s", "ed")) and after not in _NOT_VERBS)

@@ -217,7 +217,8 @@ def _count_after(tokens: list[str], mention: Mention) -> Found | None:
     if first not in _AFTER | {","} and not (first == ";" and listed):  # "Giraffes - 0."
         return None
     at += 1
-    while at < len(tokens) and tokens[at] in _STATED | _ABOUT:  # "commuters, maybe thirty of them"
+    # "commuters, maybe thirty of them", "Car: yes, one."
+    while at < len(tokens) and tokens[at] in _STATED | _ABOUT | {"yes", "yep", "yeah"}:
         at += 1
     if tokens[at : at + 1] == ["a"] and tokens[at + 1 : at + 2] in (["dozen"], ["couple"]):
         at += 1  # "Donuts: a dozen."

@@ -491,6 +491,18 @@ _NOTHING_MISSING = re.compile(
 )
 
 
+_STATE_ASKED = re.compile(
+    r"\b([a-z]+(?: [a-z]+)?)\s*[-:\u2013\u2014]\s*(?:empty|full|open|closed|shut|clean|dirty"
+    r"|broken|working|on|off|lit|running|in use)\?\s*(?:no|nope|yes|yep|yeah)\b"
+)
+
+_PRESENCE_ASKED = re.compile(
+    r"\b([a-z]+(?: [a-z]+)?)\s*[-:\u2013\u2014]\s*(?:here|there|present|visible|around"
+    r"|in (?:the )?(?:shot|frame|picture|photo))\?\s*(no|nope|nah|yes|yep|yeah)\b"
+)
+_YES = frozenset({"yes", "yep", "yeah"})
+
+
 @lru_cache(maxsize=4096)
 def prepare(text: str) -> str:
     """``text`` as the rules read it: lower case, plain words and marks, one clause per ``|``
@@ -503,6 +515,10 @@ def prepare(text: str) -> str:
     text = plain(text.lower()).replace("\u2019", "'").replace("\u2018", "'")
     # "No, the kite isn't missing": a caption's first "no," answers nothing before it
     text = re.sub(r"^\s*(?:no|nope|nah),\s+(?=(?:the|this|that|it|there)\b)", "", text)
+    # "Refrigerator - empty? No.": a question of its state, answered; the fridge is there.
+    # "Oven - here? No.", "Remote: present? Yes.": a question of it, answered
+    text = _STATE_ASKED.sub(r"\1 is here", text)
+    text = _PRESENCE_ASKED.sub(lambda m: f"{m[1]} is here" if m[2] in _YES else f"no {m[1]}", text)
     text = _NOT_NO_ONE.sub("someone", text)
     text = _NOT_NO.sub("some", text)
     text = AND_SIGN.sub(" and ", text)
@@ -951,13 +967,17 @@ def prepare(text: str) -> str:
         "where no ",
         text,
     )
-    # "hardly empty of people", "far from free of litter", "not devoid of charm": full of it.
+    # "hardly empty of people", "far from free of litter", "not devoid of charm", "isn't exactly
+    # devoid of umbrellas": full of it.
     text = re.sub(
         r"\b(?:hardly|scarcely|far from|anything but|by no means|not|never) (?:(?:completely|"
-        r"entirely|totally) )?(?:empty|free|devoid|clear|bare|void|vacant) of\b",
+        r"entirely|totally|exactly|quite|really) )?(?:empty|free|devoid|clear|bare|void|vacant)"
+        r" of\b",
         "full of",
         text,
     )
+    # "isn't free of students, nor of laptops": full of both
+    text = re.sub(r"\bfull of ((?:[a-z]+ ){0,2}?[a-z]+),? nor (?:of )?", r"full of \1 and ", text)
     for phrase in JOINED_CUES:
         text = re.sub(rf"\b{phrase}\b", phrase.replace(" ", "-"), text)
     text = re.sub(

@@ -43,7 +43,8 @@ PEOPLE_PLACES = (
     "hallways?|auditoriums?|gyms?|stores?|shops?|chairs?|couch(?:es)?|sofas?|armchairs?|"
     "stands|bleachers|terraces?|booths?|"
     "carriages?|train cars?|trams?|sidewalks?|pavements?|pews?|stalls?|desks?|counters?|"
-    "waiting rooms?|parks?|parking lots?|car parks?|intersections?|crosswalks?|alleys?"
+    "waiting rooms?|parks?|parking lots?|car parks?|intersections?|crosswalks?|alleys?|"
+    "bus stops?|tram stops?|bus shelters?"
 )
 # Places for cars: empty or deserted, they say no car is there either.
 VEHICLE_PLACES = (
