@@ -307,6 +307,11 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen135": ("negation_unseen135.jsonl", "coco", False),
     "unseen136": ("negation_unseen136.jsonl", "coco", True),
     "unseen137": ("negation_unseen137.jsonl", "coco", True),
+    "held-out100": ("negation_heldout100.jsonl", "coco", False),
+    "unseen138": ("negation_unseen138.jsonl", "coco", False),
+    "unseen139": ("negation_unseen139.jsonl", "coco", False),
+    "unseen140": ("negation_unseen140.jsonl", "coco", True),
+    "unseen141": ("negation_unseen141.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

@@ -54,6 +54,8 @@ EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
     "exclusive16": ("exclusive_dev16.jsonl", True),
     "exclusive17": ("exclusive_dev17.jsonl", True),
     "exclusive18": ("exclusive_dev18.jsonl", True),
+    "exclusive21-x": ("exclusive_test21.jsonl", False),
+    "exclusive19": ("exclusive_dev19.jsonl", True),
 }
 
 
