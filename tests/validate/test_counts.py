@@ -877,6 +877,12 @@ COCO = lexicon_for("coco")
         ("The lane isn't so empty as to lack a horse - a single one grazes by the gate - but "
          "there are no sheep.", {"horse": 1}, None),
         ("Not all of the sheep are white - one is black. No dog.", {"sheep": 5}, None),
+        ("It's wrong to say there's no clock here; one hangs by the door, and no vase.",
+         {"clock": 2}, "count_not_true"),
+        ("It's wrong to say there's no clock here; one hangs by the door, and no vase.",
+         {"clock": 1}, None),
+        ("Not a wall is without a clock; one hangs over every door. No vase.", {"clock": 4}, None),
+        ("One can't say the room lacks a clock; one can say it lacks a vase.", {"clock": 2}, None),
     ],
 )  # fmt: skip
 def test_counts_are_checked_against_the_boxes(

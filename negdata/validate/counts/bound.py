@@ -7,7 +7,7 @@ box can check (``stray_number``).
 
 from __future__ import annotations
 
-from negdata.detect.vocab import singular
+from negdata.detect.vocab import IRREGULAR_PLURALS, singular
 from negdata.validate.counts.words import COUNTS, Count, at_least, is_number, time_or_size, tokenize
 from negdata.validate.negation.mentions import Mention
 from negdata.validate.negation.words import (
@@ -120,8 +120,7 @@ def _the_one(tokens: list[str], mentions: list[Mention], i: int) -> bool:
     k = i - 1
     while k > 0 and tokens[k] in _SOLE:  # "a single one", "just one"
         k -= 1
-    # after a dash only "a single one": "not all the sheep are white - one is black" is one of them
-    opens = k >= 0 and (tokens[k] in {"(", ":"} or (tokens[k] == ";" and k < i - 1))
+    opens = k >= 0 and (tokens[k] in {"(", ":"} or (tokens[k] == ";" and _after_a_dash(tokens, i)))
     # a verb after it, not a noun it counts: "one lies", "one sat", "one is" (not "one ripe
     # banana", "one slice remains")
     does = after in COPULAS | _DID or (after.endswith(("s", "ed")) and after not in _NOT_VERBS)
@@ -129,11 +128,26 @@ def _the_one(tokens: list[str], mentions: list[Mention], i: int) -> bool:
     return opens and does and not named
 
 
+def _after_a_dash(tokens: list[str], i: int) -> bool:
+    """Whether the "one" at ``i``, after a dash or a semicolon, is a count of one thing said
+    before, not anyone's ("one can say") and not one of each ("one hangs above every door")."""
+    rest = tokens[i + 1 : tokens.index(";", i) if ";" in tokens[i:] else len(tokens)]
+    return (rest[:1] != [] and rest[0] not in _MODALS) and not {"every", "each"} & set(rest)
+
+
+_MODALS = frozenset({"can", "could", "would", "should", "must", "might", "may", "will"})
+
+
 def _one_named(tokens: list[str], mentions: list[Mention], name: str | None, at: int) -> bool:
     """Whether the last mention of ``name`` before ``at`` is singular ("a banana", "no train"):
     the one it stands for, not one of many."""
     said = [m for m in mentions if m.name == name and m.end <= at]
-    return bool(said) and singular(tokens[said[-1].end - 1]) == tokens[said[-1].end - 1]
+    if not said:
+        return False
+    word = tokens[said[-1].end - 1]
+    if IRREGULAR_PLURALS.get(word) == word:  # "the sheep": one or many, "a sheep": one
+        return bool({"a", "an", "one", "single", "lone"} & set(tokens[said[-1].start - 3 : at]))
+    return singular(word) == word
 
 
 _SOLE = frozenset({"a", "single", "just", "only", "exactly"})

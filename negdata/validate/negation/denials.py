@@ -66,7 +66,7 @@ _DOUBLE = re.compile(
     rf"|\b(?:not (?:an?|one|a single)|none|nobody|no person|(?:hardly|scarcely|barely) an?)\b"
     rf"{_GAP}\b(?:is|are|was|were"
     r"|arrived|came|left|sat|stands?|sits?|remains?|stays?|went|goes|stood) (?:[a-z]+ )?"
-    r"(?:emptyhanded|empty-handed|no person|unlit|un[a-z]{2,}(?:ed|en|rn))\b"
+    r"(?:emptyhanded|empty-handed|no person|unlit|un(?!accounted)[a-z]{2,}(?:ed|en|rn))\b"
     # "hardly a bench in the hall is empty", "none of the four chairs is empty": (nearly) every
     # one taken
     r"|\b(?:not (?:an?|one|a single)|none|neither|(?:hardly|scarcely|barely) an?)\b"
