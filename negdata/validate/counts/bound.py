@@ -132,7 +132,7 @@ def _after_a_dash(tokens: list[str], i: int) -> bool:
     """Whether the "one" at ``i``, after a dash or a semicolon, is a count of one thing said
     before, not anyone's ("one can say") and not one of each ("one hangs above every door")."""
     rest = tokens[i + 1 : tokens.index(";", i) if ";" in tokens[i:] else len(tokens)]
-    return (rest[:1] != [] and rest[0] not in _MODALS) and not {"every", "each"} & set(rest)
+    return bool(rest) and rest[0] not in _MODALS and not {"every", "each"} & set(rest)
 
 
 _MODALS = frozenset({"can", "could", "would", "should", "must", "might", "may", "will"})
