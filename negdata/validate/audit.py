@@ -312,6 +312,9 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen139": ("negation_unseen139.jsonl", "coco", False),
     "unseen140": ("negation_unseen140.jsonl", "coco", True),
     "unseen141": ("negation_unseen141.jsonl", "coco", True),
+    "held-out101": ("negation_heldout101.jsonl", "coco", False),
+    "unseen142": ("negation_unseen142.jsonl", "coco", False),
+    "unseen143": ("negation_unseen143.jsonl", "coco", False),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {
