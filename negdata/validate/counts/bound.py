@@ -118,7 +118,7 @@ def _the_one(tokens: list[str], mentions: list[Mention], i: int) -> bool:
     one is parked by the curb"."""
     after = tokens[i + 1] if i + 1 < len(tokens) else ""
     k = i - 1
-    while k > 0 and tokens[k] in _SOLE:  # "a single one", "just one"
+    while k > 0 and tokens[k] in _ONE_SAID:  # "a single one", "just one"
         k -= 1
     opens = k >= 0 and (tokens[k] in {"(", ":"} or (tokens[k] == ";" and _after_a_dash(tokens, i)))
     # a verb after it, not a noun it counts: "one lies", "one sat", "one is" (not "one ripe
@@ -150,7 +150,7 @@ def _one_named(tokens: list[str], mentions: list[Mention], name: str | None, at:
     return singular(word) == word
 
 
-_SOLE = frozenset({"a", "single", "just", "only", "exactly"})
+_ONE_SAID = frozenset({"a", "single", "just", "only", "exactly"})  # said before "one"
 # Words ending as a verb does that are none.
 _NOT_VERBS = frozenset({"less", "plus", "minus", "thus", "various"})
 _DID = frozenset(

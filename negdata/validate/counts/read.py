@@ -49,6 +49,7 @@ from negdata.validate.negation.words import (
     COPULAS,
     NUMERALS,
     PREPOSITIONS,
+    YES_WORDS,
 )
 
 _NOT_ONE_BY_ONE = frozenset(
@@ -218,7 +219,7 @@ def _count_after(tokens: list[str], mention: Mention) -> Found | None:
         return None
     at += 1
     # "commuters, maybe thirty of them", "Car: yes, one."
-    while at < len(tokens) and tokens[at] in _STATED | _ABOUT | {"yes", "yep", "yeah"}:
+    while at < len(tokens) and tokens[at] in _STATED | _ABOUT | YES_WORDS:
         at += 1
     if tokens[at : at + 1] == ["a"] and tokens[at + 1 : at + 2] in (["dozen"], ["couple"]):
         at += 1  # "Donuts: a dozen."

@@ -20,6 +20,7 @@ from negdata.validate.negation.words import (
     NUMERALS,
     TALLY_BULLET,
     TENS,
+    YES,
 )
 
 POSSESSIVES = frozenset({"my", "our", "your", "his", "her", "its", "their"})
@@ -186,7 +187,7 @@ _EACH_PLACE = re.compile(
 # A question a count answers: "Horses? One.", "Cups? 2, all empty.", "Train? Yes, one.", "Cats?
 # Two of them."
 _ASKED = re.compile(
-    r"(?<=[a-z])\?+[ \t]+(?:(?:yes|yep|yeah)[ \t]*[,;:]?[ \t]*)?(?:(?:just|only) )?"
+    rf"(?<=[a-z])\?+[ \t]+(?:{YES}[ \t]*[,;:]?[ \t]*)?(?:(?:just|only) )?"
     rf"(?=(?:{NUMBERS}|\d+)\b(?: of them)?[ \t]*(?:[.,;!)]|$))"
 )
 # A listing's multiplier, before or after the name it counts: "2x chairs", "chairs (x4)".

@@ -44,6 +44,8 @@ from negdata.validate.negation.words import (
     TALLY_BULLET,
     TICK_MARKS,
     VEHICLE_PLACES,
+    YES,
+    YES_WORDS,
     YOUNG_ANIMAL,
     YOUNG_ANIMALS,
     plain,
@@ -491,16 +493,19 @@ _NOTHING_MISSING = re.compile(
 )
 
 
-_STATE_ASKED = re.compile(
-    r"\b([a-z]+(?: [a-z]+)?)\s*[-:\u2013\u2014]\s*(?:empty|full|open|closed|shut|clean|dirty"
-    r"|broken|working|on|off|lit|running|in use)\?\s*(?:no|nope|yes|yep|yeah)\b"
+# A thing asked of and answered: its state ("Refrigerator - empty? No.": the fridge is there,
+# whatever the answer) or whether it is there ("Oven - here? No.", "Remote: present? Yes.").
+_ASKED_OF = re.compile(
+    r"\b([a-z]+(?: [a-z]+)?)\s*[-:\u2013\u2014]\s*(?:(empty|full|open|closed|shut|clean|dirty"
+    r"|broken|working|on|off|lit|running|in use)|here|there|present|visible|around"
+    rf"|in (?:the )?(?:shot|frame|picture|photo))\?\s*(no|nope|nah|{YES})\b"
 )
 
-_PRESENCE_ASKED = re.compile(
-    r"\b([a-z]+(?: [a-z]+)?)\s*[-:\u2013\u2014]\s*(?:here|there|present|visible|around"
-    r"|in (?:the )?(?:shot|frame|picture|photo))\?\s*(no|nope|nah|yes|yep|yeah)\b"
-)
-_YES = frozenset({"yes", "yep", "yeah"})
+
+def _answered(asked: re.Match[str]) -> str:
+    """What an answer to ``_ASKED_OF`` says of the thing asked of."""
+    there = asked[2] is not None or asked[3] in YES_WORDS
+    return f"{asked[1]} is here" if there else f"no {asked[1]}"
 
 
 @lru_cache(maxsize=4096)
@@ -515,10 +520,7 @@ def prepare(text: str) -> str:
     text = plain(text.lower()).replace("\u2019", "'").replace("\u2018", "'")
     # "No, the kite isn't missing": a caption's first "no," answers nothing before it
     text = re.sub(r"^\s*(?:no|nope|nah),\s+(?=(?:the|this|that|it|there)\b)", "", text)
-    # "Refrigerator - empty? No.": a question of its state, answered; the fridge is there.
-    # "Oven - here? No.", "Remote: present? Yes.": a question of it, answered
-    text = _STATE_ASKED.sub(r"\1 is here", text)
-    text = _PRESENCE_ASKED.sub(lambda m: f"{m[1]} is here" if m[2] in _YES else f"no {m[1]}", text)
+    text = _ASKED_OF.sub(_answered, text)  # "Refrigerator - empty? No. Oven - here? No."
     text = _NOT_NO_ONE.sub("someone", text)
     text = _NOT_NO.sub("some", text)
     text = AND_SIGN.sub(" and ", text)

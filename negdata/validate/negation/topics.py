@@ -12,7 +12,7 @@ _BASEBALL_PLAY = r"\b(?:baseball|softball|dugout|inning|home plate|umpire|catche
 _BASEBALL = re.compile(r"\b(?:baseball|softball|dugout|batter|catcher|pitcher|inning|home plate)")
 _AT_THE_LIGHT = re.compile(
     r"\b(?:at|for|through|ran) (?:the|a) (?:red |green |amber |yellow )?lights?\b"
-    # "the light turns green", "the lights were red"
+    # "the light turns green", "the lights changed to red"
     r"|\bthe lights? (?:turns?|turned|turning|changes?|changed|changing|goes|went) (?:to )?"
     r"(?:red|green|amber|yellow)\b"
     # "a taxi is parked near the light" where a street is about
@@ -26,9 +26,8 @@ _PLACES = (
     r"sidewalks?|rooms?|halls?|cafes?|restaurants?|bars?|stadiums?|arenas?|pools?|parks?|trains?|"
     r"bus(?:es)?|subway cars?|festivals?|fairs?)"
 )
-# "the crowded street", "the platform is crowded", "the beach was bustling", "Platforms: packed",
-# "Platform's packed",
-# "Bus 42: packed"
+# "the crowded street", "the platform is crowded", "the beach was bustling", "Platform's packed",
+# "Platforms: packed", "Bus 42: packed"
 _CROWDED = re.compile(
     rf"\b(?:crowded|bustling) (?:[a-z]+ )?{_PLACES}\b"
     rf"|\b{_PLACES}(?:'s| is| are| was| were) (?:(?:still|very|so|really|already) )?"

@@ -296,6 +296,9 @@ COUNT_WORDS = NUMERALS | {"several", "many", "few"}
 NT_BASES = "is|are|was|were|does|do|did|has|have|had|could|would|should|must|need"
 POSSESSIVE = "xposs"  # stands for "'s": "the child's bike" -> "the child xposs bike"
 
+# A yes, as an answer says it: "Car: yes, one.", "Remote - here? Yep."
+YES_WORDS = frozenset({"yes", "yep", "yeah"})
+YES = r"(?:yes|yep|yeah)"
 # A bullet or slash between a tally's items: "cows 3 \u2022 horses 0", "cows 5 / horses 0"
 TALLY_BULLET = re.compile(r"(?<=\S) [\u2022\u00b7] |(?<=\d) / (?=[a-z])")
 ANSWER_FILLERS = frozenset(
