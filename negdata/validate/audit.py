@@ -315,6 +315,13 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out101": ("negation_heldout101.jsonl", "coco", False),
     "unseen142": ("negation_unseen142.jsonl", "coco", False),
     "unseen143": ("negation_unseen143.jsonl", "coco", False),
+    "held-out102": ("negation_heldout102.jsonl", "coco", False),
+    "unseen144": ("negation_unseen144.jsonl", "coco", False),
+    "unseen145": ("negation_unseen145.jsonl", "coco", False),
+    "unseen146": ("negation_unseen146.jsonl", "coco", True),
+    "unseen147": ("negation_unseen147.jsonl", "coco", True),
+    "unseen148": ("negation_unseen148.jsonl", "coco", True),
+    "unseen149": ("negation_unseen149.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

@@ -56,6 +56,7 @@ EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
     "exclusive18": ("exclusive_dev18.jsonl", True),
     "exclusive21-x": ("exclusive_test21.jsonl", False),
     "exclusive19": ("exclusive_dev19.jsonl", True),
+    "exclusive20": ("exclusive_dev20.jsonl", True),
 }
 
 
