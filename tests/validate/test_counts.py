@@ -883,6 +883,13 @@ COCO = lexicon_for("coco")
          {"clock": 1}, None),
         ("Not a wall is without a clock; one hangs over every door. No vase.", {"clock": 4}, None),
         ("One can't say the room lacks a clock; one can say it lacks a vase.", {"clock": 2}, None),
+        # "there's exactly one" of what the clause before names
+        ("There's not no traffic light on this road; there's exactly one, and no car.",
+         {"traffic light": 2}, "count_not_true"),
+        ("There's not no traffic light on this road; there's exactly one, and no car.",
+         {"traffic light": 1}, None),
+        ("The zoo's only giraffe gets no visitors.", {"giraffe": 2}, "count_not_true"),
+        ("The zoo's only giraffe gets no visitors.", {"giraffe": 1}, None),
     ],
 )  # fmt: skip
 def test_counts_are_checked_against_the_boxes(

@@ -226,6 +226,18 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("Nobody could say the red bus lacks people; no dog.", None),  # read as it is meant
         ("Not a bottle on the red bus is unopened, and people drink; no dog.", "double_negation"),
         ("Not a single person on the red bus is unshaven; no dog.", "double_negation"),
+        # "-less" with no hyphen, an inverted "never ... without", a denying question answered
+        ("The red bus isn't peopleless, and the street isn't busless; no dog.", "double_negation"),
+        ("Never have I seen a street without a red bus, and there's no dog.", "double_negation"),
+        ("Is the street without a red bus? No. Is there a dog? No.", "double_negation"),
+        ("Is the red bus gone? No. A dog? No.", "double_negation"),
+        ("It's hard to find a seat on the red bus without a person; no dog.", "double_negation"),
+        ("Is there a red bus? Yes. A dog? No.", None),
+        ("Nobody would describe the street as empty of red buses; no dog.", "double_negation"),
+        ("Nobody on the red bus is ticketless; no dog.", "double_negation"),
+        ("Nowhere on the red bus is without a person; no dog.", "double_negation"),
+        ("Rare is the red bus without a person, and there's no dog.", "double_negation"),
+        ("It isn't the red bus that's loud but the people on it; no dog.", "contrast_cleft"),
     ],
 )  # fmt: skip
 def test_caption_gates(text: str, reason: str | None) -> None:

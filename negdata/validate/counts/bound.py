@@ -43,16 +43,19 @@ _CAUGHT = frozenset(
     {"caught", "spotted", "saw", "seen", "got", "found", "shows", "showed", "captured"}
 )
 _THERE_IS = (["there", "s"], ["there", "is"], ["there", "was"])
+_EXACTLY = frozenset({"exactly", "just", "only", "precisely"})
 
 
 def _pronoun_count(tokens: list[str], i: int) -> bool:
     """A count of what an earlier clause named: "there's a pair of them", "this shot caught
-    one"."""
+    one", "there's exactly one"."""
     word, after = tokens[i], tokens[i + 1 : i + 3]
     if word == "pair":
         return after in (["of", "them"], ["of", "these"], ["of", "those"])
     ends = not after or after[0] in {",", ".", ";", ":", "and", "but", "too", "here", "today"}
     caught = (i > 0 and tokens[i - 1] in _CAUGHT) or tokens[i - 2 : i] in _THERE_IS
+    # "there's exactly one", "there's just one"
+    caught = caught or (i > 2 and tokens[i - 1] in _EXACTLY and tokens[i - 3 : i - 1] in _THERE_IS)
     return word == "one" and ends and caught
 
 
@@ -88,7 +91,9 @@ def bound_counts(tokens: list[str], mentions: list[Mention]) -> list[Count]:
         counted = pair or word == "one" or is_number(word)
         # "there are no fewer than five": five or more
         least = at_least(tokens, start)
-        there = tokens[start - least - 2 : start - least] in _THERE_ARE_SOME
+        # the words between "there is" and the count: "no fewer than", "exactly"
+        said = least + (start > least and tokens[start - least - 1] in _EXACTLY)
+        there = tokens[start - said - 2 : start - said] in _THERE_ARE_SOME
         # "it's not that there are no bikes - three are chained to the railings"
         some_are = start > 0 and tokens[start - 1] in _CLAUSE_STOPS and word != "one"
         some_are = some_are and tokens[end : end + 1] in (["are"], ["were"])
@@ -99,7 +104,7 @@ def bound_counts(tokens: list[str], mentions: list[Mention]) -> list[Count]:
         clause_goes_on = some_are or the_one  # "three are chained", "one sat idle"
         if tokens[end : end + 1] and tokens[end] not in _CLAUSE_ENDS and not clause_goes_on:
             continue  # "there are three lamps": a count of what no name is
-        name = _clause_before(tokens, mentions, start - least - (0 if clause_goes_on else 1))
+        name = _clause_before(tokens, mentions, start - said - (0 if clause_goes_on else 1))
         if the_one and not _one_named(tokens, mentions, name, start):
             continue  # "two dogs: one is asleep": one of them
         if name is not None:

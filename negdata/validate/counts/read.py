@@ -90,7 +90,8 @@ def _count_word(
         and not animal_parent(tokens, mention)  # "an elephant mother": an elephant
     ):
         return None
-    if at >= 1 and tokens[at] == "only" and tokens[at - 1] == "the":
+    # "the only dog", "the zoo's only giraffe"
+    if at >= 1 and tokens[at] == "only" and tokens[at - 1] in {"the", "s"}:
         return ("sole", at) if singular(last) == last else None
     if at >= 1 and tokens[at] == "the" and _in_only_list(tokens, at):
         return ("alone", at) if singular(last) == last else None  # "only the train": one

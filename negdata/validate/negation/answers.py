@@ -22,7 +22,8 @@ _NO_ANSWER = re.compile(
     r"^(?:(?:(?:also|again|still) )?(?:no|nope|nah|none|zero|nil|absent|missing|gone|all gone"
     r"|sold out|negative"
     r"|nowhere(?: to be (?:seen|found))?|lost|not a one|non-?existent"
-    r"|not today|not (?:right )?now|not this time)"
+    r"|not today|not (?:right )?now|not this time|towed(?: away)?|out|left (?:at )?home"
+    r"|out of (?:the )?(?:frame|picture|shot|view|sight))"
     r"(?: at all| whatsoever)?(?: ,|$)|none (?!of\b)|"
     r"not (?:here|one|really|at all|that i can see)(?: ,|$)|"
     r"none (?:does|do|did|is|are|here|that i can see|to be seen)\b|"
@@ -48,6 +49,11 @@ YES_ANSWER = re.compile(
     rf"|^(?:just |only )?(?:plenty|lots|loads|many|several|some|a few|a couple|a handful|dozens"
     rf"|num|{NUMBERS})"
     r"(?: of them| in all| total| or so| at least)?(?: ,|$)"
+    # where it is, or what state it is in: "Remote? Under the couch.", "TV? Off.", "Oven? Cold."
+    r"|^(?:on|in|under|beside|behind|next to|in front of|atop|inside|by) (?:the|a|an|his|her|its"
+    r"|their|my|our) (?!(?:other|next|another)\b)"
+    r"|^(?:(?:switched |turned )?(?:on|off)|cold|hot|warm|empty|full|open|closed|shut|clean|dirty"
+    r"|broken|working|running|lit|unplugged|dark|blank)(?: ,|$)"
 )
 
 

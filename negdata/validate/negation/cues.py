@@ -63,7 +63,7 @@ POST = re.compile(
     r"removed|excluded)(?= ,|$| +/| either\b))|(?:removed|excluded)(?= from\b)|"
     r"none (?:left|remaining)(?= ,|$)|"  # "donuts: none left"
     r"elsewhere(?= ,|$)|"  # "saddled horse, rider elsewhere"
-    r"none (?:visible|seen|present|observed|found|detected|noted|identified|pictured|shown|"
+    r"none (?:visible|seen|present|observed|found|detected|noted|identified|pictured|shown|spotted|"
     r"to be (?:seen|found)|in (?:sight|view))|"
     r"(?:cropped|cut|edited) out(?! of)|"
     r"(?:(?:does |do |did )?not|never) (?:appears?|appeared|show(?:s|ed)? up|turn(?:s|ed)? up|"

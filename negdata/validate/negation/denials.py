@@ -6,9 +6,10 @@ is left, a cue with another inside the clause it embeds ("I would hardly call th
 of books", "nobody would deny that there is no cat"), could be read either way round, and a reading
 the wrong way round publishes a false sentence: the gate refuses it as ``double_negation``.
 
-A contrast in a cleft is no safer: "it's the microwave, not the oven, that's running" leaves the
-oven there to some readers and out of the picture to others (the labelled sets have both), so
-the gate refuses it as ``contrast_cleft``. "It's a truck, not a bus" says what the thing is: no
+A contrast in a cleft is no safer: "it's the microwave, not the oven, that's running" (or "it
+isn't the toaster that's humming but the microwave") leaves the oven there to some readers and out
+of the picture to others (the labelled sets have both), so the gate refuses it as
+``contrast_cleft``. "It's a truck, not a bus" says what the thing is: no
 bus, as the rules read it.
 """
 
@@ -17,7 +18,7 @@ from __future__ import annotations
 import re
 
 from negdata.validate.negation.normalize import prepare
-from negdata.validate.negation.words import LEFT_PLACES, plain
+from negdata.validate.negation.words import LEFT_PLACES, STOP, plain
 
 _CUE = (
     r"(?:no|not|never|none|nobody|nothing|without|lacks?|lacking|missing|absent|free-of"
@@ -27,7 +28,8 @@ _FIRST = rf"(?:{_CUE}|hardly|barely|scarcely)"
 # What embeds a clause, a few words after the first cue: "not that", "would deny that",
 # "hardly call", "not say", "I'm not saying".
 _SAY = (
-    r"(?:say|says|said|saying|claim|claims|claiming|call|calling|called|described as|think"
+    r"(?:say|says|said|saying|claim|claims|claiming|call|calling|called|described as|describe"
+    r"|describes|describing|think"
     r"|thinking|pretend|pretending|argue|arguing|deny|denying|doubt|doubting)"
 )
 _EMBED = rf"(?:(?:[a-z'-]+ ){{0,3}}?{_SAY}|that|as if|as though)"
@@ -37,8 +39,11 @@ _GAP = r"(?:(?!\b(?:and|or|nor|but)\b)[^.;:!?|,]){0,60}?"  # no new list item or
 _SUBJECT = (
     r"(?:(?!(?:is|are|was|were|that|who|which|now|when|while|and|or|nor|but)\b)[a-z'-]+ ){0,4}"
 )
-# "you won't find a single", "you'd be hard pressed to find a"
-_FIND_ONE = r"(?:not|hard pressed to|hard-pressed to) find (?:an?|one|a single|any)"
+# "you won't find a single", "you'd be hard pressed to find a", "it's hard to find a"
+_FIND_ONE = (
+    r"(?:not|(?:hard pressed|hard-pressed|hard|difficult|impossible|struggle) to) find"
+    r" (?:an?|one|a single|any)"
+)
 # What is done to a thing that is there: "been cleared", "none cut yet"
 _DONE_TO = (
     r"(?:cleared|cleaned|touched|used|plowed|ploughed|shoveled|shovelled|washed|unwrapped"
@@ -47,6 +52,11 @@ _DONE_TO = (
 )
 _DOUBLE = re.compile(
     rf"\b{_FIRST} {_EMBED}\b{_GAP}\b{_CUE}\b"
+    # "the bathroom isn't sinkless", "nothing about the lot is carless" ("no sink", as
+    # ``prepare`` writes a "-less" word)
+    rf"|\b(?:not|never)\b (?:[a-z]+ )?no [a-z]+ {STOP}"
+    rf"|\b(?:nothing|no part|nowhere|no person|none|not (?:an?|one|a single))\b{_GAP}"
+    rf"\b(?:is|was|are|were) (?:[a-z]+ )?no [a-z]+ {STOP}"
     # "there's no pretending the cat isn't there"
     rf"|\bno (?:pretending|denying|doubting|arguing|claiming|saying)\b{_GAP}\b{_CUE}\b"
     # a denial of what lacks: "not a window on this street is without a potted plant",
@@ -107,9 +117,11 @@ _RAW_DOUBLE = re.compile(
     # without a pedestrian" (most days, and now?): they are there
     rf"\bnot even\b{_RAW_GAP}\bwithout\b|\b(?:seldom|rarely|hardly ever) without\b|"
     # "rarely is the lake without sailboats": as often as not, they are there today too
-    r"\b(?:seldom|rarely|hardly ever) (?:is|are|was|were) (?:[a-z']+ ){1,4}?without\b|"
+    r"\b(?:seldom|rarely|rare|hardly ever) (?:is|are|was|were) (?:[a-z']+ ){1,4}?without\b|"
     # "nowhere on the hill is there not a sheep": a sheep everywhere ("no", as written)
     r"\bnowhere\b[^.;:!?|]{0,60}\b(?:is|are|was|were) there (?:not|no|never)\b"
+    # "nowhere on this pier is without an angler": one everywhere
+    rf"|\bnowhere\b{_RAW_GAP}\b(?:is|are|was|were) (?:without|lacking|(?:free|empty|devoid) of)\b"
     # "don't think there isn't a dog", "there's no way there isn't a cat", "it's not like the
     # bowl is missing", "it's not as if I didn't expect a cow", "far from there being no cars"
     r"|\b(?:do|does|did)(?:n't| not) (?:think|believe|suppose|imagine|reckon)"
@@ -123,10 +135,10 @@ _RAW_DOUBLE = re.compile(
     rf"(?:say|claim|call|think|argue)\b{_RAW_GAP}{_RAW_CUE}"
     rf"|\bwho (?:says|said|claims|would say|could say)\b{_RAW_GAP}{_RAW_CUE}"
     # "the field isn't sheep-less", "the street isn't car-free", "nothing about this street is
-    # car-free", "not a branch of the tree is bird-free"
+    # car-free", "not a branch of the tree is bird-free", "nobody in the room is laptop-less"
     r"|(?:\bnot|n't) (?:[a-z]+ )?[a-z]+-(?:less|free)\b"
-    r"|\b(?:nothing|no part|nowhere|not (?:an?|one|a single))\b[^.;:!?|]{0,40}\b(?:is|was|are"
-    r"|were) (?:[a-z]+ )?[a-z]+-(?:less|free)\b"
+    r"|\b(?:nothing|no part|nowhere|nobody|no one|none|not (?:an?|one|a single))\b[^.;:!?|]{0,40}"
+    r"\b(?:is|was|are|were) (?:[a-z]+ )?[a-z]+-(?:less|free)\b"
     # "nobody could argue the classroom is chairless": it has chairs ("nobody could say it lacks
     # chairs" the rules read)
     r"|\b(?:nobody|no one|none of us)\b (?:could|would|can|will)(?: ever| really)? (?:argue|say"
@@ -146,6 +158,14 @@ _RAW_DOUBLE = re.compile(
     # "there's never a moment the oven isn't busy" ("never a day without a dog" the rules read)
     r"|\b(?:never|not) (?:a|one|a single) (?:moment|day|time|minute|hour|night|week|second)\b"
     rf"(?! (?:goes by |went by |passes |passed )?without\b){_RAW_GAP}(?:n't\b|\bnot\b)"
+    # "never have I seen a dock without a boat": every one has one
+    r"|\bnever (?:have|had|did|do|does|will|would) (?:i|we|you|they|one|anyone)\b"
+    rf"{_RAW_GAP}\bwithout\b"
+    # a question that denies, answered: "Is the garage without a car? No." (one is there), "Is
+    # the dog gone? No.", "Is there no cat? Yes." (either way round)
+    r"|(?:n't\b|\b(?:no|not|never|without|lacks?|lacking|missing|absent|gone|nowhere|away|empty"
+    r"|(?:free|devoid) of)"
+    r"\b|[a-z]-?(?:less|free)\b)[^.!?;:|\n]*\?\s*(?:no|nope|nah|yes|yep|yeah)\b"
     # "not once did the dog leave the sofa": it stayed
     r"|\b(?:not once|never once|never) (?:did|does|has|had|do) (?:[a-z']+ ){1,4}?"
     r"(?:leave|left|move|moved|budge|budged|stir|stirred|get up|got up)\b",
@@ -157,6 +177,10 @@ _OWNED = r"(?:the|his|her|their|its|my|our)"
 _CLEFT = re.compile(
     rf"\bit (?:is|was) {_OWNED} (?:[a-z]+ ){{0,3}}?[a-z]+,? not {_OWNED} (?:[a-z]+ ){{0,3}}?"
     r"[a-z]+,? (?:that|who|which)\b"
+    # "it isn't the toaster that's humming but the microwave": the toaster is there to most
+    rf"|\bit (?:is|was) not {_OWNED} (?!(?:case|fact|truth|idea|point|reason|problem|issue)\b)"
+    r"(?:[a-z]+ ){0,3}?[a-z]+ (?:that|who|which) "
+    r"(?!(?:is|are|was|were) (?:missing|gone|absent|lacking)\b)"
 )
 
 

@@ -25,6 +25,9 @@ HEDGES = (
     r"(?:can not|could not|not) be (?:excluded|ruled out)|not (?:excluded|ruled out)|"
     r"expects?|expected|expecting|looking for|looked for|look for|searching for|"
     r"search for|room for|space for|wants?|wanted|wish for)\b",
+    # what a place is for: "reserved exclusively for buses, the lane has no bus"
+    r"\b(?:reserved|meant|intended|designed|set aside|earmarked) (?:exclusively |only |solely "
+    r"|just |specifically |strictly |purely )?for\b",
     # What a sign says is text, not what is there: "a sign welcoming pets", "a poster that
     # reads no dogs".
     rf"\b{SIGNS}(?: that)? (?:says?|said|saying|reads?|reading|welcom(?:es|ed|ing)|"

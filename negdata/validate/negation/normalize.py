@@ -159,7 +159,8 @@ _NONE_GONE = (
 
 # A lack denied: "isn't missing", "does not lack", "hardly lacking".
 _DENIED_LACK = (
-    r"(?:(?:is|are|was|were) (?:not|never) (?:missing|lacking)|(?:does|do|did) not lack"
+    r"(?:(?:is|are|was|were) (?:not|never) (?:exactly |really |quite )?(?:missing|lacking)"
+    r"|(?:does|do|did) not lack"
     rf"|not lacking|{DENIED_ABSENCE} (?:lacking|lacks?|lacked))"
 )
 
@@ -240,7 +241,7 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     (re.compile(rf"\b{DENIED_ABSENCE} (?:empty|vacant|bare)\b"), "full"),
     (re.compile(r"\bnot once (?:does|did|do) (?:an?|any|the) "), "no "),
     # "no pitch in the park was free of footballs": every one had some
-    (re.compile(rf"\b{_NOT_ONE} ([a-z]+(?: [a-z]+){{0,4}}?) "
+    (re.compile(rf"\b{_NOT_ONE} (?!one\b)([a-z]+(?: [a-z]+){{0,4}}?) "  # "no one": below
                 r"(?:is|are|was|were) (?:without|free of|devoid of|empty of)\b"),
      r"every \1 is with"),
     # "not one ewe without a lamb at foot", "hardly a windowsill without a potted plant": every
@@ -643,6 +644,9 @@ def prepare(text: str) -> str:
     text = _IS_DOING.sub(" is ", text)
     # A possessive is marked: "Mum's handbag" names a handbag, not Mum (see ``_is_modifier``).
     text = re.sub(r"(?<=[a-z])(?:'s|(?<=s)')(?= [a-z])", f" {POSSESSIVE}", text)
+    text = re.sub(
+        r"'d (?=(?:be|say|call|argue|claim)\b)", " would ", text
+    )  # "it'd be wrong to say"
     text = re.sub(r"'s\b|'re\b|'ll\b|'ve\b|'d\b|'m\b", "", text)
     text = re.sub(r"\bw/(?:o|out)\b", "without", text)
     text = re.sub(r"\bno to (?:the |a |an |any )?(?=[a-z])", "no ", text)  # "no to the bird"
@@ -684,13 +688,27 @@ def prepare(text: str) -> str:
     )
     text = _NONE_TAKEN.sub(rf"\1 {BREAK} {FREE_SEATS}", text)
     text = _there_after_all(text)
-    # "nowhere on the table is a knife" -> "on the table there is no knife"
+    # "nowhere on the table is a knife" -> "on the table there is not a knife"
     text = re.sub(
         r"\bnowhere ((?:on|in|at|by|beside|behind|under|above|inside|around|along|among|within) "
         r"(?:[a-z']+ ){1,4}?)"
         r"(?:is|are|was|were|sits?|stands?|lies|hangs?|can (?:one|you|we) (?:see|find)|"
-        r"do (?:we|you) see)(?: there)? (?:an?|any|the) ",
-        r"\1there is no ",
+        r"do (?:we|you) see)(?: there)? (an?|any|the) ",
+        r"\1there is not \2 ",  # the article kept: "nowhere is there a vase or a phone"
+        text,
+    )
+    # "the apples are gone, and so is the fruit bowl": gone too
+    text = re.sub(
+        r"\b(gone|missing|absent)\b([^.;:!?|]{0,40}?)\band so (?:is|are|was|were) "
+        r"((?:the|its|his|her|their|my|our) (?:[a-z]+ ){0,2}?[a-z]+)(?= *(?:[.;:!?|,]|$))",
+        r"\1\2and \3 is \1",
+        text,
+    )
+    # "only after the train left did the pigeons settle", "once the bus pulled out": gone now
+    text = re.sub(
+        r"\b(after|once|since) ((?:the|its|their|his|her) (?:[a-z]+ ){0,2}?[a-z]+) (?:left|departed"
+        r"|pulled out|drove (?:off|away)|flew (?:off|away)|sailed (?:off|away))\b",
+        r"\1 \2 has left",
         text,
     )
     # "the forks have not been brought out", "... been spotted": not where the picture is
@@ -886,6 +904,12 @@ def prepare(text: str) -> str:
         r"\1 no",
         text,
     )
+    # "the bowl is lacking in apples": it lacks them
+    text = re.sub(
+        r"\b(lacks?|lacking|lacked) in (?!(?:the|this|that|its|his|her|their|my|our)\b)",
+        r"\1 ",
+        text,
+    )
     # "hardly zebra-free", "far from car-free": there are some
     text = re.sub(rf"\b{DENIED_ABSENCE} (?:completely |entirely |totally )?([a-z]+)-free\b",
                   r"full of \1", text)  # fmt: skip
@@ -919,10 +943,23 @@ def prepare(text: str) -> str:
     # Inventory phrasing: "Cars? None.", "Toilet: absent", "Kite: not visualized", "Forks: not
     # one." (none).
     text = re.sub(r"\s*:\s*not (?:a |a single |even )?one(?=\s*(?:[.;|!,]|$))", " none", text)
+    text = re.sub(r"\s*:\s*not yet(?=\s*(?:[.;|!,]|$))", " not here", text)  # "Train: not yet."
+    # "remote, no; cat, also no": the second answer as the first
+    text = re.sub(r",\s*(?:also|again|still) (no|nope|none)(?=\s*(?:[.;|!]|$))", r", \1", text)
+    # ... with a comma, where the sentence is the name and its answer alone: "Oranges, all gone.",
+    # "Bottle, nowhere.", "broccoli or carrots, not one."
+    text = re.sub(
+        r"((?:^|[.;|!?])\s*[a-z]+(?: (?:or|and) [a-z]+| [a-z]+)?)\s*,\s*(?:not (?:a |a single )?one"
+        r"|(none|all gone|gone|nowhere(?: to be (?:seen|found))?|absent|missing|sold out))"
+        r"(?=\s*(?:[.;|!]|$))",
+        lambda m: f"{m.group(1)} {m.group(2) or 'none'}",
+        text,
+    )
     text = re.sub(
         r"\s*:\s*(?=(?:none|no|nope|absent|missing|not|zero|nil|negative|excluded|undetected|"
         r"equivocal|indeterminate|"
-        r"unseen|ruled out|gone|sold out)\b)",
+        r"unseen|ruled out|gone|sold out|elsewhere|off (?:camera|screen)|late|delayed|overdue"
+        r"|out of (?:the )?(?:frame|picture|shot|view|sight))\b)",
         " ",
         text,
     )
@@ -970,12 +1007,19 @@ def prepare(text: str) -> str:
         text,
     )
     # "hardly empty of people", "far from free of litter", "not devoid of charm", "isn't exactly
-    # devoid of umbrellas": full of it.
+    # devoid of umbrellas", "isn't bereft of laptops": full of it.
     text = re.sub(
         r"\b(?:hardly|scarcely|far from|anything but|by no means|not|never) (?:(?:completely|"
-        r"entirely|totally|exactly|quite|really) )?(?:empty|free|devoid|clear|bare|void|vacant)"
-        r" of\b",
+        r"entirely|totally|exactly|quite|really) )?(?:empty|free|devoid|clear|bare|void|vacant"
+        r"|bereft|barren)[ -]of\b",
         "full of",
+        text,
+    )
+    # "empty of buses - and of cars", "free of litter, or of leaves": empty of both
+    text = re.sub(
+        r"\b((?:empty|free|devoid|bare|clear|void|bereft)[ -]of (?:[a-z]+ ){0,2}?[a-z]+)\s*"
+        r"(?:[,|\u2014\u2013-]+\s*)?(and|or|nor) of\b",
+        r"\1 \2",
         text,
     )
     # "isn't free of students, nor of laptops": full of both
@@ -1069,9 +1113,10 @@ EMPTY_PLACES = (
         r"\b(?! of\b)",
         re.IGNORECASE,
     ),
-    # a headline's: "Train gone; platform empty.", and alt text's: "platform empty no train"
+    # a headline's: "Train gone; platform empty.", "Tennis court, empty.", and alt text's:
+    # "platform empty no train"
     re.compile(
-        rf"\b((?:{PEOPLE_PLACES}) (?:now |still |completely |entirely |totally |almost |all )?"
+        rf"\b((?:{PEOPLE_PLACES})[,:]? (?:now |still |completely |entirely |totally |almost |all )?"
         r"(?:empty|vacant))(?= *(?:[.;,!?]|$|no\b))",
         re.IGNORECASE,
     ),

@@ -11,6 +11,7 @@ from negdata.validate.negation.scope import is_post_use
 from negdata.validate.negation.words import (
     CLAUSE_WORDS,
     COPULAS,
+    COUNT_WORDS,
     DETERMINERS,
     FRAME_WORDS,
     PREPOSITIONS,
@@ -51,8 +52,15 @@ def post_negated(tokens: list[str], mentions: list[Mention]) -> set[int]:
             match = POST.match(" ".join(tokens[k:]))
             if match:
                 cue_at = k + len(match.group(0).split()) - 1
-                grazing = tokens[cue_at] == "out" and singular(tokens[m.end - 1]) in _GRAZERS
-                if not grazing and (
+                # "the cows are out" in the field, "a few dogs are out" and about: there; "the
+                # sheep have been moved out", "the dog is out": gone
+                out = tokens[cue_at] == "out" and tokens[cue_at - 1] not in _TAKEN_OUT
+                some = m.start > 0 and tokens[m.start - 1] in _SOME
+                about = out and (
+                    singular(tokens[m.end - 1]) in _GRAZERS
+                    or (some and tokens[cue_at - 1] in COPULAS)  # not "a cat is ruled out"
+                )
+                if not about and (
                     tokens[cue_at] not in {"missing", "absent"} or is_post_use(tokens, cue_at)
                 ):
                     result.add(m.start)
@@ -117,6 +125,10 @@ _IN_VIEW = frozenset(
 
 
 # "the cows are out": out in the field, where the photo is (a cat that is out is away).
+_SOME = COUNT_WORDS | {"a", "an", "some", "plenty", "lots"}
+_TAKEN_OUT = frozenset(
+    {"moved", "taken", "led", "driven", "trucked", "shipped", "herded", "hauled"}
+)
 _GRAZERS = frozenset(
     {"cow", "cattle", "bull", "heifer", "calf", "sheep", "lamb", "ewe", "horse", "pony", "mare",
      "foal", "goat"}

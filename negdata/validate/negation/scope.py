@@ -38,6 +38,18 @@ def _scope_starts(tokens: list[str], at: int) -> int:
     return j
 
 
+_PURPOSE_PREPS = frozenset({"on", "in", "at", "with", "by", "under", "from", "into", "onto", "for"})
+
+
+def _after_purpose(tokens: list[str], j: int) -> int:
+    """Past what a denied thing would be for, where the list goes on after it ("no chair to sit
+    on or bench to rest on": from "to" to the "or"); else ``j``."""
+    if tokens[j : j + 1] != ["to"] or j + 2 >= len(tokens) or not tokens[j + 1].isalpha():
+        return j
+    k = j + 3 if tokens[j + 2] in _PURPOSE_PREPS else j + 2
+    return k if tokens[k : k + 1] in (["or"], ["nor"]) else j
+
+
 def negated_spans(tokens: list[str], mentions: list[Mention]) -> set[int]:
     """Token positions inside the scope of a pre-nominal or verbal cue. Past a mention the
     scope goes on only through a coordinator ("no cats, dogs or birds")."""
@@ -169,6 +181,7 @@ def scope_end(
             if j < len(tokens) and tokens[j] in EXAMPLE_WORDS:
                 j += 1  # "no devices such as phones or laptops": the examples are negated too
                 continue
+            j = _after_purpose(tokens, j)  # "no chair to sit on or bench to rest on"
             if j < len(tokens) and tokens[j] not in {",", "and", "or", "nor"}:
                 break
             continue

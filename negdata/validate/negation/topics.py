@@ -20,6 +20,10 @@ _AT_THE_LIGHT = re.compile(
     r".*\b(?:near|by|beside|past|under|towards?) the lights?\b"
     r"|\b(?:red|green|amber) lights? (?:at|over|above|on) (?:the|an?) "
     r"(?:intersection|crossing|corner|junction|crosswalk)"
+    # "Light red, no cars waiting.", "the light's green", "the lights are still red"
+    r"|(?:^|[.;:!?]\s*)lights?:? (?:red|green|amber|yellow)\b"
+    r"|\bthe lights?(?:'s| is| are| was| were) (?:still |now |already )?"
+    r"(?:red|green|amber|yellow)\b"
 )
 _PLACES = (
     r"(?:streets?|markets?|marketplaces?|beach(?:es)?|squares?|plazas?|platforms?|stations?|"
@@ -33,6 +37,9 @@ _CROWDED = re.compile(
     rf"|\b{_PLACES}(?:'s| is| are| was| were) (?:(?:still|very|so|really|already) )?"
     r"(?:crowded|bustling|packed(?! (?:with|away|up)\b))\b"
     rf"|\b{_PLACES}(?: #?\d+)?\s*:\s*(?:crowded|bustling|packed)\b"
+)
+_QUEUE = re.compile(
+    r"\b(?:an?|the|long|short|growing|orderly|snaking) (?:line|queue)s? (?:at|outside|for|to)\b"
 )
 _SHEEPDOG = re.compile(
     r"^(?!.*\bflocks? of\b).*\b(?:collies?|sheepdogs?|shepherd(?:s|ess)?|ewes?|lambs?|shearing|"
@@ -66,6 +73,9 @@ TOPIC_TERMS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("person", "bustling", _CROWDED),
     ("person", "packed", _CROWDED),
     ("person", "face", _FACE_AT),
+    # "a long line at the stop", "the queue outside the bakery": people waiting
+    ("person", "line", _QUEUE),
+    ("person", "queue", _QUEUE),
     # "the bus isn't empty - it's standing room only": people fill it
     ("person", "standing room", re.compile(r"\bstanding room only\b")),
 )

@@ -44,7 +44,9 @@ PEOPLE_PLACES = (
     "stands|bleachers|terraces?|booths?|"
     "carriages?|train cars?|trams?|sidewalks?|pavements?|pews?|stalls?|desks?|counters?|"
     "waiting rooms?|parks?|parking lots?|car parks?|intersections?|crosswalks?|alleys?|"
-    "bus stops?|tram stops?|bus shelters?"
+    "bus stops?|tram stops?|bus shelters?|piers?|docks?|jett(?:y|ies)|boardwalks?|promenades?|"
+    "trails?|pitch(?:es)?|dance floors?|galler(?:y|ies)|museums?|librar(?:y|ies)|markets?|"
+    "terminals?|concourses?"
 )
 # Places for cars: empty or deserted, they say no car is there either.
 VEHICLE_PLACES = (
@@ -181,7 +183,10 @@ DESCRIBED = frozenset(
 
 # Words that deny the absence word after them: "far from deserted" (crowded), "hardly empty".
 DENIED_ABSENCE = r"(?:far from|anything but|hardly|scarcely|by no means|not at all)"
-NOT_DESERTED = re.compile(rf"\b{DENIED_ABSENCE} deserted\b")
+# "hardly unpopulated", "far from deserted": people are there
+NOT_DESERTED = re.compile(
+    rf"\b{DENIED_ABSENCE} (?:deserted|unpopulated|uninhabited|unoccupied|unstaffed|unmanned)\b"
+)
 EXAMPLE_WORDS = frozenset({"such-as", "including", "like", "especially"})
 GENERIC_HEADS = frozenset({"items", "products", "things", "objects", "stuff", "goods", "articles"})
 COPULAS = frozenset({"is", "are", "was", "were"})
