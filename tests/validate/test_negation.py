@@ -275,6 +275,11 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         ("It'd be untrue to say no giraffe is visible; no people.",
          {"giraffe": "affirmed", "person": "negated"}),
         ("Presence of a cat is ruled out.", {"cat": "negated"}),
+        # "none working" leaves the meters there; "Trains: none running" is read the same way
+        ("Parking meters: none working. Trucks: none.",
+         {"parking meter": "affirmed", "truck": "negated"}),
+        ("Bus: late. Stop: empty.", {"bus": "negated", "person": "negated"}),
+        ("An empty stop sign pole; no bus.", {"stop sign": "affirmed", "bus": "negated"}),
         ("The lane is empty of buses - and of cars.", {"bus": "negated", "car": "negated"}),
         ("Gate B14 isn't exactly lacking in travelers. Not a single plane.",
          {"person": "affirmed", "airplane": "negated"}),
