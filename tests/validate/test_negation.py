@@ -279,6 +279,8 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         ("Parking meters: none working. Trucks: none.",
          {"parking meter": "affirmed", "truck": "negated"}),
         ("Bus: late. Stop: empty.", {"bus": "negated", "person": "negated"}),
+        ("The street does lack any car, and any person.", {"car": "negated", "person": "negated"}),
+        ("The street lacks any car, and a dog sleeps.", {"car": "negated", "dog": "affirmed"}),
         ("An empty stop sign pole; no bus.", {"stop sign": "affirmed", "bus": "negated"}),
         ("The lane is empty of buses - and of cars.", {"bus": "negated", "car": "negated"}),
         ("Gate B14 isn't exactly lacking in travelers. Not a single plane.",

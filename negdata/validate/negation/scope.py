@@ -142,6 +142,14 @@ def scope_end(
             same_det = nxt == det or {nxt, det} == {"a", "an"}
             parallel = same_det and tok != "," and _mention_near(j + 2, mention_starts)
             oxford = tok == "," and nxt in {"and", "or"} and found >= 2 and j + 2 in mention_starts
+            # "lacks any car, and any person": "any" said again goes on ("a" may start a clause)
+            oxford = oxford or (
+                tok == ","
+                and nxt in {"and", "or"}
+                and det == "any"
+                and tokens[j + 2 : j + 3] == ["any"]
+                and _mention_near(j + 3, mention_starts)
+            )
             # "without a bus, a train, or a taxi": a list that closes with "or"
             listed = tok == "," and same_det and _mention_near(j + 2, mention_starts)
             listed = listed and _closes_with_or(tokens, j)
