@@ -322,6 +322,22 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen147": ("negation_unseen147.jsonl", "coco", True),
     "unseen148": ("negation_unseen148.jsonl", "coco", True),
     "unseen149": ("negation_unseen149.jsonl", "coco", True),
+    "unseen150": ("negation_unseen150.jsonl", "coco", True),
+    "unseen151": ("negation_unseen151.jsonl", "coco", True),
+    "unseen152": ("negation_unseen152.jsonl", "coco", True),
+    "unseen153": ("negation_unseen153.jsonl", "coco", True),
+    "unseen154": ("negation_unseen154.jsonl", "coco", True),
+    "held-out103": ("negation_heldout103.jsonl", "coco", False),
+    "unseen155": ("negation_unseen155.jsonl", "coco", False),
+    "unseen156": ("negation_unseen156.jsonl", "coco", False),
+    "unseen157": ("negation_unseen157.jsonl", "coco", True),
+    "unseen158": ("negation_unseen158.jsonl", "coco", True),
+    "unseen159": ("negation_unseen159.jsonl", "coco", True),
+    "unseen160": ("negation_unseen160.jsonl", "coco", True),
+    "unseen161": ("negation_unseen161.jsonl", "coco", True),
+    "unseen162": ("negation_unseen162.jsonl", "coco", True),
+    "unseen163": ("negation_unseen163.jsonl", "coco", True),
+    "unseen164": ("negation_unseen164.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {
