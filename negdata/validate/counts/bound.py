@@ -43,7 +43,7 @@ _CAUGHT = frozenset(
     {"caught", "spotted", "saw", "seen", "got", "found", "shows", "showed", "captured"}
 )
 _THERE_IS = (["there", "s"], ["there", "is"], ["there", "was"])
-_EXACTLY = frozenset({"exactly", "just", "only", "precisely"})
+_EXACTLY = frozenset({"exactly", "just", "only", "precisely"})  # "there's exactly one"
 
 
 def _pronoun_count(tokens: list[str], i: int) -> bool:
@@ -155,7 +155,7 @@ def _one_named(tokens: list[str], mentions: list[Mention], name: str | None, at:
     return singular(word) == word
 
 
-_ONE_SAID = frozenset({"a", "single", "just", "only", "exactly"})  # said before "one"
+_ONE_SAID = _EXACTLY | {"a", "single"}  # said before "one": "a single one", "just one"
 # Words ending as a verb does that are none.
 _NOT_VERBS = frozenset({"less", "plus", "minus", "thus", "various"})
 _DID = frozenset(

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 from negdata.validate.negation.normalize import prepare
-from negdata.validate.negation.words import LEFT_PLACES, STOP, plain
+from negdata.validate.negation.words import LEFT_PLACES, STOP, YES, plain
 
 _CUE = (
     r"(?:no|not|never|none|nobody|nothing|without|lacks?|lacking|missing|absent|free-of"
@@ -163,9 +163,8 @@ _RAW_DOUBLE = re.compile(
     rf"{_RAW_GAP}\bwithout\b"
     # a question that denies, answered: "Is the garage without a car? No." (one is there), "Is
     # the dog gone? No.", "Is there no cat? Yes." (either way round)
-    r"|(?:n't\b|\b(?:no|not|never|without|lacks?|lacking|missing|absent|gone|nowhere|away|empty"
-    r"|(?:free|devoid) of)"
-    r"\b|[a-z]-?(?:less|free)\b)[^.!?;:|\n]*\?\s*(?:no|nope|nah|yes|yep|yeah)\b"
+    rf"|(?:{_RAW_CUE}|\b(?:gone|nowhere|away|empty|(?:free|devoid) of)\b|[a-z]-?(?:less|free)\b)"
+    rf"[^.!?;:|\n]*\?\s*(?:no|nope|nah|{YES})\b"
     # "not once did the dog leave the sofa": it stayed
     r"|\b(?:not once|never once|never) (?:did|does|has|had|do) (?:[a-z']+ ){1,4}?"
     r"(?:leave|left|move|moved|budge|budged|stir|stirred|get up|got up)\b",

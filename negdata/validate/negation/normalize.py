@@ -644,9 +644,7 @@ def prepare(text: str) -> str:
     text = _IS_DOING.sub(" is ", text)
     # A possessive is marked: "Mum's handbag" names a handbag, not Mum (see ``_is_modifier``).
     text = re.sub(r"(?<=[a-z])(?:'s|(?<=s)')(?= [a-z])", f" {POSSESSIVE}", text)
-    text = re.sub(
-        r"'d (?=(?:be|say|call|argue|claim)\b)", " would ", text
-    )  # "it'd be wrong to say"
+    text = re.sub(r"'d (?=(?:be|say|call|argue|claim)\b)", " would ", text)  # "it'd be wrong"
     text = re.sub(r"'s\b|'re\b|'ll\b|'ve\b|'d\b|'m\b", "", text)
     text = re.sub(r"\bw/(?:o|out)\b", "without", text)
     text = re.sub(r"\bno to (?:the |a |an |any )?(?=[a-z])", "no ", text)  # "no to the bird"

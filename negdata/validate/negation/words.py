@@ -44,7 +44,7 @@ PEOPLE_PLACES = (
     "stands|bleachers|terraces?|booths?|"
     "carriages?|train cars?|trams?|sidewalks?|pavements?|pews?|stalls?|desks?|counters?|"
     "waiting rooms?|parks?|parking lots?|car parks?|intersections?|crosswalks?|alleys?|"
-    "bus stops?|tram stops?|stops|stop(?! signs?\\b)|bus shelters?|piers?|docks?|jett(?:y|ies)|"
+    "bus stops?|tram stops?|stops?(?! signs?\\b)|bus shelters?|piers?|docks?|jett(?:y|ies)|"
     "boardwalks?|promenades?|"
     "trails?|pitch(?:es)?|dance floors?|galler(?:y|ies)|museums?|librar(?:y|ies)|markets?|"
     "terminals?|concourses?"
