@@ -338,6 +338,13 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen162": ("negation_unseen162.jsonl", "coco", True),
     "unseen163": ("negation_unseen163.jsonl", "coco", True),
     "unseen164": ("negation_unseen164.jsonl", "coco", True),
+    "held-out104": ("negation_heldout104.jsonl", "coco", False),
+    "unseen165": ("negation_unseen165.jsonl", "coco", False),
+    "unseen166": ("negation_unseen166.jsonl", "coco", False),
+    "unseen167": ("negation_unseen167.jsonl", "coco", True),
+    "unseen168": ("negation_unseen168.jsonl", "coco", True),
+    "unseen169": ("negation_unseen169.jsonl", "coco", True),
+    "unseen170": ("negation_unseen170.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {
