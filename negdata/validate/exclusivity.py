@@ -43,6 +43,12 @@ EXCLUSIVE = re.compile(
     r"|\b(?:lone|only) occupants?\b"  # "the lone occupant of the lot is a pickup"
     # "a teddy bear on the shelf, the rest of which is bare", "bereft of anything but milk"
     r"|\bthe rest (?:of (?:which|it|them) )?(?:is|are|was|were|lies|stands) (?:bare|empty)\b"
+    # "a wolf on the ridge, the rest of the snowy landscape empty"
+    r"|\bthe rest of the (?:[a-z]+ ){0,3}?[a-z]+ (?:(?:is|are|was|were|lies|stands) )?"
+    r"(?:bare|empty|deserted|vacant)\b"
+    # "the bridge has no traffic on it except a single cyclist"
+    r"|\bno (?:traffic|activity|movement|life)\b,? (?:[\w'-]+,? ){0,6}(?:except|but|save|other "
+    r"than|apart from|besides)\b"
     rf"|\b(?:bereft|devoid|empty|free) of (?:anything|everything) {_BUT}\b"
     # "simply a bowl of oranges", "purely a stack of firewood"
     r"|\b(?:simply|purely) (?=(?:an?|the|one|two|three|some)\b)"
@@ -132,6 +138,9 @@ EXCLUSIVE = re.compile(
     # "the whole pasture belongs to one sheep today", "the sofa belongs entirely to the cat"
     r"|\b(?:whole|entire) [a-z]+ (?:belongs|belonged) to\b"
     r"|\b(?:belongs|belonged) (?:entirely|wholly|solely|exclusively|completely) to\b"
+    # "no buses: the road belongs to a man walking his horse" (but "the car belongs to a doctor")
+    r"|\b(?:road|street|lane|path|trail|track|beach|pier|plaza|square|sidewalk|slope|field|park"
+    r"|court|pool|runway|platform)s? (?:now |today |tonight )?(?:belongs|belonged) to\b"
     # "the slope is completely empty": nothing at all on it
     r"|\b(?:completely|entirely|totally) (?:empty|bare|deserted|vacant)\b"
     r"|\bclose-?up of\b"  # the thing fills the frame

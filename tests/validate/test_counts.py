@@ -890,6 +890,17 @@ COCO = lexicon_for("coco")
          {"traffic light": 1}, None),
         ("The zoo's only giraffe gets no visitors.", {"giraffe": 2}, "count_not_true"),
         ("The zoo's only giraffe gets no visitors.", {"giraffe": 1}, None),
+        ("The table is not without wine glasses - four of them - but no bottle.",
+         {"wine glass": 4}, None),
+        ("The table is not without wine glasses - four of them - but no bottle.",
+         {"wine glass": 5}, "count_not_true"),
+        ("It would be wrong to say there are no sheep on the hill - seven of them graze there - "
+         "but there's no dog.", {"sheep": 7}, None),
+        ("It would be wrong to say there are no sheep on the hill - seven of them graze there - "
+         "but there's no dog.", {"sheep": 8}, "count_not_true"),
+        ("Not one of the herd's six giraffes is missing; no zebra.", {"giraffe": 6}, None),
+        ("Not one of the herd's six giraffes is missing; no zebra.", {"giraffe": 7},
+         "count_not_true"),
     ],
 )  # fmt: skip
 def test_counts_are_checked_against_the_boxes(

@@ -234,6 +234,12 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("It's hard to find a seat on the red bus without a person; no dog.", "double_negation"),
         ("Is there a red bus? Yes. A dog? No.", None),
         ("Nobody would describe the street as empty of red buses; no dog.", "double_negation"),
+        ("Saying the runway lacks planes would be wrong, but saying it lacks people would be "
+         "right.", "double_negation"),
+        ("Neither is the runway without a plane nor the sky without birds; no truck.",
+         "double_negation"),
+        ("The conference table is far from laptopless, yet there isn't a cup in the room.",
+         "double_negation"),
         ("Nobody on the red bus is ticketless; no dog.", "double_negation"),
         ("Nowhere on the red bus is without a person; no dog.", "double_negation"),
         ("Rare is the red bus without a person, and there's no dog.", "double_negation"),

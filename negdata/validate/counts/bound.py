@@ -99,12 +99,17 @@ def bound_counts(tokens: list[str], mentions: list[Mention]) -> list[Count]:
         some_are = some_are and tokens[end : end + 1] in (["are"], ["were"])
         the_one = word == "one" and _the_one(tokens, mentions, i)
         having = start > 0 and tokens[start - 1] in _HAVING
-        if not counted or not (there or some_are or the_one or having):
+        # after a dash or a bracket: "not without wine glasses - four of them -", "no sheep on
+        # the hill? wrong - seven of them graze there"
+        apposed = of_them and start > 0 and tokens[start - 1] in {";", "("}
+        if not counted or not (there or some_are or the_one or having or apposed):
             continue
-        clause_goes_on = some_are or the_one  # "three are chained", "one sat idle"
+        # "three are chained", "one sat idle", "seven of them graze"
+        clause_goes_on = some_are or the_one or apposed
         if tokens[end : end + 1] and tokens[end] not in _CLAUSE_ENDS and not clause_goes_on:
             continue  # "there are three lamps": a count of what no name is
-        name = _clause_before(tokens, mentions, start - said - (0 if clause_goes_on else 1))
+        name = next((m.name for m in mentions if apposed and m.end == start - 1), None)
+        name = name or _clause_before(tokens, mentions, start - said - (0 if clause_goes_on else 1))
         if the_one and not _one_named(tokens, mentions, name, start):
             continue  # "two dogs: one is asleep": one of them
         if name is not None:

@@ -464,7 +464,7 @@ def _herd_of(tokens: list[str], mentions: list[Mention]) -> set[str]:
     herd = any(
         word in _HERDS and i not in named and _herd_named(tokens, i, named)
         for i, word in enumerate(tokens)
-        if tokens[i + 1 : i + 2] != ["of"]
+        if tokens[i + 1 : i + 2] not in (["of"], ["s"])  # "the herd's six giraffes": all six
     )
     if not herd:
         return set()

@@ -130,6 +130,12 @@ _RAW_DOUBLE = re.compile(
     rf"|\bnot (?:like|as if|as though)\b{_RAW_GAP}(?:n't\b|\b(?:missing|absent|gone|without|lacks?"
     r"|lacking)\b)"
     rf"|\bfar from (?:(?:there|it) )?(?:being |having )?(?:an? |any )?{_RAW_CUE}"
+    # "far from laptopless", "far from a zoo without giraffes": they are there
+    r"|\bfar from (?:an? |the )?(?:[a-z]+-?(?:less|free)\b|[a-z]+ (?:without|lacking)\b)"
+    # "saying the runway lacks planes would be wrong", "neither is the runway without a plane"
+    rf"|\bsaying\b{_RAW_GAP}{_RAW_CUE}[^.;:!?|]{{0,40}}?\b(?:would be|is|was) (?:wrong|untrue"
+    r"|false|incorrect|a mistake|a lie|mistaken)\b"
+    rf"|\bneither (?:is|are|was|were)\b{_RAW_GAP}\b(?:without|lacking)\b"
     # "would I say there's no cat?", "who says there's no pizza?": no, there is one
     rf"|\b(?:would|could|can|should|do|did|does) (?:i|you|we|anyone|anybody|one) "
     rf"(?:say|claim|call|think|argue)\b{_RAW_GAP}{_RAW_CUE}"

@@ -87,14 +87,15 @@ _DENIED_DENIAL = re.compile(
     r"(?:wrong|false|untrue|incorrect|a mistake|mistaken) to "
     r"(?:say|claim|think|suggest|assume|believe)"
     r"|(?:can|could|would|will|do|does|did) not (?:say|claim|pretend|argue)"
-    r"|(?:no person|nobody|no one) (?:can|could|would) (?:say|claim|pretend|argue)"
-    r"|impossible to (?:say|claim|pretend|argue)"
+    r"|(?:no person|nobody|no one) (?:can|could|would) (?:say|claim|pretend|argue"
+    r"|accuse (?:[^\W\d_]+ ){1,4}?of)"
+    r"|(?:impossible|hard|difficult) to (?:say|claim|pretend|argue)"
     # "I'd be lying if I said there wasn't a kite", "I refuse to say there's no toaster"
     r"|(?:i|we)(?: am| are)? not (?:saying|claiming|suggesting|pretending)"
     r"|(?:i|we)(?: would| will)? be lying if (?:i|we) (?:said|say|claimed|told you)"
     r"|(?:i|we) (?:refuse|decline) to (?:say|claim|pretend|believe))"
     r" (?:that )?((?:[^\W\d_]+ ){0,6}?)(no|not|nothing|nobody|no one|lacks?|lacking|without|"
-    r"empty of|free of|devoid of|missing|absent|gone|empty|bare)\b"
+    r"empty of|free of|devoid of|went missing|gone missing|missing|absent|gone|empty|bare)\b"
 )
 _ING_NOUNS = (
     "building|ceiling|clothing|bedding|painting|wedding|drawing|wing|string|ring|king|thing|"
@@ -129,6 +130,8 @@ _AFFIRMED = {
     "free of": "full of",
     "devoid of": "full of",
     "missing": "here",
+    "went missing": "was here",  # "it isn't that the remote went missing"
+    "gone missing": "been here",
     "absent": "present",
     "gone": "here",
     "empty": "full",
@@ -147,7 +150,7 @@ _NONE_TAKEN = re.compile(
 SEAT_TAKEN = re.compile(
     r"(?<!\bno )(?<!\bnot )(?<!\bnone of the )"  # "none of the chairs are occupied": no one
     r"\b((?:chair|seat|bench|spot|stool|sofa|couch|place)s?(?: [^\W\d_]+){0,6}? )(is|are|was|were) "
-    r"(?:taken|occupied)\b(?! (?:away|down|off|out|for|from|by)\b)",
+    r"(?:taken|occupied)\b(?!,? (?:away|down|off|out|for|from|by)\b)",
     re.IGNORECASE,
 )
 
@@ -178,7 +181,8 @@ _NOT_THE_MISSING = (
 _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
     (re.compile(r"\b(?:not an?|no|never an?|(?:has|have|had|did) not (?:gone|go|spent|spend) "
                 r"(?:an?|one|a single)) (?:day|week|morning|evening|night|year|moment|minute|hour)"
-                r"(?: (?:goes|passes|went|passed) by)?(?: here| there)? without\b"), "always with"),
+                r"(?: (?:goes|passes|went|passed)(?: by)?)?(?: here| there)? without\b"),
+     "always with"),
     # "never seen this road without a truck on it": there is one, as always
     (re.compile(r"\bnever (?:seen|known|see|seeing|find|found|catch|caught|pass|passed) "
                 r"((?:this|the|that|our|my) [a-z]+(?: [a-z]+)?) without\b"),
@@ -922,11 +926,12 @@ def prepare(text: str) -> str:
         r"\1 ",
         text,
     )
-    # A list's answer after a colon answers every item: "Cars, bicycles: no."
+    # A list's answer after a colon answers every item: "Cars, bicycles: no.", "Broccoli,
+    # carrots: not."
     text = re.sub(
         r"((?:^|(?<=[.;|!?]))\s*[a-z]+(?: [a-z]+)?(?:\s*,\s*(?:and )?[a-z]+(?: [a-z]+)?)+)\s*:\s*"
-        r"(none|no|nope|absent|missing|zero|gone|sold out)(?=\s*(?:[.;|!]|$))",
-        r"\1 | \2 |",
+        r"(none|no|nope|absent|missing|zero|gone|sold out|not)(?=\s*(?:[.;|!]|$))",
+        lambda m: f"{m.group(1)} | {'no' if m.group(2) == 'not' else m.group(2)} |",
         text,
     )
     # A header that says where, answered "none": "Cars on the road: none", "People anywhere: no",
@@ -1087,6 +1092,8 @@ def prepare(text: str) -> str:
     text = re.sub(HEDGE_FOR_WHOM, rf"\g<0> {HEDGE}", text)
     text = re.sub(HEDGE_HABIT, rf"\g<0> {HEDGE}", text)
     text = re.sub(HEDGE_CLAUSE, f" {HEDGE} {HEDGE} ", text)
+    # a dash before "or" goes on with the list: "not a single person - or cat, or dog - anywhere"
+    text = re.sub(r"(?:\s-\s|\s*[\u2013\u2014]\s*)(?=(?:or|nor)\b)", " , ", text)
     text = re.sub(r"\s-\s|\s*[\u2013\u2014]\s*|[.;:!?()\"\[\]{}]", f" {BREAK} ", text)
     return text
 
