@@ -345,6 +345,13 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen168": ("negation_unseen168.jsonl", "coco", True),
     "unseen169": ("negation_unseen169.jsonl", "coco", True),
     "unseen170": ("negation_unseen170.jsonl", "coco", True),
+    "held-out105": ("negation_heldout105.jsonl", "coco", False),
+    "unseen171": ("negation_unseen171.jsonl", "coco", False),
+    "unseen172": ("negation_unseen172.jsonl", "coco", False),
+    "unseen173": ("negation_unseen173.jsonl", "coco", True),
+    "unseen174": ("negation_unseen174.jsonl", "coco", True),
+    "unseen175": ("negation_unseen175.jsonl", "coco", True),
+    "unseen176": ("negation_unseen176.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {
