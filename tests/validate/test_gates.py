@@ -234,6 +234,13 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("It's hard to find a seat on the red bus without a person; no dog.", "double_negation"),
         ("Is there a red bus? Yes. A dog? No.", None),
         ("Nobody would describe the street as empty of red buses; no dog.", "double_negation"),
+        ("Not a single slice of the pizza is gone, not a single fork is used; no guest.",
+         "double_negation"),
+        ("You'd be hard-pressed to find a branch of this tree not holding a bird; no cat.",
+         "double_negation"),
+        ("The bookshelf could never be accused of being bookless, yet there's no vase.",
+         "double_negation"),
+        ("It can't be said the broccoli was forgotten, but the carrots were.", "double_negation"),
         ("Saying the runway lacks planes would be wrong, but saying it lacks people would be "
          "right.", "double_negation"),
         ("Neither is the runway without a plane nor the sky without birds; no truck.",

@@ -23,6 +23,7 @@ _NO_ANSWER = re.compile(
     r"|sold out|negative"
     r"|nowhere(?: to be (?:seen|found))?|lost|not a one|non-?existent"
     r"|not today|not (?:right )?now|not this time|towed(?: away)?|out|left (?:at )?home"
+    r"|late|delayed|overdue|cancell?ed"  # "Train? Late."
     r"|out of (?:the )?(?:frame|picture|shot|view|sight))"
     r"(?: at all| whatsoever)?(?: ,|$)|none (?!of\b)|"
     r"not (?:here|one|really|at all|that i can see)(?: ,|$)|"

@@ -41,7 +41,7 @@ _SUBJECT = (
 )
 # "you won't find a single", "you'd be hard pressed to find a", "it's hard to find a"
 _FIND_ONE = (
-    r"(?:not|(?:hard pressed|hard-pressed|hard|difficult|impossible|struggle) to) find"
+    r"(?:not|(?:hard pressed|hard-?pressed|hard|difficult|impossible|struggle) to) find"
     r" (?:an?|one|a single|any)"
 )
 # What is done to a thing that is there: "been cleared", "none cut yet"
@@ -68,6 +68,8 @@ _DOUBLE = re.compile(
     r"|missing|free-of|devoid of"
     r"|empty of)\b"
     rf"|\b(?:not (?:an?|one|a single)|{_FIND_ONE}) (?:[a-z]+ )?[a-z]+ with no\b"
+    # "you'd be hard-pressed to find a branch of this tree not holding a bird": all hold one
+    rf"|\b{_FIND_ONE}\b{_GAP}\bnot (?:[a-z]+ing|with)\b"
     # "it wouldn't be the beach without a surfboard stuck in the sand": one is there
     rf"|\b(?:would|could|will|can) not (?:be|feel|look|seem)\b{_GAP}\bwithout\b"
     # a denial of what is left untouched: "not a single deckchair is unoccupied" ("no person",
@@ -104,6 +106,7 @@ _DOUBLE = re.compile(
     # authors and every one shut to some
     rf"|\bnot (?:one|a single|even one)\b {_SUBJECT}(?:[a-z]+ ){{0,3}}(?:is|are|was|were) "
     r"(?:open|lit|switched on|turned on|in use|unfolded|folded|closed|shut|furled"
+    r"|used|touched|eaten|sliced|unwrapped"  # "not a single fork is used": all laid out
     r"|(?:on|up)(?= *(?:[,.;:!?|)]|$|and\b"
     r"|but\b|despite\b|even\b|though\b)))\b"
 )
@@ -132,6 +135,12 @@ _RAW_DOUBLE = re.compile(
     rf"|\bfar from (?:(?:there|it) )?(?:being |having )?(?:an? |any )?{_RAW_CUE}"
     # "far from laptopless", "far from a zoo without giraffes": they are there
     r"|\bfar from (?:an? |the )?(?:[a-z]+-?(?:less|free)\b|[a-z]+ (?:without|lacking)\b)"
+    # "the bookshelf could never be accused of being bookless", "it can't be said the broccoli
+    # was forgotten"
+    rf"|\bcan(?:not|'t| not) be (?:said|claimed|argued)\b{_RAW_GAP}(?:{_RAW_CUE}"
+    r"|\b(?:forgotten|gone|left behind)\b)"
+    rf"|(?:\b(?:never|not)|n't) (?:be |been )?accused of\b{_RAW_GAP}"
+    rf"(?:{_RAW_CUE}|[a-z]{{3,}}-?less\b)"
     # "saying the runway lacks planes would be wrong", "neither is the runway without a plane"
     rf"|\bsaying\b{_RAW_GAP}{_RAW_CUE}[^.;:!?|]{{0,40}}?\b(?:would be|is|was) (?:wrong|untrue"
     r"|false|incorrect|a mistake|a lie|mistaken)\b"

@@ -74,7 +74,9 @@ HEDGE_FOR_WHOM = re.compile(
 # "unclear whether the object is a suitcase": the rest of the clause is hedged.
 HEDGE_CLAUSE = re.compile(
     r"\b(?:(?:unclear|uncertain|unsure|not sure|hard to tell|wonder) (?:whether|if)|whether|"
-    r"imagine|(?:i|we) wish|if only|should (?:we|i)|would (?:an?|the|you|we))"
+    r"imagine|(?:i|we) wish|if only|should (?:we|i)|would (?:an?|the|you|we)"
+    # what happens only at other times: "only after dark does this alley fill with cats"
+    r"|only (?:after|when|once|during|until|before) (?:[a-z]+ ){0,5}?(?:does|do|will|would))"
     r"(?: there (?:is|are|was|were))?\b"
 )
 

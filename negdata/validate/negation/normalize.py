@@ -150,7 +150,7 @@ _NONE_TAKEN = re.compile(
 SEAT_TAKEN = re.compile(
     r"(?<!\bno )(?<!\bnot )(?<!\bnone of the )"  # "none of the chairs are occupied": no one
     r"\b((?:chair|seat|bench|spot|stool|sofa|couch|place)s?(?: [^\W\d_]+){0,6}? )(is|are|was|were) "
-    r"(?:taken|occupied)\b(?!,? (?:away|down|off|out|for|from|by)\b)",
+    r"(?:taken|occupied|filled)\b(?!,? (?:away|down|off|out|for|from|by|with)\b)",
     re.IGNORECASE,
 )
 
@@ -253,6 +253,8 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     # "not a beach without umbrellas": every one has them
     (re.compile(r"\b(?:not a single|not one|not an?|nor an?|(?:hardly|scarcely|barely) "
                 r"(?:an?|any)) ([a-z]+(?: [a-z]+){0,2}?) without\b"), r"every \1 with"),
+    # "not everyone at the bus stop has an umbrella": some people are there
+    (re.compile(r"\bnot (?:everyone|everybody)\b"), "not every person"),
     # "scarcely anyone in the square is without a phone": nearly everyone has one
     (re.compile(r"\b(?:hardly|scarcely|barely) (?:anyone|anybody)((?: [a-z]+){0,4}?) (?:is|was) "
                 r"without\b"), r"everyone\1 is with"),
@@ -401,10 +403,12 @@ _CREDIT = re.compile(
 _NOT_HERE = (
     r"(?:pictured|present|shown|visible|seen|here|included|spotted|displayed|depicted"
     r"|featured|recovered|packed|found|available|stocked|bought|delivered|brought|installed"
-    r"|provided|(?:in )?(?:the |this )?(?:shot|frame|picture|photo))"
+    r"|provided|in (?:view|sight)|(?:in )?(?:the |this )?(?:shot|frame|picture|photo))"
 )
 _DENIED_HEADER = re.compile(
-    r"(?:^|(?<=[.;!?|\n])|(?<=/\s)|(?<=\s\s))\s*(?:(?:absent|missing|gone) (?:entirely|completely"
+    # (not "Present / absent - bed: yes")
+    r"(?:^|(?<=[.;!?|\n])|(?<!present /\s)(?<=/\s)|(?<=\s\s))\s*"
+    r"(?:(?:absent|missing|gone) (?:entirely|completely"
     r"|altogether)|absent|missing|out|nowhere|excluded|excludes?|without|minus|left out"
     # "Left at home: sled, dog", "Forgotten: forks", "What there isn't: a customer"
     r"|(?:left|forgotten|stayed) (?:at home|behind|inside)|forgotten"
@@ -412,6 +416,9 @@ _DENIED_HEADER = re.compile(
     # "Not pictured:", "Not included and not pictured:"
     rf"|not {_NOT_HERE}(?: (?:and|or|,|/) not {_NOT_HERE})?"
     r"|what(?:'s| is)? (?:not|missing|absent)|what (?:is|are|was)n't"
+    # "what it doesn't have: a chair, a plant", "Nowhere in the kitchen: knives, forks"
+    r"|what (?:it|they|the [a-z]+) (?:does|do|did)(?:n't| not) (?:have|hold|contain|show)"
+    r"|nowhere (?:in|on|at) (?:the |this )?[a-z]+"
     # "Photo excludes: couch", "Not on the table or anywhere else: knife"
     r"|(?:the )?(?:photo|picture|image|shot|frame|scene) excludes"
     r"|not (?:on|in|at|by) (?:the |this )?[a-z]+ or anywhere(?: else)?|not anywhere"
@@ -660,6 +667,8 @@ def prepare(text: str) -> str:
     )
     # "Horses/dogs: no", "sheep/cows": both ("and/or": either)
     text = re.sub(r"\band/or\b", "or", text)
+    # "Birds/yes, cats/no": an answer to each, as "cats, no"
+    text = re.sub(r"(?<![\w/])([a-z]{2,})/(yes|no|none)(?![\w/])", r"\1, \2 ;", text)
     text = re.sub(r"(?<![\w/])([a-z]{2,})/([a-z]{2,})(?![\w/])", r"\1 and \2", text)
     # "the cake, which the baker finished at dawn", "the suitcase that she packed last night":
     # who made or left a thing then is not said to be in the picture
@@ -930,8 +939,8 @@ def prepare(text: str) -> str:
     # carrots: not."
     text = re.sub(
         r"((?:^|(?<=[.;|!?]))\s*[a-z]+(?: [a-z]+)?(?:\s*,\s*(?:and )?[a-z]+(?: [a-z]+)?)+)\s*:\s*"
-        r"(none|no|nope|absent|missing|zero|gone|sold out|not)(?=\s*(?:[.;|!]|$))",
-        lambda m: f"{m.group(1)} | {'no' if m.group(2) == 'not' else m.group(2)} |",
+        r"(none|no|nope|absent|missing|zero|gone|sold out|not|neither)(?=\s*(?:[.;|!]|$))",
+        lambda m: f"{m.group(1)} | {'no' if m.group(2) in ('not', 'neither') else m.group(2)} |",
         text,
     )
     # A header that says where, answered "none": "Cars on the road: none", "People anywhere: no",
@@ -947,6 +956,10 @@ def prepare(text: str) -> str:
     # one." (none).
     text = re.sub(r"\s*:\s*not (?:a |a single |even )?one(?=\s*(?:[.;|!,]|$))", " none", text)
     text = re.sub(r"\s*:\s*not yet(?=\s*(?:[.;|!,]|$))", " not here", text)  # "Train: not yet."
+    # "Giraffe alone? No - with an elephant": the answer denies that it is alone
+    text = re.sub(
+        r"\b([a-z]+) (?:alone|by itself|on its own)\s*\?\s*(?:no|nope|nah)\b", r"\1 ,", text
+    )
     # "remote, no; cat, also no": the second answer as the first
     text = re.sub(r",\s*(?:also|again|still) (no|nope|none)(?=\s*(?:[.;|!]|$))", r", \1", text)
     # ... with a comma, where the sentence is the name and its answer alone: "Oranges, all gone.",
@@ -1092,6 +1105,8 @@ def prepare(text: str) -> str:
     text = re.sub(HEDGE_FOR_WHOM, rf"\g<0> {HEDGE}", text)
     text = re.sub(HEDGE_HABIT, rf"\g<0> {HEDGE}", text)
     text = re.sub(HEDGE_CLAUSE, f" {HEDGE} {HEDGE} ", text)
+    # "two cats, a dog, and then - no - not a single bird": a "no" between dashes answers nothing
+    text = re.sub(r"(?:\s-\s|\s*[\u2013\u2014]\s*)no(?:\s-\s|\s*[\u2013\u2014]\s*)", " ", text)
     # a dash before "or" goes on with the list: "not a single person - or cat, or dog - anywhere"
     text = re.sub(r"(?:\s-\s|\s*[\u2013\u2014]\s*)(?=(?:or|nor)\b)", " , ", text)
     text = re.sub(r"\s-\s|\s*[\u2013\u2014]\s*|[.;:!?()\"\[\]{}]", f" {BREAK} ", text)
