@@ -352,6 +352,14 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen174": ("negation_unseen174.jsonl", "coco", True),
     "unseen175": ("negation_unseen175.jsonl", "coco", True),
     "unseen176": ("negation_unseen176.jsonl", "coco", True),
+    "held-out106": ("negation_heldout106.jsonl", "coco", False),
+    "unseen177": ("negation_unseen177.jsonl", "coco", False),
+    "unseen178": ("negation_unseen178.jsonl", "coco", False),
+    "unseen179": ("negation_unseen179.jsonl", "coco", True),
+    "unseen180": ("negation_unseen180.jsonl", "coco", True),
+    "unseen181": ("negation_unseen181.jsonl", "coco", True),
+    "unseen182": ("negation_unseen182.jsonl", "coco", True),
+    "unseen183": ("negation_unseen183.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {
