@@ -180,7 +180,7 @@ EXCLUSIVE = re.compile(
     # else", "not a further object", "any other object", "not an item more"
     r"|\b(?:everything|anything) else (?:is |was |has been |having been )?(?:gone|missing|"
     r"removed|cleared|absent)\b|\b(?:missing|gone|absent)\s*:\s*everything else\b"
-    r"|(?:\b(?:nor|not|without|never)|n't)\b[^.;]{0,40}\banything else\b"
+    r"|(?:\b(?:nor|not|without|never)|n't)\b[^.;]{0,40}\bany(?:thing|one|body) else\b"
     r"|\bnot (?:a|one) [a-z]+ else\b"
     # "one strawberry, and not another crumb", "can't see anything but the tip of a tower"
     r"|\bnot (?:another|one other|a single other) (?:crumb|thing|item|object|speck|scrap)\b"
@@ -236,6 +236,7 @@ EXCLUSIVE = re.compile(
     r"|\bthat(?:'s|\u2019s| is) that\b|\bthat(?:'s|\u2019s| is| was) the (?:whole|entire) [a-z]+"
     r"(?= *(?:[.;:!\u2014]|$))|\b(?:full|whole|entire) extent\b|\bno company\b"
     r"|\bstrictly (?=(?:an?|one|two|three|the)\b)"
+    r"|\b(?:holds?|held|contains?|has|have|had|shows?|showed) strictly\b"  # "holds strictly kale"
     r"|\bno [^.;]*, (?:and |or )?(?:nothing|nada|zilch|nowt|zip)(?= *(?:[.;!)\u2014]|$|lol\b))"
     # "or literally anything else", "a whiteboard is everything there is to see", "what you see
     # is what there is", "Empty. Well, except for a flip-flop", "besides that, zip", "Anything

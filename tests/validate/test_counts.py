@@ -901,6 +901,8 @@ COCO = lexicon_for("coco")
         ("Not one of the herd's six giraffes is missing; no zebra.", {"giraffe": 6}, None),
         ("Not one of the herd's six giraffes is missing; no zebra.", {"giraffe": 7},
          "count_not_true"),
+        ("Zebra. Just one. No giraffes.", {"zebra": 1}, None),
+        ("Zebra. Just one. No giraffes.", {"zebra": 2}, "count_not_true"),
     ],
 )  # fmt: skip
 def test_counts_are_checked_against_the_boxes(

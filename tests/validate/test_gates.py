@@ -234,6 +234,7 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("It's hard to find a seat on the red bus without a person; no dog.", "double_negation"),
         ("Is there a red bus? Yes. A dog? No.", None),
         ("Nobody would describe the street as empty of red buses; no dog.", "double_negation"),
+        ("The library table is hardly bookless, but there is no sign of a cup.", "double_negation"),
         ("Not a single slice of the pizza is gone, not a single fork is used; no guest.",
          "double_negation"),
         ("You'd be hard-pressed to find a branch of this tree not holding a bird; no cat.",

@@ -338,6 +338,13 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
          {"dog": "affirmed", "couch": "affirmed", "cat": "negated"}),
         ("Not everyone at the bus stop has an umbrella, and no one has a suitcase.",
          {"person": "affirmed", "umbrella": "affirmed", "suitcase": "negated"}),
+        ("Nobody could accuse the fruit bowl of being empty; there isn't an apple.",
+         {"bowl": "affirmed", "apple": "negated"}),
+        ("Cars: parked. Pedestrians: none. Traffic lights: out.",
+         {"car": "affirmed", "person": "negated", "traffic light": "affirmed"}),
+        ("Airport: crowded. Planes visible: none.", {"person": "affirmed", "airplane": "negated"}),
+        ("Bus: late. Stop: crowded.", {"bus": "negated", "person": "affirmed"}),
+        ("The stop sign is crowded by ivy.", {"stop sign": "affirmed"}),
         # an accent is no word's end: "café" reads as "cafe"
         ("There isn't a table in the café that isn't taken; no dog.",
          {"dining table": "affirmed", "dog": "negated"}),

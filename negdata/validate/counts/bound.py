@@ -102,10 +102,17 @@ def bound_counts(tokens: list[str], mentions: list[Mention]) -> list[Count]:
         # after a dash or a bracket: "not without wine glasses - four of them -", "no sheep on
         # the hill? wrong - seven of them graze there"
         apposed = of_them and start > 0 and tokens[start - 1] in {";", "("}
-        if not counted or not (there or some_are or the_one or having or apposed):
+        # "Zebra. Just one.": a count said alone, after the name
+        alone = (
+            word == "one"
+            and said > 0
+            and tokens[end : end + 1] in ([], ["."], ["!"], [";"])
+            and (start == said or tokens[start - said - 1] in {".", "!", ";", ":"})
+        )
+        if not counted or not (there or some_are or the_one or having or apposed or alone):
             continue
-        # "three are chained", "one sat idle", "seven of them graze"
-        clause_goes_on = some_are or the_one or apposed
+        # "three are chained", "one sat idle", "seven of them graze", "Just one."
+        clause_goes_on = some_are or the_one or apposed or alone
         if tokens[end : end + 1] and tokens[end] not in _CLAUSE_ENDS and not clause_goes_on:
             continue  # "there are three lamps": a count of what no name is
         name = next((m.name for m in mentions if apposed and m.end == start - 1), None)

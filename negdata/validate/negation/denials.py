@@ -152,6 +152,8 @@ _RAW_DOUBLE = re.compile(
     # "the field isn't sheep-less", "the street isn't car-free", "nothing about this street is
     # car-free", "not a branch of the tree is bird-free", "nobody in the room is laptop-less"
     r"|(?:\bnot|n't) (?:[a-z]+ )?[a-z]+-(?:less|free)\b"
+    # "the library table is hardly bookless, and hardly laptop-free"
+    r"|\b(?:hardly|scarcely|barely) (?:[a-z]+ )?[a-z]{3,}-?(?:less|free)\b"
     r"|\b(?:nothing|no part|nowhere|nobody|no one|none|not (?:an?|one|a single))\b[^.;:!?|]{0,40}"
     r"\b(?:is|was|are|were) (?:[a-z]+ )?[a-z]+-(?:less|free)\b"
     # "nobody could argue the classroom is chairless": it has chairs ("nobody could say it lacks

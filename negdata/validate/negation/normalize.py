@@ -87,8 +87,7 @@ _DENIED_DENIAL = re.compile(
     r"(?:wrong|false|untrue|incorrect|a mistake|mistaken) to "
     r"(?:say|claim|think|suggest|assume|believe)"
     r"|(?:can|could|would|will|do|does|did) not (?:say|claim|pretend|argue)"
-    r"|(?:no person|nobody|no one) (?:can|could|would) (?:say|claim|pretend|argue"
-    r"|accuse (?:[^\W\d_]+ ){1,4}?of)"
+    r"|(?:no person|nobody|no one) (?:can|could|would) (?:say|claim|pretend|argue|accuse)"
     r"|(?:impossible|hard|difficult) to (?:say|claim|pretend|argue)"
     # "I'd be lying if I said there wasn't a kite", "I refuse to say there's no toaster"
     r"|(?:i|we)(?: am| are)? not (?:saying|claiming|suggesting|pretending)"
@@ -956,6 +955,8 @@ def prepare(text: str) -> str:
     # one." (none).
     text = re.sub(r"\s*:\s*not (?:a |a single |even )?one(?=\s*(?:[.;|!,]|$))", " none", text)
     text = re.sub(r"\s*:\s*not yet(?=\s*(?:[.;|!,]|$))", " not here", text)  # "Train: not yet."
+    # "Traffic lights: out": switched off, not gone
+    text = re.sub(r"\b((?:traffic )?lights?|lamps?|street ?lights?)\s*:\s*out\b", r"\1 off", text)
     # "Giraffe alone? No - with an elephant": the answer denies that it is alone
     text = re.sub(
         r"\b([a-z]+) (?:alone|by itself|on its own)\s*\?\s*(?:no|nope|nah)\b", r"\1 ,", text

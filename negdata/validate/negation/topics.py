@@ -28,7 +28,9 @@ _AT_THE_LIGHT = re.compile(
 _PLACES = (
     r"(?:streets?|markets?|marketplaces?|beach(?:es)?|squares?|plazas?|platforms?|stations?|"
     r"sidewalks?|rooms?|halls?|cafes?|restaurants?|bars?|stadiums?|arenas?|pools?|parks?|trains?|"
-    r"bus(?:es)?|subway cars?|festivals?|fairs?)"
+    r"bus(?:es)?|subway cars?|festivals?|fairs?|airports?|terminals?|(?:bus |tram )?stops?"
+    r"|lobby|lobbies|concourses?|piers?|boardwalks?|malls?|shops?|stores?|gyms?|courts?|zoos?"
+    r"|museums?|galleries|gallery|theaters?|theatres?|cinemas?|venues?|crosswalks?|trails?)"
 )
 # "the crowded street", "the platform is crowded", "the beach was bustling", "Platform's packed",
 # "Platforms: packed", "Bus 42: packed"
