@@ -360,6 +360,14 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen181": ("negation_unseen181.jsonl", "coco", True),
     "unseen182": ("negation_unseen182.jsonl", "coco", True),
     "unseen183": ("negation_unseen183.jsonl", "coco", True),
+    "held-out107": ("negation_heldout107.jsonl", "coco", False),
+    "unseen184": ("negation_unseen184.jsonl", "coco", False),
+    "unseen185": ("negation_unseen185.jsonl", "coco", False),
+    "unseen186": ("negation_unseen186.jsonl", "coco", True),
+    "unseen187": ("negation_unseen187.jsonl", "coco", True),
+    "unseen188": ("negation_unseen188.jsonl", "coco", True),
+    "unseen189": ("negation_unseen189.jsonl", "coco", True),
+    "unseen190": ("negation_unseen190.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {
