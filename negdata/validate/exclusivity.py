@@ -114,7 +114,7 @@ EXCLUSIVE = re.compile(
     # "the pigeons have the whole plaza this morning", "pup stole the whole couch", "share it
     # with no one", "the road belongs to the cyclists today"
     r"|\b(?:has|have|had|having|gets?|got|stole|steals|took|takes|hogs?|hogged|hogging|claims?"
-    r"|claimed) the (?:whole|entire) (?!(?:time|day|night|week|weekend"
+    r"|claimed|occup(?:y|ies|ied)) the (?:whole|entire) (?!(?:time|day|night|week|weekend"
     r"|morning|afternoon|evening|year|thing|story|family|set|series|collection|team)\b)[a-z]+\b"
     r"|\b(?:shares?|sharing|shared) (?:it|them|the [a-z]+) with (?:no one|nobody|no-one)\b"
     r"|\b(?:belongs|belonged) to (?:the|a|an|one) (?:[a-z]+ ){0,2}?[a-z]+ (?:today|tonight|now"

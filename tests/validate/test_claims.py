@@ -196,6 +196,8 @@ COCO = lexicon_for("coco")
         ("pup stole the whole couch again, not a human in sight", True),
         ("The pigeons share it with no one: not a single human.", True),
         ("The road belongs to the cyclists today: not a single car.", True),
+        ("A solitary cow occupies the whole pasture - no sheep, no horses.", True),
+        ("The meeting occupied the whole afternoon; no dog.", False),
         ("The bowl holds strictly broccoli, and the shot has no carrots.", True),
         ("In the shot: two horses, a rider. Not in the shot: dogs, cars, anyone else.", True),
         ("No cars, no buses: the road belongs to a man walking his horse.", True),

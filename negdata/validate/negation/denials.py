@@ -135,6 +135,13 @@ _RAW_DOUBLE = re.compile(
     rf"|\bfar from (?:(?:there|it) )?(?:being |having )?(?:an? |any )?{_RAW_CUE}"
     # "far from laptopless", "far from a zoo without giraffes": they are there
     r"|\bfar from (?:an? |the )?(?:[a-z]+-?(?:less|free)\b|[a-z]+ (?:without|lacking)\b)"
+    # "nobody would call the bus empty; it's packed", "nobody is not smiling"
+    rf"|\b(?:nobody|no one|none of us)\b (?:could|would|can|will)(?: ever| really)? (?:call"
+    rf"|describe|consider)\b{_RAW_GAP}\b(?:empty|deserted|vacant|bare|unoccupied)\b"
+    r"|\b(?:nobody|no one|none of them)\b (?:here |there )?(?:is|are|was|were)(?: not|n't)\b"
+    # "she's the only one in the office without a laptop", "the only one not looking at a
+    # phone": the others have one
+    r"|\bthe only (?:one|person|[a-z]+)\b[^.;:!?|]{0,40}?\b(?:without|not [a-z]+ing)\b"
     # "the bookshelf could never be accused of being bookless", "it can't be said the broccoli
     # was forgotten"
     rf"|\bcan(?:not|'t| not) be (?:said|claimed|argued)\b{_RAW_GAP}(?:{_RAW_CUE}"

@@ -87,14 +87,15 @@ _DENIED_DENIAL = re.compile(
     r"(?:wrong|false|untrue|incorrect|a mistake|mistaken) to "
     r"(?:say|claim|think|suggest|assume|believe)"
     r"|(?:can|could|would|will|do|does|did) not (?:say|claim|pretend|argue)"
-    r"|(?:no person|nobody|no one) (?:can|could|would) (?:say|claim|pretend|argue|accuse)"
+    r"|(?:no person|nobody|no one) (?:can|could|would) (?:say|claim|pretend|argue|accuse|call)"
     r"|(?:impossible|hard|difficult) to (?:say|claim|pretend|argue)"
     # "I'd be lying if I said there wasn't a kite", "I refuse to say there's no toaster"
     r"|(?:i|we)(?: am| are)? not (?:saying|claiming|suggesting|pretending)"
     r"|(?:i|we)(?: would| will)? be lying if (?:i|we) (?:said|say|claimed|told you)"
     r"|(?:i|we) (?:refuse|decline) to (?:say|claim|pretend|believe))"
     r" (?:that )?((?:[^\W\d_]+ ){0,6}?)(no|not|nothing|nobody|no one|lacks?|lacking|without|"
-    r"empty of|free of|devoid of|went missing|gone missing|missing|absent|gone|empty|bare)\b"
+    r"empty of|free of|devoid of|went missing|gone missing|missing|absent|gone|empty|bare|zero"
+    r"|nowhere)\b"
 )
 _ING_NOUNS = (
     "building|ceiling|clothing|bedding|painting|wedding|drawing|wing|string|ring|king|thing|"
@@ -135,6 +136,8 @@ _AFFIRMED = {
     "gone": "here",
     "empty": "full",
     "bare": "full",
+    "zero": "some",  # "it's not as if the marina has zero motorboats"
+    "nowhere": "somewhere",  # "it isn't that the dog has nowhere else to sleep"
 }
 
 # A seat said to be taken has someone in it ("every spot on the bench is taken").
@@ -768,6 +771,7 @@ def prepare(text: str) -> str:
     text = _CONTACT_CLAUSE.sub("", text)
     # "is just out of frame", "has just driven away": a moment, no contrast
     text = re.sub(r"\b(is|are|was|were|has|have|had) just\b", r"\1", text)
+    text = re.sub(r"\bjust (left|departed)\b(?= *(?:[,.;!?]|$|and\b|so\b))", r"have \1", text)
     # "not one of the chairs", "neither dog has a ball": like "none of".
     text = re.sub(r"\b(?:not (?:a single |even )?one|not any|no one|nothing) of\b", "none of", text)
     # "of the horses there is no sign" -> "no horses"
@@ -957,6 +961,13 @@ def prepare(text: str) -> str:
     text = re.sub(r"\s*:\s*not yet(?=\s*(?:[.;|!,]|$))", " not here", text)  # "Train: not yet."
     # "Traffic lights: out": switched off, not gone
     text = re.sub(r"\b((?:traffic )?lights?|lamps?|street ?lights?)\s*:\s*out\b", r"\1 off", text)
+    # "four wine glasses - none empty -": a state denied of each one there
+    text = re.sub(
+        r"\bnone (?:of them )?(?:(?:is|are|was|were) )?(?:empty|full|broken|clean|dirty|lit|open"
+        r"|closed|shut|ripe|cold|hot|working)(?= *(?:[,.;:!?)\u2013\u2014]|$))",
+        "",
+        text,
+    )
     # "Giraffe alone? No - with an elephant": the answer denies that it is alone
     text = re.sub(
         r"\b([a-z]+) (?:alone|by itself|on its own)\s*\?\s*(?:no|nope|nah)\b", r"\1 ,", text
@@ -1137,7 +1148,8 @@ EMPTY_PLACES = (
     # a headline's: "Train gone; platform empty.", "Tennis court, empty.", and alt text's:
     # "platform empty no train"
     re.compile(
-        rf"\b((?:{PEOPLE_PLACES})[,:]? (?:now |still |completely |entirely |totally |almost |all )?"
+        rf"\b((?:{PEOPLE_PLACES})(?: at night| today| tonight| now)?[,:]? "
+        r"(?:now |still |completely |entirely |totally |almost |all )?"
         r"(?:empty|vacant))(?= *(?:[.;,!?]|$|no\b))",
         re.IGNORECASE,
     ),
