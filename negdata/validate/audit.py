@@ -368,6 +368,14 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen188": ("negation_unseen188.jsonl", "coco", True),
     "unseen189": ("negation_unseen189.jsonl", "coco", True),
     "unseen190": ("negation_unseen190.jsonl", "coco", True),
+    "held-out108": ("negation_heldout108.jsonl", "coco", False),
+    "unseen191": ("negation_unseen191.jsonl", "coco", False),
+    "unseen192": ("negation_unseen192.jsonl", "coco", False),
+    "unseen193": ("negation_unseen193.jsonl", "coco", True),
+    "unseen194": ("negation_unseen194.jsonl", "coco", True),
+    "unseen195": ("negation_unseen195.jsonl", "coco", True),
+    "unseen196": ("negation_unseen196.jsonl", "coco", True),
+    "unseen197": ("negation_unseen197.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {
