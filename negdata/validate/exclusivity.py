@@ -104,7 +104,7 @@ EXCLUSIVE = re.compile(
     r"|(?:you|i|we|one)(?:'ll| will| can| could)? (?:see|find|spot)|(?:that )?(?:can|could) be "
     r"(?:seen|found)|the (?:picture|image|photo|frame|shot|scene|camera) (?:contains|shows|holds"
     r"|has|captures|caught))\b"
-    r"|(?:\b(?:and|with)|[,;:]) nothing (?:else|more)\b"
+    r"|(?:\b(?:and|with)|[,;:]) nothing (?:else|more)\b|\band then nothing\b"
     r"|\bthat(?:'?s| is) (?:[a-z]+ly )?(?:it|all)\b"  # "and that's literally it"
     r"|\bby (?:it|them)sel(?:f|ves)\b|\bon its own\b"
     # "the dog has the couch (all) to itself", "we had the waterfall all to ourselves"

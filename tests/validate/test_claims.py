@@ -196,6 +196,7 @@ COCO = lexicon_for("coco")
         ("pup stole the whole couch again, not a human in sight", True),
         ("The pigeons share it with no one: not a single human.", True),
         ("The road belongs to the cyclists today: not a single car.", True),
+        ("Chairs, tables, a couch - and then nothing: no TV, no clock.", True),
         ("A solitary cow occupies the whole pasture - no sheep, no horses.", True),
         ("The meeting occupied the whole afternoon; no dog.", False),
         ("The bowl holds strictly broccoli, and the shot has no carrots.", True),

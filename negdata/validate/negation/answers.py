@@ -27,6 +27,7 @@ _NO_ANSWER = re.compile(
     r"|out of (?:the )?(?:frame|picture|shot|view|sight))"
     r"(?: at all| whatsoever)?(?: ,|$)|none (?!of\b)|"
     r"not (?:here|one|really|at all|that i can see)(?: ,|$)|"
+    r"not (?:a single )?one (?:in sight|in view|to be seen|anywhere)(?: ,|$)|"  # "Phones? Not one"
     r"none (?:does|do|did|is|are|here|that i can see|to be seen)\b|"
     r"(?:i|we) (?:do|did|can|could) not(?: (?:see|find|spot) (?:one|any|it|them))?(?: ,|$)|"
     r"(?:me|us) neither\b|neither do (?:i|we)\b|"

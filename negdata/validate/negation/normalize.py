@@ -87,7 +87,8 @@ _DENIED_DENIAL = re.compile(
     r"(?:wrong|false|untrue|incorrect|a mistake|mistaken) to "
     r"(?:say|claim|think|suggest|assume|believe)"
     r"|(?:can|could|would|will|do|does|did) not (?:say|claim|pretend|argue)"
-    r"|(?:no person|nobody|no one) (?:can|could|would) (?:say|claim|pretend|argue|accuse|call)"
+    r"|(?:no person|nobody|no one) (?:can|could|would) (?:say|claim|pretend|argue|accuse|call"
+    r"|complain|mistake)"
     r"|(?:impossible|hard|difficult) to (?:say|claim|pretend|argue)"
     # "I'd be lying if I said there wasn't a kite", "I refuse to say there's no toaster"
     r"|(?:i|we)(?: am| are)? not (?:saying|claiming|suggesting|pretending)"
@@ -423,7 +424,10 @@ _DENIED_HEADER = re.compile(
     r"|nowhere (?:in|on|at) (?:the |this )?[a-z]+"
     # "Photo excludes: couch", "Not on the table or anywhere else: knife"
     r"|(?:the )?(?:photo|picture|image|shot|frame|scene) excludes"
-    r"|not (?:on|in|at|by) (?:the |this )?[a-z]+ or anywhere(?: else)?|not anywhere"
+    r"|not (?:on|in|at|by) (?:the |this )?[a-z]+(?: or anywhere(?: else)?)?|not anywhere"
+    # "Pets absent: cat, birds" (but "Dog missing: the cat has the couch")
+    r"|(?:pets|items|objects|things|animals|vehicles|furniture|appliances|devices|electronics"
+    r"|utensils|tools|gear|food) (?:absent|missing|not present)"
     # "What you won't: a TV", "Things I don't see: ball", "You won't find: dogs", "Room lacks:
     # bed", "hasn't: people"
     r"|(?:what|things?|stuff|items?) (?:you|we|i) (?:won't|don't|didn't|can't|will not|do not)"
