@@ -376,6 +376,9 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen195": ("negation_unseen195.jsonl", "coco", True),
     "unseen196": ("negation_unseen196.jsonl", "coco", True),
     "unseen197": ("negation_unseen197.jsonl", "coco", True),
+    "held-out109": ("negation_heldout109.jsonl", "coco", False),
+    "unseen198": ("negation_unseen198.jsonl", "coco", False),
+    "unseen199": ("negation_unseen199.jsonl", "coco", False),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {
