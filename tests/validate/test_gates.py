@@ -234,6 +234,8 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("It's hard to find a seat on the red bus without a person; no dog.", "double_negation"),
         ("Is there a red bus? Yes. A dog? No.", None),
         ("Nobody would describe the street as empty of red buses; no dog.", "double_negation"),
+        ("Nobody would accuse this pizza of being cheeseless; no fork or knife beside it.",
+         "double_negation"),
         ("Nobody would call the bus empty; it's packed. But there isn't a suitcase aboard.",
          "double_negation"),
         ("Nobody is not smiling at this wedding table, where there's no cake yet.",

@@ -373,6 +373,10 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         ("Pets present: two dogs. Pets absent: cat, birds.",
          {"pet": "affirmed", "dog": "affirmed", "cat": "negated", "bird": "negated"}),
         ("Crowd? Yes. Phones? Not one in sight.", {"person": "affirmed", "cell phone": "negated"}),
+        ("No one could accuse the bed of lacking teddy bears, though there's not a book on it.",
+         {"bed": "affirmed", "teddy bear": "affirmed", "book": "negated"}),
+        ("Bed/lamp/clock — no TV/no laptop.",
+         {"bed": "affirmed", "clock": "affirmed", "tv": "negated", "laptop": "negated"}),
         # an accent is no word's end: "café" reads as "cafe"
         ("There isn't a table in the café that isn't taken; no dog.",
          {"dining table": "affirmed", "dog": "negated"}),

@@ -166,7 +166,7 @@ _RAW_DOUBLE = re.compile(
     # "nobody could argue the classroom is chairless": it has chairs ("nobody could say it lacks
     # chairs" the rules read)
     r"|\b(?:nobody|no one|none of us)\b (?:could|would|can|will)(?: ever| really)? (?:argue|say"
-    rf"|claim|call|deny|pretend|think)\b{_RAW_GAP}\b[a-z]{{3,}}-?(?:less|free)\b"
+    rf"|claim|call|deny|pretend|think|accuse)\b{_RAW_GAP}\b[a-z]{{3,}}-?(?:less|free)\b"
     # "the corner never runs out of books", "can't confirm the absence of a giraffe": they are there
     r"|(?:\b(?:never|not)|n't) (?:runs?|ran|running) out of\b"
     r"|(?:\bcannot|n't|\bnot|\bunable to) (?:confirm|verify|prove|say) (?:the |an? |any )?"

@@ -141,6 +141,9 @@ _AFFIRMED = {
     "nowhere": "somewhere",  # "it isn't that the dog has nowhere else to sleep"
 }
 
+# "accuse the bed of lacking teddy bears": say that it lacks them
+_ACCUSED_OF = {"being": "is", "having": "has", "lacking": "lacks"}
+
 # A seat said to be taken has someone in it ("every spot on the bench is taken").
 TAKEN_SEAT = "occupied by a person"  # what the rewriting makes of a seat taken
 FREE_SEATS = "no person sits there"  # and of seats none of which is taken
@@ -331,6 +334,9 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
                 r"|nowhere|would|could|might|should|isn't|aren't|wasn't|weren't|usually|normally"
                 r"|often|out|away|elsewhere|outside|off)\b))"),
      r"\1 is here, "),
+    # "nobody could accuse the bed of lacking teddy bears": say it lacks them (not "a bed of")
+    (re.compile(r"\baccuse ((?:[^\W\d_]+ ){1,4}?)of (being|having|lacking)\b"),
+     lambda m: f"say {m.group(1)}{_ACCUSED_OF[m.group(2)]}"),
     # "it is not that there are no cats here", "it is not true that no buses run here", "it
     # would be wrong to say the street has no fire hydrant": a denial of a denial
     (_DENIED_DENIAL, lambda m: m.group(1) + _AFFIRMED[m.group(2)]),
@@ -674,7 +680,9 @@ def prepare(text: str) -> str:
     # "Horses/dogs: no", "sheep/cows": both ("and/or": either)
     text = re.sub(r"\band/or\b", "or", text)
     # "Birds/yes, cats/no": an answer to each, as "cats, no"
-    text = re.sub(r"(?<![\w/])([a-z]{2,})/(yes|no|none)(?![\w/])", r"\1, \2 ;", text)
+    text = re.sub(
+        r"(?<![\w/])([a-z]{2,})/(yes|no|none)(?![\w/])(?= *(?:[,.;:!?]|$))", r"\1, \2 ;", text
+    )
     text = re.sub(r"(?<![\w/])([a-z]{2,})/([a-z]{2,})(?![\w/])", r"\1 and \2", text)
     # "the cake, which the baker finished at dawn", "the suitcase that she packed last night":
     # who made or left a thing then is not said to be in the picture
