@@ -115,7 +115,7 @@ def bound_counts(tokens: list[str], mentions: list[Mention]) -> list[Count]:
         clause_goes_on = some_are or the_one or apposed or alone
         if tokens[end : end + 1] and tokens[end] not in _CLAUSE_ENDS and not clause_goes_on:
             continue  # "there are three lamps": a count of what no name is
-        name = next((m.name for m in mentions if apposed and m.end == start - 1), None)
+        name = next((m.name for m in mentions if m.end == start - 1), None) if apposed else None
         name = name or _clause_before(tokens, mentions, start - said - (0 if clause_goes_on else 1))
         if the_one and not _one_named(tokens, mentions, name, start):
             continue  # "two dogs: one is asleep": one of them

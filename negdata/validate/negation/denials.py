@@ -141,7 +141,7 @@ _RAW_DOUBLE = re.compile(
     r"|\b(?:nobody|no one|none of them)\b (?:here |there )?(?:is|are|was|were)(?: not|n't)\b"
     # "she's the only one in the office without a laptop", "the only one not looking at a
     # phone": the others have one
-    r"|\bthe only (?:one|person|[a-z]+)\b[^.;:!?|]{0,40}?\b(?:without|not [a-z]+ing)\b"
+    r"|\bthe only [a-z]+\b[^.;:!?|]{0,40}?\b(?:without|not [a-z]+ing)\b"
     # "the bookshelf could never be accused of being bookless", "it can't be said the broccoli
     # was forgotten"
     rf"|\bcan(?:not|'t| not) be (?:said|claimed|argued)\b{_RAW_GAP}(?:{_RAW_CUE}"
