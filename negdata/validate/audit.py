@@ -379,6 +379,13 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "held-out109": ("negation_heldout109.jsonl", "coco", False),
     "unseen198": ("negation_unseen198.jsonl", "coco", False),
     "unseen199": ("negation_unseen199.jsonl", "coco", False),
+    "held-out110": ("negation_heldout110.jsonl", "coco", False),
+    "unseen200": ("negation_unseen200.jsonl", "coco", False),
+    "unseen201": ("negation_unseen201.jsonl", "coco", False),
+    "unseen202": ("negation_unseen202.jsonl", "coco", True),
+    "unseen203": ("negation_unseen203.jsonl", "coco", True),
+    "unseen204": ("negation_unseen204.jsonl", "coco", True),
+    "unseen205": ("negation_unseen205.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

@@ -59,6 +59,7 @@ EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
     "exclusive19": ("exclusive_dev19.jsonl", True),
     "exclusive20": ("exclusive_dev20.jsonl", True),
     "exclusive21": ("exclusive_dev21.jsonl", True),
+    "exclusive22": ("exclusive_dev22.jsonl", True),
 }
 
 
