@@ -386,6 +386,13 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen203": ("negation_unseen203.jsonl", "coco", True),
     "unseen204": ("negation_unseen204.jsonl", "coco", True),
     "unseen205": ("negation_unseen205.jsonl", "coco", True),
+    "held-out111": ("negation_heldout111.jsonl", "coco", False),
+    "unseen206": ("negation_unseen206.jsonl", "coco", False),
+    "unseen207": ("negation_unseen207.jsonl", "coco", False),
+    "unseen208": ("negation_unseen208.jsonl", "coco", True),
+    "unseen209": ("negation_unseen209.jsonl", "coco", True),
+    "unseen210": ("negation_unseen210.jsonl", "coco", True),
+    "unseen211": ("negation_unseen211.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

@@ -56,6 +56,7 @@ EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
     "exclusive18": ("exclusive_dev18.jsonl", True),
     "exclusive21-x": ("exclusive_test21.jsonl", False),
     "exclusive22-x": ("exclusive_test22.jsonl", False),
+    "exclusive23-x": ("exclusive_test23.jsonl", False),
     "exclusive19": ("exclusive_dev19.jsonl", True),
     "exclusive20": ("exclusive_dev20.jsonl", True),
     "exclusive21": ("exclusive_dev21.jsonl", True),
