@@ -903,6 +903,14 @@ COCO = lexicon_for("coco")
          "count_not_true"),
         ("Zebra. Just one. No giraffes.", {"zebra": 1}, None),
         ("Zebra. Just one. No giraffes.", {"zebra": 2}, "count_not_true"),
+        ("Cats no, dogs one, people none.", {"dog": 1}, None),
+        ("Cats no, dogs one, people none.", {"dog": 2}, "count_not_true"),
+        ("Fork, yes; spoon, none; bowl, one, empty.", {"bowl": 1}, None),
+        ("Fork, yes; spoon, none; bowl, one, empty.", {"bowl": 2}, "count_not_true"),
+        ("It's not that the field has no horses; it has only one, and no riders.", {"horse": 1},
+         None),
+        ("It's not that the field has no horses; it has only one, and no riders.", {"horse": 2},
+         "count_not_true"),
     ],
 )  # fmt: skip
 def test_counts_are_checked_against_the_boxes(

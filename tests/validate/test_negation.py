@@ -377,6 +377,8 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
          {"bed": "affirmed", "teddy bear": "affirmed", "book": "negated"}),
         ("Bed/lamp/clock — no TV/no laptop.",
          {"bed": "affirmed", "clock": "affirmed", "tv": "negated", "laptop": "negated"}),
+        ("Cup? Gone. Spoon? Still there.", {"cup": "negated", "spoon": "affirmed"}),
+        ("Dog? Here. Cat? No.", {"dog": "affirmed", "cat": "negated"}),
         # an accent is no word's end: "café" reads as "cafe"
         ("There isn't a table in the café that isn't taken; no dog.",
          {"dining table": "affirmed", "dog": "negated"}),

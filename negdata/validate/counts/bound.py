@@ -98,7 +98,8 @@ def bound_counts(tokens: list[str], mentions: list[Mention]) -> list[Count]:
         some_are = start > 0 and tokens[start - 1] in _CLAUSE_STOPS and word != "one"
         some_are = some_are and tokens[end : end + 1] in (["are"], ["were"])
         the_one = word == "one" and _the_one(tokens, mentions, i)
-        having = start > 0 and tokens[start - 1] in _HAVING
+        # "it has two", "it has only one"
+        having = start > said and tokens[start - said - 1] in _HAVING
         # after a dash or a bracket: "not without wine glasses - four of them -", "no sheep on
         # the hill? wrong - seven of them graze there"
         apposed = of_them and start > 0 and tokens[start - 1] in {";", "("}

@@ -213,7 +213,8 @@ def _count_after(tokens: list[str], mention: Mention) -> Found | None:
         at += 1
     first = tokens[at] if at < len(tokens) else ""
     listed = mention.start == 0 or tokens[mention.start - 1] in {";", ".", "|", ",", ":"}
-    if first.isdigit() and listed and at == mention.end:  # "cars 14, trucks 2, bikes 0"
+    # "cars 14, trucks 2, bikes 0", "trucks no, motorcycles one, people none"
+    if (is_number(first) or first == "one") and listed and at == mention.end:
         closes = tokens[at + 1] if at + 1 < len(tokens) else "."
         return (first, at) if closes in {",", ";", ".", "|"} else None
     if first not in _AFTER | {","} and not (first == ";" and listed):  # "Giraffes - 0."
@@ -232,7 +233,11 @@ def _count_after(tokens: list[str], mention: Mention) -> Found | None:
     closes = tokens[after] if after < len(tokens) else "."
     if closes not in {",", ";", ".", ")", "|", "and"}:
         return None  # "Fruit bowl: 2 oranges": the count of the next noun
-    return (word, at) if of_them or first != "," or closes in {";", ".", ")", "|"} else None
+    # "spoon, none; bowl, one, empty": a count of the item a list opens with
+    opens = mention.start == 0 or tokens[mention.start - 1] in {";", ".", "|", ":"}
+    if of_them or first != "," or closes in {";", ".", ")", "|"} or (opens and closes == ","):
+        return (word, at)
+    return None
 
 
 _PORTIONS = frozenset({"slice", "slices", "piece", "pieces", "wedge", "wedges"})

@@ -56,6 +56,7 @@ YES_ANSWER = re.compile(
     r"|their|my|our) (?!(?:other|next|another)\b)"
     r"|^(?:(?:switched |turned )?(?:on|off)|cold|hot|warm|empty|full|open|closed|shut|clean|dirty"
     r"|broken|working|running|lit|unplugged|dark|blank)(?: ,|$)"
+    r"|^(?:still |right )?(?:there|here|present|around|in place)(?: ,|$)"  # "Fork? Still there."
 )
 
 

@@ -48,7 +48,8 @@ _FIND_ONE = (
 _DONE_TO = (
     r"(?:cleared|cleaned|touched|used|plowed|ploughed|shoveled|shovelled|washed|unwrapped"
     r"|claimed|taken|opened|eaten|sliced|cut|lit|occupied|sold|collected|repaired|fixed|picked up"
-    r"|finished|started|tidied|put away|switched on|turned on)"
+    r"|finished|started|tidied|put away|switched on|turned on|uncorked|poured|emptied|unpacked"
+    r"|served)"
 )
 _DOUBLE = re.compile(
     rf"\b{_FIRST} {_EMBED}\b{_GAP}\b{_CUE}\b"
@@ -120,7 +121,12 @@ _RAW_DOUBLE = re.compile(
     # without a pedestrian" (most days, and now?): they are there
     rf"\bnot even\b{_RAW_GAP}\bwithout\b|\b(?:seldom|rarely|hardly ever) without\b|"
     # "rarely is the lake without sailboats": as often as not, they are there today too
-    r"\b(?:seldom|rarely|rare|hardly ever) (?:is|are|was|were) (?:[a-z']+ ){1,4}?without\b|"
+    # "rarely is the station roof pigeon-free"
+    r"\b(?:seldom|rarely|rare|hardly ever) (?:is|are|was|were|has|have|had) (?:[a-z']+ ){1,4}?"
+    r"(?:without\b"
+    r"|[a-z]{3,}-?(?:less|free)\b|(?:free|empty|devoid) of\b)|"
+    # "the table does not go without wine glasses tonight": they are there
+    r"(?:\bnot|n't|\bnever) (?:go|goes|went|going|gone) without\b|"
     # "nowhere on the hill is there not a sheep": a sheep everywhere ("no", as written)
     r"\bnowhere\b[^.;:!?|]{0,60}\b(?:is|are|was|were) there (?:not|no|never)\b"
     # "nowhere on this pier is without an angler": one everywhere
@@ -138,7 +144,18 @@ _RAW_DOUBLE = re.compile(
     # "nobody would call the bus empty; it's packed", "nobody is not smiling"
     rf"|\b(?:nobody|no one|none of us)\b (?:could|would|can|will)(?: ever| really)? (?:call"
     rf"|describe|consider)\b{_RAW_GAP}\b(?:empty|deserted|vacant|bare|unoccupied)\b"
-    r"|\b(?:nobody|no one|none of them)\b (?:here |there )?(?:is|are|was|were)(?: not|n't)\b"
+    # ... "nobody would say the platform is deserted" (of people: "the bowl is empty" the rules
+    # read as naming nothing)
+    rf"|\b(?:nobody|no one|none of us)\b (?:could|would|can|will)(?: ever| really)? (?:say"
+    rf"|claim|think)\b{_RAW_GAP}\b(?:deserted|unoccupied|uninhabited)\b"
+    # ... "nobody in the photo is not smiling"
+    r"|\b(?:nobody|no one|none of them)\b(?: (?:in|on|at) (?:the|this|that) (?:[a-z]+ )?[a-z]+)?"
+    r" (?:here |there )?(?:is|are|was|were)(?: not|n't)\b"
+    # "nobody left the table bare of cups": there are some
+    rf"|\b(?:nobody|no one)\b (?:(?:has|had|would|will) )?(?:left|leaves|leave)\b{_RAW_GAP}"
+    r"\b(?:(?:bare|empty|free|devoid) of|without)\b"
+    # "it's not the absence of a kite that's odd - there's one right there"
+    r"|\bnot the (?:absence|lack) of\b"
     # "she's the only one in the office without a laptop", "the only one not looking at a
     # phone": the others have one
     r"|\bthe only [a-z]+\b[^.;:!?|]{0,40}?\b(?:without|not [a-z]+ing)\b"
