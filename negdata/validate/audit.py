@@ -393,6 +393,13 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen209": ("negation_unseen209.jsonl", "coco", True),
     "unseen210": ("negation_unseen210.jsonl", "coco", True),
     "unseen211": ("negation_unseen211.jsonl", "coco", True),
+    "held-out112": ("negation_heldout112.jsonl", "coco", False),
+    "unseen212": ("negation_unseen212.jsonl", "coco", False),
+    "unseen213": ("negation_unseen213.jsonl", "coco", False),
+    "unseen214": ("negation_unseen214.jsonl", "coco", True),
+    "unseen215": ("negation_unseen215.jsonl", "coco", True),
+    "unseen216": ("negation_unseen216.jsonl", "coco", True),
+    "unseen217": ("negation_unseen217.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

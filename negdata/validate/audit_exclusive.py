@@ -61,6 +61,7 @@ EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
     "exclusive20": ("exclusive_dev20.jsonl", True),
     "exclusive21": ("exclusive_dev21.jsonl", True),
     "exclusive22": ("exclusive_dev22.jsonl", True),
+    "exclusive23": ("exclusive_dev23.jsonl", True),
 }
 
 
