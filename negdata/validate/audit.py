@@ -400,6 +400,13 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen215": ("negation_unseen215.jsonl", "coco", True),
     "unseen216": ("negation_unseen216.jsonl", "coco", True),
     "unseen217": ("negation_unseen217.jsonl", "coco", True),
+    "held-out113": ("negation_heldout113.jsonl", "coco", False),
+    "unseen218": ("negation_unseen218.jsonl", "coco", False),
+    "unseen219": ("negation_unseen219.jsonl", "coco", False),
+    "unseen220": ("negation_unseen220.jsonl", "coco", True),
+    "unseen221": ("negation_unseen221.jsonl", "coco", True),
+    "unseen222": ("negation_unseen222.jsonl", "coco", True),
+    "unseen223": ("negation_unseen223.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

@@ -57,6 +57,7 @@ EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
     "exclusive21-x": ("exclusive_test21.jsonl", False),
     "exclusive22-x": ("exclusive_test22.jsonl", False),
     "exclusive23-x": ("exclusive_test23.jsonl", False),
+    "exclusive24-x": ("exclusive_test24.jsonl", False),
     "exclusive19": ("exclusive_dev19.jsonl", True),
     "exclusive20": ("exclusive_dev20.jsonl", True),
     "exclusive21": ("exclusive_dev21.jsonl", True),
