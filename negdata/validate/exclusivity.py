@@ -35,7 +35,13 @@ _VOID_PRONOUNS = (
     r"|n['\u2019]t (?:a|one|a single) thing|n['\u2019]t anything)"
 )
 EXCLUSIVE = re.compile(
-    r"(?<!\bnot )\b(?:only|just|solely|merely|exclusively|alone|no one else)\b"
+    r"(?<!\bnot )\b(?:only|just|solely|merely|exclusively|no one else"
+    # "alone", but not "home alone", "let alone", "alone in thought", "alone together"
+    r"|(?<!\bhome )(?<!\bnever )(?<!\bnot )(?<!\blet )alone"
+    r"(?! (?:in (?:thought|his|her|their|having|[a-z]+ing)|together)\b))\b"
+    # not "just another day", "only half the pizza", "only minutes after sunrise"
+    r"(?! another\b| half\b| (?:a few |a couple of )?(?:minutes|moments|seconds|hours|days|weeks"
+    r"|months|years)\b)"
     # "a toothbrush lies solo", "the suitcase sits unaccompanied"; not "mid-solo", not
     # "unaccompanied by giraffes" (none there)
     r"|(?<!-)\bsolo\b(?!-)|\bunaccompanied\b(?! by\b)"
@@ -62,9 +68,9 @@ EXCLUSIVE = re.compile(
     # "a vase with nothing beside it", "no nothing", "a napkin the last thing on it"
     r"|\bnothing (?:beside|besides|near|around|next to|with) (?:it|them|him|her)\b|\bno nothing\b"
     r"|\bthe (?:last|only remaining) (?:thing|item|object)\b"
-    # "a chair in an empty room", "a kite against an otherwise bare sky"
-    r"|\b(?:in|on|at|across|along|against|inside|of) (?:an?|the|this|that) (?:otherwise "
-    r"|completely |totally |entirely )?(?:empty|bare|deserted|vacant)\b"
+    # "a chair in an empty room", "a kite against an otherwise bare sky", "at a long empty table"
+    r"|\b(?:in|on|at|across|along|against|inside|of) (?:an?|the|this|that) (?:[a-z]+ )?"
+    r"(?:otherwise |completely |totally |entirely )?(?:empty|bare|deserted|vacant)\b"
     # "a lone tree, nothing else in sight", "a bench with nothing around"
     r"|\bnothing (?:else )?(?:in (?:sight|view|the frame|the picture|the shot)|around|nearby)"
     r"(?: for (?:miles|a mile|kilometres|kilometers))?"  # "nothing around for miles"
@@ -105,7 +111,8 @@ EXCLUSIVE = re.compile(
     r"|\bunaccompanied by (?:anything|anyone|anybody)\b"
     # "bare of all else", "empty of everything" (but "empty of people" denies only people)
     r"|\b(?:bare|empty|devoid|free|bereft|clear|emptied) of (?:all else|everything|all other)\b"
-    r"|\ball (?:that(?:'s| is| are| remains| stands| sits)|there is|there's|is there|remains"
+    r"|\ball (?:that(?:'s| is| are| remains?| stands?| sits?| lies| lie)|there is|there's|is there"
+    r"|remains"
     r"|(?:you|i|we|one)(?:'ll| will| can| could)? (?:see|find|spot)|(?:that )?(?:can|could) be "
     r"(?:seen|found)|the (?:picture|image|photo|frame|shot|scene|camera) (?:contains|shows|holds"
     r"|has|captures|caught))\b"

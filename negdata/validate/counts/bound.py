@@ -86,6 +86,11 @@ def bound_counts(tokens: list[str], mentions: list[Mention]) -> list[Count]:
     for i, word in enumerate(tokens):
         of_them = tokens[i + 1 : i + 3] == ["of", "them"]  # "there are six of them"
         pair = word == "pair" and tokens[i - 1 : i] == ["a"] and of_them
+        # "not as if the street has no benches - a pair sits under the trees"
+        pair_does = word == "pair" and tokens[i - 1 : i] == ["a"] and i >= 2
+        pair_does = pair_does and tokens[i - 2] in _CLAUSE_STOPS
+        pair_does = pair_does and tokens[i + 1 : i + 2] not in ([], ["of"], ["."], [","])
+        pair = pair or pair_does
         start = i - 1 if pair else i
         end = i + 3 if of_them else i + 1
         counted = pair or word == "one" or is_number(word)
@@ -96,7 +101,7 @@ def bound_counts(tokens: list[str], mentions: list[Mention]) -> list[Count]:
         there = tokens[start - said - 2 : start - said] in _THERE_ARE_SOME
         # "it's not that there are no bikes - three are chained to the railings"
         some_are = start > 0 and tokens[start - 1] in _CLAUSE_STOPS and word != "one"
-        some_are = some_are and tokens[end : end + 1] in (["are"], ["were"])
+        some_are = (some_are and tokens[end : end + 1] in (["are"], ["were"])) or pair_does
         the_one = word == "one" and _the_one(tokens, mentions, i)
         # "it has two", "it has only one"
         having = start > said and tokens[start - said - 1] in _HAVING

@@ -68,7 +68,8 @@ _DOUBLE = re.compile(
     rf"|(?:hardly|scarcely|barely) an?|{_FIND_ONE})\b{_GAP}\b(?:without|lacks?|lacking|lacked"
     r"|missing|free-of|devoid of"
     r"|empty of)\b"
-    rf"|\b(?:not (?:an?|one|a single)|{_FIND_ONE}) (?:[a-z]+ )?[a-z]+ with no\b"
+    # ... "there's no empty chair" ("no chair with no person"): every one taken
+    rf"|\b(?:not (?:an?|one|a single)|no|{_FIND_ONE}) (?:[a-z]+ )?[a-z]+ with no\b"
     # "you'd be hard-pressed to find a branch of this tree not holding a bird": all hold one
     rf"|\b{_FIND_ONE}\b{_GAP}\bnot (?:[a-z]+ing|with)\b"
     # "it wouldn't be the beach without a surfboard stuck in the sand": one is there
@@ -135,7 +136,7 @@ _RAW_DOUBLE = re.compile(
     # bowl is missing", "it's not as if I didn't expect a cow", "far from there being no cars"
     r"|\b(?:do|does|did)(?:n't| not) (?:think|believe|suppose|imagine|reckon)"
     rf"(?: for (?:a|one) (?:moment|second|minute))?\b{_RAW_GAP}{_RAW_CUE}"
-    rf"|\bno way\b{_RAW_GAP}{_RAW_CUE}"
+    rf"|\bno way\b{_RAW_GAP}(?:{_RAW_CUE}|[a-z]{{3,}}-?less\b)"  # "no way he's racketless"
     rf"|\bnot (?:like|as if|as though)\b{_RAW_GAP}(?:n't\b|\b(?:missing|absent|gone|without|lacks?"
     r"|lacking)\b)"
     rf"|\bfar from (?:(?:there|it) )?(?:being |having )?(?:an? |any )?{_RAW_CUE}"
@@ -169,6 +170,12 @@ _RAW_DOUBLE = re.compile(
     rf"|\bsaying\b{_RAW_GAP}{_RAW_CUE}[^.;:!?|]{{0,40}}?\b(?:would be|is|was) (?:wrong|untrue"
     r"|false|incorrect|a mistake|a lie|mistaken)\b"
     rf"|\bneither (?:is|are|was|were)\b{_RAW_GAP}\b(?:without|lacking)\b"
+    # "calling the pitch empty of players would be wrong"
+    r"|\b(?:calling|describing)\b[^.;:!?|]{0,60}?\b(?:empty|bare|free|devoid|deserted|without"
+    r"|[a-z]{3,}-?less)\b[^.;:!?|]{0,40}?\b(?:would be|is|was) (?:wrong|untrue|false|incorrect"
+    r"|a mistake|a lie|mistaken)\b"
+    # "the waiting room is not empty of chairs, nor of people": of people neither
+    r"|\bnot (?:empty|free|devoid|bare) of\b[^.;:!?|]{0,60}\bnor of\b"
     # "would I say there's no cat?", "who says there's no pizza?": no, there is one
     rf"|\b(?:would|could|can|should|do|did|does) (?:i|you|we|anyone|anybody|one) "
     rf"(?:say|claim|call|think|argue)\b{_RAW_GAP}{_RAW_CUE}"

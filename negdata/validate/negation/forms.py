@@ -81,7 +81,7 @@ def rewrite(text: str) -> str:
     text = _ABSENT_LIST.sub(lambda m: "; absent " + _LISTED_ARTICLE.sub(r"\1", m.group(1)), text)
     text = _PRESENT_HEADER.sub(" ; ", text)
     text = _ASKED.sub(f" {HEDGE} ", text)
-    text = _NAMES_ASKED.sub(rf" {HEDGE} \1 ?", text)
+    text = _NAMES_ASKED.sub(rf" {HEDGE} {HEDGE} \1 ?", text)  # all of it asked
     text = _ASKED_OBJECT.sub(rf" \1 {HEDGE} ", text)
     # Translated word order: "is not present any car", "are not to see persons", "not is
     # visible the rider" -> "not have ...".

@@ -94,7 +94,7 @@ _DENIED_DENIAL = re.compile(
     r"|(?:i|we)(?: am| are)? not (?:saying|claiming|suggesting|pretending)"
     r"|(?:i|we)(?: would| will)? be lying if (?:i|we) (?:said|say|claimed|told you)"
     r"|(?:i|we) (?:refuse|decline) to (?:say|claim|pretend|believe))"
-    r" (?:that )?((?:[^\W\d_]+ ){0,6}?)(no|not|nothing|nobody|no one|lacks?|lacking|without|"
+    r" (?:that )?((?:[^\W\d_]+ ){0,6}?)(no one|no|not|nothing|nobody|lacks?|lacking|without|"
     r"empty of|free of|devoid of|went missing|gone missing|missing|absent|gone|empty|bare|zero"
     r"|nowhere)\b"
 )
@@ -190,8 +190,10 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
                 r"(?: (?:goes|passes|went|passed)(?: by)?)?(?: here| there)? without\b"),
      "always with"),
     # "never seen this road without a truck on it": there is one, as always
-    (re.compile(r"\bnever (?:seen|known|see|seeing|find|found|catch|caught|pass|passed) "
-                r"((?:this|the|that|our|my) [a-z]+(?: [a-z]+)?) without\b"),
+    # ... "you won't find this street without a motorcycle"
+    (re.compile(r"\b(?:never|(?:will|would|can|could) not) (?:seen|known|see|seeing|find|found"
+                r"|catch|caught|pass|passed) ((?:this|the|that|our|my) [a-z]+(?: [a-z]+)?) "
+                r"without\b"),
      r"always seen \1 with"),
     (re.compile(r"\b(?:there (?:is|are|was|were) not|can not see|no|not) (?:a single |one |any )?"
                 r"([a-z]+(?: [a-z]+){0,6}?) (?:that|which|who) (?:is|are|was|were|does|do) not\b"),
@@ -347,6 +349,8 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     # "you can not not notice the bear", "there is not nothing on the table"
     (re.compile(r"\bnot not\b"), ""),
     (re.compile(r"\bnot nothing\b"), "something"),
+    # "not even a remote, let alone a tv": nor a tv
+    (re.compile(r"\blet alone\b"), "nor"),
     # "the dog does not have the frisbee; the girl does", "the man is not holding the
     # umbrella": what "the" names is there, whoever holds it ("the usual TV" is not)
     (re.compile(r"\b(does|do|did|is|are|was|were) not (?=(?:hav|hold|carry|own|notic|rid|us|eat|"

@@ -33,12 +33,14 @@ _PLACES = (
     r"|museums?|galleries|gallery|theaters?|theatres?|cinemas?|venues?|crosswalks?|trails?)"
 )
 # "the crowded street", "the platform is crowded", "the beach was bustling", "Platform's packed",
-# "Platforms: packed", "Bus 42: packed"
+# "Platforms: packed", "Bus 42: packed", "platform full,"
 _CROWDED = re.compile(
     rf"\b(?:crowded|bustling) (?:[a-z]+ )?{_PLACES}\b"
     rf"|\b{_PLACES}(?:'s| is| are| was| were) (?:(?:still|very|so|really|already) )?"
     r"(?:crowded|bustling|packed(?! (?:with|away|up)\b))\b"
     rf"|\b{_PLACES}(?: #?\d+)?\s*:\s*(?:crowded|bustling|packed)\b"
+    # a headline's: "Train delayed; platform full, tracks empty."
+    rf"|\b{_PLACES}(?: #?\d+)?\s*[:,]?\s*(?:crowded|packed|full)(?= *(?:[.;,!]|$))"
 )
 _QUEUE = re.compile(
     r"\b(?:an?|the|long|short|growing|orderly|snaking) (?:line|queue)s? (?:at|outside|for|to)\b"
@@ -74,6 +76,7 @@ TOPIC_TERMS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("person", "crowded", _CROWDED),
     ("person", "bustling", _CROWDED),
     ("person", "packed", _CROWDED),
+    ("person", "full", _CROWDED),
     ("person", "face", _FACE_AT),
     # "a long line at the stop", "the queue outside the bakery": people waiting
     ("person", "line", _QUEUE),
