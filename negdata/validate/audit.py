@@ -407,6 +407,13 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen221": ("negation_unseen221.jsonl", "coco", True),
     "unseen222": ("negation_unseen222.jsonl", "coco", True),
     "unseen223": ("negation_unseen223.jsonl", "coco", True),
+    "held-out114": ("negation_heldout114.jsonl", "coco", False),
+    "unseen224": ("negation_unseen224.jsonl", "coco", False),
+    "unseen225": ("negation_unseen225.jsonl", "coco", False),
+    "unseen226": ("negation_unseen226.jsonl", "coco", True),
+    "unseen227": ("negation_unseen227.jsonl", "coco", True),
+    "unseen228": ("negation_unseen228.jsonl", "coco", True),
+    "unseen229": ("negation_unseen229.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

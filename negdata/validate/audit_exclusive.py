@@ -63,6 +63,7 @@ EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
     "exclusive21": ("exclusive_dev21.jsonl", True),
     "exclusive22": ("exclusive_dev22.jsonl", True),
     "exclusive23": ("exclusive_dev23.jsonl", True),
+    "exclusive24": ("exclusive_dev24.jsonl", True),
 }
 
 
