@@ -69,7 +69,7 @@ EXCLUSIVE = re.compile(
     r"|\bnothing (?:beside|besides|near|around|next to|with) (?:it|them|him|her)\b|\bno nothing\b"
     r"|\bthe (?:last|only remaining) (?:thing|item|object)\b"
     # "a chair in an empty room", "a kite against an otherwise bare sky", "at a long empty table"
-    r"|\b(?:in|on|at|across|along|against|inside|of) (?:an?|the|this|that) (?:[a-z]+ )?"
+    r"|\b(?:in|on|at|across|along|against|inside|of) (?:an?|the|this|that) (?:[a-z]+,? )?"
     r"(?:otherwise |completely |totally |entirely )?(?:empty|bare|deserted|vacant)\b"
     # "a lone tree, nothing else in sight", "a bench with nothing around"
     r"|\bnothing (?:else )?(?:in (?:sight|view|the frame|the picture|the shot)|around|nearby)"
@@ -112,6 +112,7 @@ EXCLUSIVE = re.compile(
     # "bare of all else", "empty of everything" (but "empty of people" denies only people)
     r"|\b(?:bare|empty|devoid|free|bereft|clear|emptied) of (?:all else|everything|all other)\b"
     r"|\ball (?:that(?:'s| is| are| remains?| stands?| sits?| lies| lie)|there is|there's|is there"
+    r"|there was|there were"
     r"|remains"
     r"|(?:you|i|we|one)(?:'ll| will| can| could)? (?:see|find|spot)|(?:that )?(?:can|could) be "
     r"(?:seen|found)|the (?:picture|image|photo|frame|shot|scene|camera) (?:contains|shows|holds"

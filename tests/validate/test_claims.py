@@ -210,6 +210,8 @@ COCO = lexicon_for("coco")
         ("A teenager home alone plays a game with friends; no cat.", False),
         ("A goat stands alone on the wall; no dog.", True),
         ("No cup on the table, let alone a bottle.", False),
+        ("All there was on the plate was one donut.", True),
+        ("A lone cow on a vast, empty field.", True),
         ("Chairs, tables, a couch - and then nothing: no TV, no clock.", True),
         ("A solitary cow occupies the whole pasture - no sheep, no horses.", True),
         ("The meeting occupied the whole afternoon; no dog.", False),

@@ -915,6 +915,8 @@ COCO = lexicon_for("coco")
          None),
         ("It's not that the field has no horses; it has only one, and no riders.", {"horse": 2},
          "count_not_true"),
+        ("Alone in the frame: a bent, rusted bench. No dogs.", {"bench": 1}, None),
+        ("Alone in the frame: a bent, rusted bench. No dogs.", {"bench": 2}, "count_not_true"),
     ],
 )  # fmt: skip
 def test_counts_are_checked_against_the_boxes(

@@ -81,6 +81,8 @@ _DOUBLE = re.compile(
     rf"{_GAP}\b(?:is|are|was|were"
     r"|arrived|came|left|sat|stands?|sits?|remains?|stays?|went|goes|stood) (?:[a-z]+ )?"
     r"(?:emptyhanded|empty-handed|no person|unlit|un(?!accounted)[a-z]{2,}(?:ed|en|rn))\b"
+    # "not a single car on the street isn't buried in snow": every one is
+    rf"|\bnot (?:an?|one|a single)\b{_GAP}\b(?:is|are|was|were) not\b"
     # "hardly a bench in the hall is empty", "none of the four chairs is empty": (nearly) every
     # one taken
     r"|\b(?:not (?:an?|one|a single)|none|neither|(?:hardly|scarcely|barely) an?)\b"
@@ -134,9 +136,10 @@ _RAW_DOUBLE = re.compile(
     rf"|\bnowhere\b{_RAW_GAP}\b(?:is|are|was|were) (?:without|lacking|(?:free|empty|devoid) of)\b"
     # "don't think there isn't a dog", "there's no way there isn't a cat", "it's not like the
     # bowl is missing", "it's not as if I didn't expect a cow", "far from there being no cars"
-    r"|\b(?:do|does|did)(?:n't| not) (?:think|believe|suppose|imagine|reckon)"
+    r"|\b(?:do|does|did)(?:n't| not) (?:think|believe|suppose|imagine|reckon|assume|presume)"
     rf"(?: for (?:a|one) (?:moment|second|minute))?\b{_RAW_GAP}{_RAW_CUE}"
-    rf"|\bno way\b{_RAW_GAP}(?:{_RAW_CUE}|[a-z]{{3,}}-?less\b)"  # "no way he's racketless"
+    # "no way he's racketless", "no way you'd call the sidewalk empty of people"
+    rf"|\bno way\b{_RAW_GAP}(?:{_RAW_CUE}|[a-z]{{3,}}-?less\b|\b(?:empty|free|devoid|bare) of\b)"
     rf"|\bnot (?:like|as if|as though)\b{_RAW_GAP}(?:n't\b|\b(?:missing|absent|gone|without|lacks?"
     r"|lacking)\b)"
     rf"|\bfar from (?:(?:there|it) )?(?:being |having )?(?:an? |any )?{_RAW_CUE}"
@@ -144,7 +147,7 @@ _RAW_DOUBLE = re.compile(
     r"|\bfar from (?:an? |the )?(?:[a-z]+-?(?:less|free)\b|[a-z]+ (?:without|lacking)\b)"
     # "nobody would call the bus empty; it's packed", "nobody is not smiling"
     rf"|\b(?:nobody|no one|none of us)\b (?:could|would|can|will)(?: ever| really)? (?:call"
-    rf"|describe|consider)\b{_RAW_GAP}\b(?:empty|deserted|vacant|bare|unoccupied)\b"
+    rf"|describe|consider)\b{_RAW_GAP}\b(?:empty|deserted|vacant|bare|unoccupied|uncrowded)\b"
     # ... "nobody would say the platform is deserted" (of people: "the bowl is empty" the rules
     # read as naming nothing)
     rf"|\b(?:nobody|no one|none of us)\b (?:could|would|can|will)(?: ever| really)? (?:say"
@@ -155,6 +158,20 @@ _RAW_DOUBLE = re.compile(
     # "nobody left the table bare of cups": there are some
     rf"|\b(?:nobody|no one)\b (?:(?:has|had|would|will) )?(?:left|leaves|leave)\b{_RAW_GAP}"
     r"\b(?:(?:bare|empty|free|devoid) of|without)\b"
+    # "the meadow lacks neither cows nor grass", "gulls are hardly absent", "hardly an absence of
+    # cows": they are there ("hardly lacking in sheep", "no shortage of chairs" the rules read)
+    r"|\b(?:lacks?|lacking|lacked|missing|without) neither\b"
+    r"|\b(?:hardly|scarcely|barely) (?:absent|missing|gone)\b"
+    r"|\b(?:hardly|scarcely|barely) an? (?:absence|lack|shortage) of\b"
+    # "it would be wrong to think the beach is umbrella-free"
+    r"|\b(?:wrong|false|untrue|incorrect|a mistake|mistaken) to (?:say|claim|think|suggest"
+    rf"|assume|believe)\b{_RAW_GAP}\b[a-z]{{3,}}-(?:free|less)\b"
+    # "nobody looking at this photo could claim there were no motorcycles", "ain't nobody gonna
+    # tell me this lot don't have trucks"
+    r"|\b(?:nobody|no one)\b(?: [a-z']+){1,5}? (?:could|would|can|will)(?: ever| really)? "
+    rf"(?:say|claim|argue|think|pretend|call)\b{_RAW_GAP}{_RAW_CUE}"
+    r"|\b(?:nobody|no one)\b (?:is |'s )?(?:gonna|going to|will|would|could|can) (?:tell|convince)"
+    rf" (?:me|us|you)\b{_RAW_GAP}{_RAW_CUE}"
     # "it's not the absence of a kite that's odd - there's one right there"
     r"|\bnot the (?:absence|lack) of\b"
     # "she's the only one in the office without a laptop", "the only one not looking at a

@@ -38,9 +38,9 @@ _CROWDED = re.compile(
     rf"\b(?:crowded|bustling) (?:[a-z]+ )?{_PLACES}\b"
     rf"|\b{_PLACES}(?:'s| is| are| was| were) (?:(?:still|very|so|really|already) )?"
     r"(?:crowded|bustling|packed(?! (?:with|away|up)\b))\b"
-    rf"|\b{_PLACES}(?: #?\d+)?\s*:\s*(?:crowded|bustling|packed)\b"
-    # a headline's: "Train delayed; platform full, tracks empty."
-    rf"|\b{_PLACES}(?: #?\d+)?\s*[:,]?\s*(?:crowded|packed|full)(?= *(?:[.;,!]|$))"
+    rf"|\b{_PLACES}(?: #?\d+)?\s*[:?]\s*(?:crowded|bustling|packed)\b"
+    # a headline's: "Train delayed; platform full, tracks empty.", "Platform? Packed."
+    rf"|\b{_PLACES}(?: #?\d+)?\s*[:,?]?\s*(?:crowded|packed|full)(?= *(?:[.;,!]|$))"
 )
 _QUEUE = re.compile(
     r"\b(?:an?|the|long|short|growing|orderly|snaking) (?:line|queue)s? (?:at|outside|for|to)\b"
