@@ -414,6 +414,11 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen227": ("negation_unseen227.jsonl", "coco", True),
     "unseen228": ("negation_unseen228.jsonl", "coco", True),
     "unseen229": ("negation_unseen229.jsonl", "coco", True),
+    "held-out115": ("negation_heldout115.jsonl", "coco", False),
+    "unseen230": ("negation_unseen230.jsonl", "coco", False),
+    "unseen231": ("negation_unseen231.jsonl", "coco", False),
+    "unseen232": ("negation_unseen232.jsonl", "coco", False),
+    "unseen233": ("negation_unseen233.jsonl", "coco", False),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {
