@@ -85,12 +85,11 @@ def bound_counts(tokens: list[str], mentions: list[Mention]) -> list[Count]:
     found = []
     for i, word in enumerate(tokens):
         of_them = tokens[i + 1 : i + 3] == ["of", "them"]  # "there are six of them"
-        pair = word == "pair" and tokens[i - 1 : i] == ["a"] and of_them
+        a_pair = word == "pair" and tokens[i - 1 : i] == ["a"]
         # "not as if the street has no benches - a pair sits under the trees"
-        pair_does = word == "pair" and tokens[i - 1 : i] == ["a"] and i >= 2
-        pair_does = pair_does and tokens[i - 2] in _CLAUSE_STOPS
+        pair_does = a_pair and i >= 2 and tokens[i - 2] in _CLAUSE_STOPS
         pair_does = pair_does and tokens[i + 1 : i + 2] not in ([], ["of"], ["."], [","])
-        pair = pair or pair_does
+        pair = a_pair and (of_them or pair_does)
         start = i - 1 if pair else i
         end = i + 3 if of_them else i + 1
         counted = pair or word == "one" or is_number(word)

@@ -116,7 +116,7 @@ def _count_word(
             return _group_of_few(tokens, at, mention)  # "a pair of (lawn) chairs"
         if at >= 1 and tokens[at] == "of" and tokens[at - 1] in _ROWS and singular(last) != last:
             return "rows", at - 1  # "a row of (small) sailboats": two or more
-        if tokens[at] == "," and at >= 2 and tokens[at - 2] in ARTICLES and at - 1 not in named:
+        if at >= 2 and tokens[at] == "," and tokens[at - 2] in ARTICLES and at - 1 not in named:
             at -= 1  # "a bent, rusted stop sign"
             continue
         if at < 0 or tokens[at] in _NO_ADJECTIVE or at in named:
