@@ -385,6 +385,8 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         ("Bus? Late. Stop? Packed.", {"bus": "negated", "person": "affirmed"}),
         ("The ferry is not at the pier yet, and there are no gulls.",
          {"boat": "negated", "bird": "negated"}),
+        ("The bus isn't at the stop yet - it's two blocks back - and no taxi.",
+         {"bus": "affirmed", "car": "negated"}),
         ("There's not even a cup, let alone a bottle.", {"cup": "negated", "bottle": "negated"}),
         ("You won't find this pier without a boat, but there's no bird.",
          {"boat": "affirmed", "bird": "negated"}),

@@ -352,10 +352,12 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     # "not even a remote, let alone a tv": nor a tv
     (re.compile(r"\blet alone\b"), "nor"),
     # "the train isn't at the platform yet": it has not come (but "the dog is not on the sofa"
-    # is somewhere else, "not in the kennel yet" too)
+    # is somewhere else, "not in the kennel yet" too, and "the bus isn't at the stop yet - it's
+    # still a couple of blocks back" is in sight)
     (re.compile(r"\b(is|are|was|were) not (?:at|in|by|alongside) (?:the|its|their) (?:[a-z]+ )?"
                 r"(?:platform|station|stop|pier|dock|gate|terminal|quay|harbou?r|berth|runway"
-                r"|jetty|marina)s? yet\b"), r"\1 not here yet"),
+                r"|jetty|marina)s? yet\b"
+                r"(?![\s|;,:\u2013\u2014-]*(?:it|they)(?: is| are|'s|'re)\b)"), r"\1 not here yet"),
     # "the dog does not have the frisbee; the girl does", "the man is not holding the
     # umbrella": what "the" names is there, whoever holds it ("the usual TV" is not)
     (re.compile(r"\b(does|do|did|is|are|was|were) not (?=(?:hav|hold|carry|own|notic|rid|us|eat|"
