@@ -114,6 +114,8 @@ _DOUBLE = re.compile(
     r"|(?:on|up)(?= *(?:[,.;:!?|)]|$|and\b"
     r"|but\b|despite\b|even\b|though\b)))\b"
 )
+# "nobody could", "no one would ever", "none of us can really": a denial of saying so
+_NOBODY_WOULD = r"(?:nobody|no one|none of us)\b (?:could|would|can|will)(?: ever| really)?"
 # Denials of a denial that ``prepare`` rewrites out of sight, read in the text as written:
 _RAW_CUE = (
     r"(?:n't\b|\b(?:no|not|never|none|nobody|nothing|without|lacks?|lacking|missing|absent)\b)"
@@ -146,11 +148,11 @@ _RAW_DOUBLE = re.compile(
     # "far from laptopless", "far from a zoo without giraffes": they are there
     r"|\bfar from (?:an? |the )?(?:[a-z]+-?(?:less|free)\b|[a-z]+ (?:without|lacking)\b)"
     # "nobody would call the bus empty; it's packed", "nobody is not smiling"
-    rf"|\b(?:nobody|no one|none of us)\b (?:could|would|can|will)(?: ever| really)? (?:call"
+    rf"|\b{_NOBODY_WOULD} (?:call"
     rf"|describe|consider)\b{_RAW_GAP}\b(?:empty|deserted|vacant|bare|unoccupied|uncrowded)\b"
     # ... "nobody would say the platform is deserted" (of people: "the bowl is empty" the rules
     # read as naming nothing)
-    rf"|\b(?:nobody|no one|none of us)\b (?:could|would|can|will)(?: ever| really)? (?:say"
+    rf"|\b{_NOBODY_WOULD} (?:say"
     rf"|claim|think)\b{_RAW_GAP}\b(?:deserted|unoccupied|uninhabited)\b"
     # ... "nobody in the photo is not smiling"
     r"|\b(?:nobody|no one|none of them)\b(?: (?:in|on|at) (?:the|this|that) (?:[a-z]+ )?[a-z]+)?"
@@ -206,7 +208,7 @@ _RAW_DOUBLE = re.compile(
     r"\b(?:is|was|are|were) (?:[a-z]+ )?[a-z]+-(?:less|free)\b"
     # "nobody could argue the classroom is chairless": it has chairs ("nobody could say it lacks
     # chairs" the rules read)
-    r"|\b(?:nobody|no one|none of us)\b (?:could|would|can|will)(?: ever| really)? (?:argue|say"
+    rf"|\b{_NOBODY_WOULD} (?:argue|say"
     rf"|claim|call|deny|pretend|think|accuse)\b{_RAW_GAP}\b[a-z]{{3,}}-?(?:less|free)\b"
     # "the corner never runs out of books", "can't confirm the absence of a giraffe": they are there
     r"|(?:\b(?:never|not)|n't) (?:runs?|ran|running) out of\b"
