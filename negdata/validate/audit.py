@@ -419,6 +419,13 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen231": ("negation_unseen231.jsonl", "coco", False),
     "unseen232": ("negation_unseen232.jsonl", "coco", False),
     "unseen233": ("negation_unseen233.jsonl", "coco", False),
+    "held-out116": ("negation_heldout116.jsonl", "coco", False),
+    "unseen234": ("negation_unseen234.jsonl", "coco", False),
+    "unseen235": ("negation_unseen235.jsonl", "coco", False),
+    "unseen236": ("negation_unseen236.jsonl", "coco", True),
+    "unseen237": ("negation_unseen237.jsonl", "coco", True),
+    "unseen238": ("negation_unseen238.jsonl", "coco", True),
+    "unseen239": ("negation_unseen239.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

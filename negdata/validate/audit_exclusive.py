@@ -59,6 +59,7 @@ EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
     "exclusive23-x": ("exclusive_test23.jsonl", False),
     "exclusive24-x": ("exclusive_test24.jsonl", False),
     "exclusive25-x": ("exclusive_test25.jsonl", False),
+    "exclusive26-x": ("exclusive_test26.jsonl", False),
     "exclusive19": ("exclusive_dev19.jsonl", True),
     "exclusive20": ("exclusive_dev20.jsonl", True),
     "exclusive21": ("exclusive_dev21.jsonl", True),
