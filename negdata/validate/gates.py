@@ -27,7 +27,11 @@ from negdata.validate.exclusivity import exclusive_only_by_count, kind_exclusion
 from negdata.validate.grammar import broken_sentence, garbled
 from negdata.validate.negation import Polarity, analyze, contradictions
 from negdata.validate.negation.anaphora import unresolved_anaphor
-from negdata.validate.negation.denials import contrast_cleft, unread_double_negation
+from negdata.validate.negation.denials import (
+    contrast_cleft,
+    said_plainly,
+    unread_double_negation,
+)
 from negdata.validate.negation.words import POSSESS_VERBS
 from negdata.validate.nouns import unaccounted_nouns
 from negdata.validate.parsed import analyze as analyze_parse
@@ -132,7 +136,13 @@ class CaptionGate:
         if problem is not None:
             return problem
         if unread_double_negation(text):
-            return "double_negation"  # "I would hardly call the shelf free of books"
+            rest = said_plainly(text, self.lexicon)
+            if rest is None:
+                return "double_negation"  # "I would hardly call the shelf free of books"
+            # the caption must hold both as a whole and without the denial the rest restates
+            problem = self.check(row.model_copy(update={"caption": rest}), evidence)
+            if problem is not None:
+                return problem
         if contrast_cleft(text):
             return "contrast_cleft"  # "it's the microwave, not the oven, that's running"
         polarities = kind_exclusions(text, analyze(text, self.lexicon), self.lexicon)

@@ -184,7 +184,6 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("Not once did the red bus leave the stop; no dog.", "double_negation"),
         ("Not once is the red bus free of people; no dog.", "double_negation"),
         ("Would I say there's no red bus? No - it's by the curb. No dog.", "double_negation"),
-        ("The street isn't bus-free: a red bus waits. No dog.", "double_negation"),
         ("A red bus parked far from the house, and no dog in sight.", None),
         # a denial of what was done to a thing that is there, or of what it lacks
         ("Not a single red bus has been cleared of snow, and no dog.", "double_negation"),
@@ -192,7 +191,6 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("Three red buses at the stop, none cleaned yet, and no dog.", "double_negation"),
         ("Not one of the people on the red bus lacks a ticket; no dog.", "double_negation"),
         ("The red bus isn't unused: people board it. And no, there isn't a dog.", None),
-        ("Nothing about this street is bus-free: a red bus waits. No dog.", "double_negation"),
         ("No red bus has been seen, and there is no dog.", "negates_present"),  # still a denial
         # "one" for what a denial names, or someone else doing it
         ("People board a red bus, none without a bag; the driver has a small black one. No dog.",
@@ -286,6 +284,45 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
 )  # fmt: skip
 def test_caption_gates(text: str, reason: str | None) -> None:
     assert GATE.check(_caption(text), EV) == reason
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        # a denial of a denial that names only what the rest says plainly is there
+        ("The street isn't bus-free: there is a red bus. No dog.", None),
+        ("Nothing about this street is bus-free: a red bus is parked here. No dog.", None),
+        ("The stop isn't deserted - people board a red bus - yet no dog.", None),
+        ("Hardly a bus-free street: a red bus is parked, yet there's no dog.", None),
+        # ... but not where the rest leaves it unsaid or denies it
+        ("You couldn't call the street bus-free, but there's no dog.", "double_negation"),
+        ("The street isn't bus-free: one is parked. No dog.", "double_negation"),
+        ("The stop is rarely without a dog, but a red bus is here and no dog today.",
+         "double_negation"),
+        # ... and what it says is checked as ever
+        ("The street isn't bus-free: there is a red bus. Nobody would say there is no dog.",
+         "not_negated"),
+        ("The stop isn't deserted: people board a red bus. A dog sits by the curb.",
+         "not_negated"),
+        ("The stop isn't deserted: people board a red bus with a cat. No dog.", "affirms_absent"),
+    ],
+)  # fmt: skip
+def test_a_double_negation_the_rest_says_plainly(text: str, reason: str | None) -> None:
+    """However the denial of a denial is read, the caption says what its other clauses say."""
+    assert GATE.check(_caption(text), EV) == reason
+
+
+def test_a_double_negation_said_plainly_is_held_to_the_boxes_without_it_too() -> None:
+    """ "Nobody's missing" leaves room for one more person than the rest names; the rest alone
+    counts five."""
+    text = (
+        "Nobody's missing from the family photo - mom, dad and their three kids sit on a red "
+        "bus - and no dog."
+    )
+    person = Box(label="person", score=0.9, x0=0.0, y0=0.0, x1=1.0, y1=1.0, source="t")
+    bus = person.model_copy(update={"label": "bus"})
+    six = EV.model_copy(update={"key": "six", "boxes": [bus] + [person] * 6})
+    assert GATE.check(_caption(text), six) == "count_not_true"
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,10 @@
 buses run here": some do; "there isn't a single chair that isn't taken": every one is). One that
 is left, a cue with another inside the clause it embeds ("I would hardly call the shelf free
 of books", "nobody would deny that there is no cat"), could be read either way round, and a reading
-the wrong way round publishes a false sentence: the gate refuses it as ``double_negation``.
+the wrong way round publishes a false sentence: the gate refuses it as ``double_negation``, unless
+its clause names only what the rest of the caption says plainly is there ("the station isn't
+deserted: commuters crowd it; no train", ``said_plainly``), when however it is read the caption
+says what the rest says.
 
 A contrast in a cleft is no safer: "it's the microwave, not the oven, that's running" (or "it
 isn't the toaster that's humming but the microwave") leaves the oven there to some readers and out
@@ -17,6 +20,8 @@ from __future__ import annotations
 
 import re
 
+from negdata.detect.lexicon import Lexicon
+from negdata.validate.negation import analyze
 from negdata.validate.negation.normalize import prepare
 from negdata.validate.negation.words import LEFT_PLACES, STOP, YES, plain
 
@@ -259,3 +264,26 @@ def contrast_cleft(text: str) -> bool:
 def unread_double_negation(text: str) -> bool:
     """Whether ``text`` keeps, after the rules' rewriting, a cue inside what another embeds."""
     return _RAW_DOUBLE.search(plain(text)) is not None or _DOUBLE.search(prepare(text)) is not None
+
+
+# A caption's clauses: "the pond isn't exactly duckless - ducks paddle everywhere - yet no boat"
+_CLAUSE = re.compile(r"\s*(?:[.!?;:()\u2014\u2013]|\s-\s|,\s*(?=(?:but|yet|though|and)\b))\s*")
+
+
+def said_plainly(text: str, lexicon: Lexicon) -> str | None:
+    """The caption without the clauses that keep an unread double negation, where those name
+    only things that the rest affirms in plain words and the whole caption affirms: "the station
+    isn't deserted: commuters crowd it; no train". However the denial is read, the caption says
+    what the rest says; "you couldn't call the cafe empty of laptops, but I see no cups" names
+    laptops nowhere else, and "the bench is rarely without someone, but today no one is there"
+    denies them. ``None`` where that is not so."""
+    clauses = [c for c in _CLAUSE.split(text) if c.strip()]
+    doubles = [c for c in clauses if unread_double_negation(c)]
+    rest = ". ".join(c for c in clauses if c not in doubles)
+    if not doubles or not rest or unread_double_negation(rest):
+        return None
+    named = set().union(*(set(lexicon.mentioned(c)) | set(analyze(c, lexicon)) for c in doubles))
+    plainly, whole = analyze(rest, lexicon), analyze(text, lexicon)
+    if named and all(plainly.get(n) == whole.get(n) == "affirmed" for n in named):
+        return rest
+    return None
