@@ -66,6 +66,7 @@ EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
     "exclusive22": ("exclusive_dev22.jsonl", True),
     "exclusive23": ("exclusive_dev23.jsonl", True),
     "exclusive24": ("exclusive_dev24.jsonl", True),
+    "exclusive25": ("exclusive_dev25.jsonl", True),
 }
 
 
