@@ -426,6 +426,13 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen237": ("negation_unseen237.jsonl", "coco", True),
     "unseen238": ("negation_unseen238.jsonl", "coco", True),
     "unseen239": ("negation_unseen239.jsonl", "coco", True),
+    "held-out117": ("negation_heldout117.jsonl", "coco", False),
+    "unseen240": ("negation_unseen240.jsonl", "coco", False),
+    "unseen241": ("negation_unseen241.jsonl", "coco", False),
+    "unseen242": ("negation_unseen242.jsonl", "coco", True),
+    "unseen243": ("negation_unseen243.jsonl", "coco", True),
+    "unseen244": ("negation_unseen244.jsonl", "coco", True),
+    "unseen245": ("negation_unseen245.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {
