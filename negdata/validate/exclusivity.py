@@ -129,6 +129,10 @@ EXCLUSIVE = re.compile(
     r"|\b(?:has|have|had|having|gets?|got|stole|steals|took|takes|hogs?|hogged|hogging|claims?"
     r"|claimed|occup(?:y|ies|ied)) the (?:whole|entire) (?!(?:time|day|night|week|weekend"
     r"|morning|afternoon|evening|year|thing|story|family|set|series|collection|team)\b)[a-z]+\b"
+    # "a single kite owns the sky over the park" (not "the man who owns the field")
+    r"|(?<!\bwho )(?<!\bthat )(?<!\bwhich )\b(?:owns|owned) the (?:sky|skies|road|street|beach"
+    r"|lake|pond|river|water|waves|field|meadow|pasture|lane|pitch|court|trail|path|slope|square"
+    r"|plaza|platform|runway|couch|sofa|bed|sidewalk|pavement|shore|sand)\b"
     r"|\b(?:shares?|sharing|shared) (?:it|them|the [a-z]+) with (?:no one|nobody|no-one)\b"
     r"|\b(?:belongs|belonged) to (?:the|a|an|one) (?:[a-z]+ ){0,2}?[a-z]+ (?:today|tonight|now"
     r"|this (?:morning|afternoon|evening))\b"

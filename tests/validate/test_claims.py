@@ -212,6 +212,8 @@ COCO = lexicon_for("coco")
         ("No cup on the table, let alone a bottle.", False),
         ("All there was on the plate was one donut.", True),
         ("A lone cow on a vast, empty field.", True),
+        ("A single kite owns the sky over the park.", True),
+        ("The farmer who owns the field waves.", False),
         ("Chairs, tables, a couch - and then nothing: no TV, no clock.", True),
         ("A solitary cow occupies the whole pasture - no sheep, no horses.", True),
         ("The meeting occupied the whole afternoon; no dog.", False),

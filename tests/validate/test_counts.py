@@ -917,6 +917,8 @@ COCO = lexicon_for("coco")
          "count_not_true"),
         ("Alone in the frame: a bent, rusted bench. No dogs.", {"bench": 1}, None),
         ("Alone in the frame: a bent, rusted bench. No dogs.", {"bench": 2}, "count_not_true"),
+        ("Orange on the windowsill? One. Apple? None.", {"orange": 1}, None),
+        ("Orange on the windowsill? One. Apple? None.", {"orange": 2}, "count_not_true"),
     ],
 )  # fmt: skip
 def test_counts_are_checked_against_the_boxes(

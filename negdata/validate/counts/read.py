@@ -216,6 +216,13 @@ def _count_after(tokens: list[str], mention: Mention) -> Found | None:
         at += 1
     first = tokens[at] if at < len(tokens) else ""
     listed = mention.start == 0 or tokens[mention.start - 1] in {";", ".", "|", ",", ":"}
+    # "Orange on the windowsill? One.": where it is, then its count
+    placed = tokens[at : at + 6]
+    if listed and first in PREPOSITIONS and ":" in placed:
+        between = placed[: placed.index(":")]
+        if not set(between) & (_STOPS - {"the", "of"}):
+            at += len(between)
+            first = ":"
     # "cars 14, trucks 2, bikes 0", "trucks no, motorcycles one, people none"
     if (is_number(first) or first == "one") and listed and at == mention.end:
         closes = tokens[at + 1] if at + 1 < len(tokens) else "."

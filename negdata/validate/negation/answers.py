@@ -12,6 +12,7 @@ from negdata.validate.negation.words import (
     ANSWER_FILLERS,
     COPULAS,
     NUMBERS,
+    NUMERALS,
     PREPOSITIONS,
     THEIRS,
     Polarity,
@@ -19,7 +20,8 @@ from negdata.validate.negation.words import (
 
 _HAS = r"(?:has|have|had|holds?|held|contains?|shows?)"
 _NO_ANSWER = re.compile(
-    r"^(?:(?:(?:also|again|still) )?(?:no|nope|nah|none|zero|nil|absent|missing|gone|all gone"
+    r"^(?:(?:(?:also|again|still) )?(?:no|nope|nah|none|neither|zero|nil|absent|missing|gone"
+    r"|all gone"
     r"|sold out|negative"
     r"|nowhere(?: to be (?:seen|found))?|lost|not a one|non-?existent"
     r"|not today|not (?:right )?now|not this time|towed(?: away)?|out|left (?:at )?home"
@@ -166,7 +168,12 @@ def denied_starts(
         return []  # "apples in the bowl, none left on the tree": none there, some here
     # "... carried the bowls away, so none remain", "every table has a vase; the bar has none"
     if _bare_list(asked):  # "Commuters, benches - no.", "Cats, dogs: none.": every one listed
-        return [m.start for m in earlier]
+        # ... after the last one counted: "Tennis court, two rackets, ball? Nope." asks of the ball
+        counted = [i for i, t in enumerate(asked) if t in NUMERALS or t == "num"]
+        if not counted:
+            return [m.start for m in earlier]
+        after = next((i for i in range(counted[-1], len(asked)) if asked[i] == ","), len(asked))
+        return [m.start for m in earlier if m.start > after]
     if head in {"it", "they", "none"} or turned or re.search(rf"\b{_HAS} none\b", " ".join(answer)):
         return [earlier[-1].start]
     return [earlier[0].start]

@@ -22,6 +22,9 @@ POST = re.compile(
     r"|pulled in(?:to)?)|"
     r"(?:left|departed)(?= (?:an? |some |many |several |a few )?[a-z]+s? ago| early| already)|"
     r"(?:flew|drove|sailed|ran|headed) (?:away|off)|"
+    # "a train passed moments ago": gone by
+    r"(?:passed|went|sped|rolled)(?: by| through| past)?(?= (?:a |moments |minutes |seconds )?"
+    r"(?:moment |minute )?ago\b)|"
     r"pulled away(?= (?:a |moments |minutes |seconds )?(?:moment |minute )?ago\b| already\b|"
     r" ,|$| and\b)|"
     r"(?:has|have|had) (?:already |all )?(?:blown|floated|drifted|paddled|swum|wandered|walked|"

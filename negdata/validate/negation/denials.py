@@ -69,7 +69,7 @@ _DOUBLE = re.compile(
     # "there is never a time the vending area lacks bottles", "you'd be hard pressed to find a
     # bench without a pigeon", "you won't find a single empty chair" ("a chair with no person",
     # as ``prepare`` writes it)
-    rf"|\b(?:not (?:an?|one|a single|once)|never|no|none|nobody|nothing"
+    rf"|\b(?:not (?:an?|one|a single|once)|not even (?:an?|one)|never|no|none|nobody|nothing"
     rf"|(?:hardly|scarcely|barely) an?|{_FIND_ONE})\b{_GAP}\b(?:without|lacks?|lacking|lacked"
     r"|missing|free-of|devoid of"
     r"|empty of)\b"
@@ -87,7 +87,8 @@ _DOUBLE = re.compile(
     r"|arrived|came|left|sat|stands?|sits?|remains?|stays?|went|goes|stood) (?:[a-z]+ )?"
     r"(?:emptyhanded|empty-handed|no person|unlit|un(?!accounted)[a-z]{2,}(?:ed|en|rn))\b"
     # "not a single car on the street isn't buried in snow": every one is
-    rf"|\bnot (?:an?|one|a single)\b{_GAP}\b(?:is|are|was|were) not\b"
+    rf"|\b(?:not (?:an?|one|a single)|(?:hardly|scarcely|barely) an?)\b{_GAP}\b(?:is|are|was|were)"
+    r" not\b"
     # "hardly a bench in the hall is empty", "none of the four chairs is empty": (nearly) every
     # one taken
     r"|\b(?:not (?:an?|one|a single)|none|neither|(?:hardly|scarcely|barely) an?)\b"

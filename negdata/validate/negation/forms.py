@@ -15,7 +15,9 @@ from negdata.validate.negation.words import HEDGE
 _NOUNS = r"(?:objects?|items?|tags?|labels?|classes|things|categories|vehicles|animals|nodes)"
 _ABSENT_HEADER = re.compile(
     rf"(?:\b{_NOUNS}(?: list)? )?"
-    r"(?:\((?:absent|missing|not present)\)|absent|missing|excluded|unseen|negatives?|no|"
+    # (not "the stable has no animals: two cows stand in the straw")
+    r"(?:\((?:absent|missing|not present)\)|absent|missing|excluded|unseen|negatives?"
+    r"|(?<![a-z] )no|"
     r"(?:does|do) not contain|not (?:in (?:the )?(?:image|picture|photo|scene)|present|visible|"
     r"detected|found|seen|pictured|shown|depicted|displayed|annotated(?: as present)?))"
     rf"(?: {_NOUNS})?\s*(?:[:=]|\s-\s)\s*\[?(?=\s*[a-z])"

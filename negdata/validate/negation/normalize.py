@@ -81,7 +81,9 @@ def initialisms(text: str) -> str:
 # one can say the table lacks glasses", "impossible to say there is no clock", "I'm not saying
 # there's no TV": a denial said to be wrong is an affirmation
 _DENIED_DENIAL = re.compile(
-    r"\b(?:it (?:is|was) (?:not true|untrue|false|not as if|not as though|not like)"
+    r"\b(?:it (?:simply |just |really |certainly |clearly )?(?:is|was) "
+    r"(?:simply |just |really |certainly |clearly )?"
+    r"(?:not true|untrue|false|not as if|not as though|not like)"
     r"|it (?:is|was) not(?= that)"
     r"|(?:it would be|it is|it was|(?:you|one|a person|anyone|someone) (?:would )?be) "
     r"(?:wrong|false|untrue|incorrect|a mistake|mistaken) to "
@@ -89,14 +91,15 @@ _DENIED_DENIAL = re.compile(
     r"|(?:can|could|would|will|do|does|did) not (?:say|claim|pretend|argue)"
     r"|(?:no person|nobody|no one) (?:can|could|would) (?:say|claim|pretend|argue|accuse|call"
     r"|complain|mistake)"
-    r"|(?:impossible|hard|difficult) to (?:say|claim|pretend|argue)"
+    # "you'd be hard-pressed to call this slope empty of skiers"
+    r"|(?:impossible|hard|difficult|hard ?pressed) to (?:say|claim|pretend|argue|call|describe)"
     # "I'd be lying if I said there wasn't a kite", "I refuse to say there's no toaster"
     r"|(?:i|we)(?: am| are)? not (?:saying|claiming|suggesting|pretending)"
     r"|(?:i|we)(?: would| will)? be lying if (?:i|we) (?:said|say|claimed|told you)"
     r"|(?:i|we) (?:refuse|decline) to (?:say|claim|pretend|believe))"
     r" (?:that )?((?:[^\W\d_]+ ){0,6}?)(no one|no|not|nothing|nobody|lacks?|lacking|without|"
     r"empty of|free of|devoid of|went missing|gone missing|missing|absent|gone|empty|bare|zero"
-    r"|nowhere)\b"
+    r"|nowhere|[a-z]+-?less|[a-z]+-free)\b"
 )
 _ING_NOUNS = (
     "building|ceiling|clothing|bedding|painting|wedding|drawing|wing|string|ring|king|thing|"
@@ -141,6 +144,14 @@ _AFFIRMED = {
     "nowhere": "somewhere",  # "it isn't that the dog has nowhere else to sleep"
 }
 
+
+def _affirmed(cue: str) -> str:
+    """What a denied cue says: "lacks" -> "has", "boatless" and "kite-free" -> "with boat"."""
+    if cue in _AFFIRMED:
+        return _AFFIRMED[cue]
+    return "with " + re.sub(r"-?(?:less|free)$", "", cue)
+
+
 # "accuse the bed of lacking teddy bears": say that it lacks them
 _ACCUSED_OF = {"being": "is", "having": "has", "lacking": "lacks"}
 
@@ -156,7 +167,10 @@ _NONE_TAKEN = re.compile(
 SEAT_TAKEN = re.compile(
     r"(?<!\bno )(?<!\bnot )(?<!\bnone of the )"  # "none of the chairs are occupied": no one
     r"\b((?:chair|seat|bench|spot|stool|sofa|couch|place)s?(?: [^\W\d_]+){0,6}? )(is|are|was|were) "
-    r"(?:taken|occupied|filled)\b(?!,? (?:away|down|off|out|for|from|by|with)\b)",
+    r"(?:taken|occupied|filled)\b"
+    # "the bench is occupied solely by a tabby": by whom it says
+    r"(?!,? (?:(?:solely|only|just|entirely|exclusively|wholly) )?(?:away|down|off|out|for|from"
+    r"|by|with)\b)",
     re.IGNORECASE,
 )
 
@@ -246,8 +260,9 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     (re.compile(r"\bno ([a-z]+)(?: (?:here|in (?:the )?(?:picture|photo|shot|frame)))? "
                 r"(?:is|are|was|were) (?:not\b(?! (?:a|an|any|one|even)\b)|unaccounted for\b)"),
      r"every \1 is"),
-    # "umbrellas are not absent": they are there
-    (re.compile(r"\b(is|are|was|were) (?:not|never) absent\b"), r"\1 present"),
+    # "umbrellas are not absent", "the old clock isn't gone": they are there
+    (re.compile(r"\b(is|are|was|were) (?:not|never) (?:absent|gone(?! (?:for|to|long|far)\b))\b"),
+     r"\1 present"),
     # "the beach is far from deserted", "hardly empty": there are people, it is full
     (NOT_DESERTED, "crowded"),
     (re.compile(rf"\b{DENIED_ABSENCE} (?:empty|vacant|bare)\b"), "full"),
@@ -261,6 +276,11 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     # "not a beach without umbrellas": every one has them
     (re.compile(r"\b(?:not a single|not one|not an?|nor an?|(?:hardly|scarcely|barely) "
                 r"(?:an?|any)) ([a-z]+(?: [a-z]+){0,2}?) without\b"), r"every \1 with"),
+    # "it's not a room without a view, nor one without a bed": it has a bed
+    (re.compile(r"\bnor one without\b"), "and one with"),
+    # "hardly any corner in this town lacks a stop sign": (nearly) every one has one
+    (re.compile(r"\b(?:hardly|scarcely|barely) (?:any|an?) ([a-z]+(?: [a-z]+){0,4}?) "
+                r"(?:lacks|lacked|lack)\b"), r"every \1 has"),
     # "not everyone at the bus stop has an umbrella": some people are there
     (re.compile(r"\bnot (?:everyone|everybody)\b"), "not every person"),
     # "scarcely anyone in the square is without a phone": nearly everyone has one
@@ -341,7 +361,10 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
      lambda m: f"say {m.group(1)}{_ACCUSED_OF[m.group(2)]}"),
     # "it is not that there are no cats here", "it is not true that no buses run here", "it
     # would be wrong to say the street has no fire hydrant": a denial of a denial
-    (_DENIED_DENIAL, lambda m: m.group(1) + _AFFIRMED[m.group(2)]),
+    (_DENIED_DENIAL, lambda m: m.group(1) + _affirmed(m.group(2))),
+    # ... "nor that it lacks gulls": it has them too
+    (re.compile(r"\bnor that (it|they|(?:the|this|that) [a-z]+) (?:lacks?|lacked|has no|have no"
+                r"|is without|are without)\b"), r"and \1 has"),
     # "nobody can say the pizza went unshared": a way of saying, no one in the picture, and
     # what is said after it unsure
     (re.compile(r"\b(?:nobody|no one|no person) (?:can|could|would|will) (?:say|claim|pretend"
@@ -460,7 +483,7 @@ _DENIED_HEADER = re.compile(
     r"(?:the )?(?:frame|shot|picture|view))(?: (?:here|there|pictured|shown|in sight|in view"
     r"|to be (?:seen|found)|(?:in|from) (?:the |this )?(?:shot|frame|picture|photo|scene)))?"
     r"(?: \([^)]{0,40}\))?"
-    rf"\s*(?::|=|[\u2013\u2014\u2192]|-(?= )|[{CROSS_MARKS}])"
+    rf"\s*(?::|=|[\u2013\u2014\u2192\u2022]|-(?= )|[{CROSS_MARKS}])"
     r"([^.;!?|\n]*(?:\n[ \t]*[-*\u2022][ \t]*[^.;!?|\n]*)*)"  # items, or one bulleted per line
 )
 # Check marks: "\u2705 hot dog \u274c fork" says the hot dog is there and the fork is not; marks
@@ -469,7 +492,7 @@ _MARK_AFTER = re.compile(rf"[{CROSS_MARKS}{TICK_MARKS}]\ufe0f?\s*(?:[,.;:!?()|/\
 _CROSS_AFTER = re.compile(rf"\s*[{CROSS_MARKS}]\ufe0f?[\s,]*")
 _CROSS_BEFORE = re.compile(rf"\s*[{CROSS_MARKS}]\ufe0f?\s*")
 _TICK_MARK = re.compile(rf"\s*[{TICK_MARKS}]\ufe0f?[\s,]*")
-_ITEM_JOIN = re.compile(r"\s*(?:,|\band\b|\bor\b|\n[ \t]*[-*\u2022])\s*")
+_ITEM_JOIN = re.compile(r"\s*(?:,|\band\b|\bor\b|\n[ \t]*[-*\u2022]| \u2022)\s*")
 
 
 _TRACE_OF = re.compile(r"\b(?:any |a |the )?(?:sign|trace|hint|glimpse)s? of ")
@@ -555,6 +578,14 @@ def prepare(text: str) -> str:
     text = plain(text.lower()).replace("\u2019", "'").replace("\u2018", "'")
     # "No, the kite isn't missing": a caption's first "no," answers nothing before it
     text = re.sub(r"^\s*(?:no|nope|nah),\s+(?=(?:the|this|that|it|there)\b)", "", text)
+    # "no way is there a dog here": there is none
+    text = re.sub(
+        r"\bno way (?:is|are|was|were) there (?:an?|any|a single|even one) ", "there is no ", text
+    )
+    # "Carrots: no way.", "Carrots? No way.": none
+    text = re.sub(r"(?<=[:?])\s*no way(?=\s*(?:[.!;,]|$))", " none", text)
+    # "Pizza or sandwiches? No: hot dogs.": the answer, then what is there instead
+    text = re.sub(r"\?\s*(no|nope|nah|neither)\s*(?:[:\u2013\u2014]|\s-)\s*", r"? \1. ", text)
     text = _ASKED_OF.sub(_answered, text)  # "Refrigerator - empty? No. Oven - here? No."
     text = _NOT_NO_ONE.sub("someone", text)
     text = _NOT_NO.sub("some", text)
@@ -760,6 +791,23 @@ def prepare(text: str) -> str:
         r"\1 , the \2 not here ,",
         text,
     )
+    # "commuters wait for the train, which hasn't arrived", "the bus, which has not come, is
+    # late": not here
+    text = re.sub(
+        r"\b(?:(wait(?:s|ing|ed)?) for )?(?:the|an?|their|its) ((?:[a-z]+ )?[a-z]+),? "
+        r"(?:which|that) (?:has|have|had) not (?:yet )?(?:arrived|come|come in|pulled in|shown up"
+        r"|turned up)\b",
+        lambda m: f"{m.group(1) or ''} , the {m.group(2)} not here ,",
+        text,
+    )
+    # "only moments ago a train passed": gone by
+    text = re.sub(
+        r"\b(?:only |just )?((?:moments|minutes|seconds|a moment|a minute) ago),? (?:an?|the) "
+        r"([a-z]+) "
+        r"((?:passed|went|sped|rolled)(?: by| through| past)?)\b",
+        r"the \2 \3 \1",
+        text,
+    )
     # "the guests yet to arrive": not here
     text = re.sub(
         r"\b(?:(?:is|are) )?(?:yet to|still to) (?:arrive|come|show up|turn up|appear)\b",
@@ -947,6 +995,9 @@ def prepare(text: str) -> str:
         r"\1 ",
         text,
     )
+    # "the bus-only lane", "a ranger bottle-feeds a calf": one word, no bus, no bottle
+    text = re.sub(r"\b([a-z]+)-only\b", r"\1only", text)
+    text = re.sub(r"\b(bottle|spoon|hand)-(fe(?:d|eds?|eding))\b", r"\1\2", text)
     # "hardly zebra-free", "far from car-free": there are some
     text = re.sub(rf"\b{DENIED_ABSENCE} (?:completely |entirely |totally )?([a-z]+)-free\b",
                   r"full of \1", text)  # fmt: skip
@@ -1000,10 +1051,13 @@ def prepare(text: str) -> str:
     # ... with a comma, where the sentence is the name and its answer alone: "Oranges, all gone.",
     # "Bottle, nowhere.", "broccoli or carrots, not one."
     text = re.sub(
-        r"((?:^|[.;|!?])\s*[a-z]+(?: (?:or|and) [a-z]+| [a-z]+)?)\s*,\s*(?:not (?:a |a single )?one"
+        r"((?:^|[.;|!?])\s*[a-z]+(?: (?:or|and) [a-z]+| [a-z]+)?)\s*"
+        r"(?:,\s*(?:not (?:a |a single )?one"
         r"|(none|all gone|gone|nowhere(?: to be (?:seen|found))?|absent|missing|sold out))"
+        # "Zebras, not today.", "Carrots: not today.", "Dog: nowhere either."
+        r"|[,:]\s*(?:not today|not (?:right )?now|not here|not this time|(nowhere) either))"
         r"(?=\s*(?:[.;|!]|$))",
-        lambda m: f"{m.group(1)} {m.group(2) or 'none'}",
+        lambda m: f"{m.group(1)} {m.group(2) or m.group(3) or 'none'}",
         text,
     )
     text = re.sub(
@@ -1015,6 +1069,13 @@ def prepare(text: str) -> str:
         text,
     )
     text = re.sub(r",\s*(?=sold out\b)", " ", text)  # "broccoli, sold out; oranges, none"
+    # "espresso cup, croissant, no donuts today (sold out)": why they are not there, not an
+    # answer for the whole list
+    text = re.sub(
+        r"(\bno (?:[a-z]+ ){0,3}?[a-z]+)\s*\((?:sold out|all gone|gone|none left|out of stock)\)",
+        r"\1",
+        text,
+    )
     text = re.sub(r"\bin (?:the )?place of\b", "instead of", text)
     text = re.sub(r"\bbuilt-in\b", "builtin", text)
     # "a classroom before the students arrive": they are not there yet.

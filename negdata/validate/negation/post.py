@@ -194,6 +194,8 @@ _UNNAMED = DETERMINERS | _IN_VIEW
 
 def _part_of(tokens: list[str], start: int) -> bool:
     at = start - 1 if start and tokens[start - 1] in {"the", "a", "an", "this", "that"} else start
+    if at >= 1 and tokens[at - 1] == "half":  # "half the pizza is gone"
+        return True
     return at >= 2 and tokens[at - 1] == "of" and tokens[at - 2] in PARTS
 
 
