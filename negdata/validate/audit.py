@@ -433,6 +433,11 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen243": ("negation_unseen243.jsonl", "coco", True),
     "unseen244": ("negation_unseen244.jsonl", "coco", True),
     "unseen245": ("negation_unseen245.jsonl", "coco", True),
+    "held-out118": ("negation_heldout118.jsonl", "coco", False),
+    "unseen246": ("negation_unseen246.jsonl", "coco", False),
+    "unseen247": ("negation_unseen247.jsonl", "coco", False),
+    "unseen248": ("negation_unseen248.jsonl", "coco", False),
+    "unseen249": ("negation_unseen249.jsonl", "coco", False),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

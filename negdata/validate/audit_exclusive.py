@@ -61,6 +61,7 @@ EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
     "exclusive25-x": ("exclusive_test25.jsonl", False),
     "exclusive26-x": ("exclusive_test26.jsonl", False),
     "exclusive27-x": ("exclusive_test27.jsonl", False),
+    "exclusive28-x": ("exclusive_test28.jsonl", False),
     "exclusive19": ("exclusive_dev19.jsonl", True),
     "exclusive20": ("exclusive_dev20.jsonl", True),
     "exclusive21": ("exclusive_dev21.jsonl", True),
