@@ -439,6 +439,10 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
          {"person": "affirmed", "elephant": "affirmed", "giraffe": "negated"}),
         ("Nobody could say the harbor lacks boats, nor that it lacks gulls; no people.",
          {"boat": "affirmed", "bird": "affirmed", "person": "negated"}),
+        ("The skier isn't wearing her skis; they stand upright beside her. No snowboard.",
+         {"person": "affirmed", "skis": "affirmed", "snowboard": "negated"}),
+        ("The toddler isn't holding her teddy bear; no dog.",
+         {"person": "affirmed", "teddy bear": "negated", "dog": "negated"}),
         # an accent is no word's end: "café" reads as "cafe"
         ("There isn't a table in the café that isn't taken; no dog.",
          {"dining table": "affirmed", "dog": "negated"}),

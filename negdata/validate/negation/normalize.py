@@ -791,6 +791,17 @@ def prepare(text: str) -> str:
         r"\1 , the \2 not here ,",
         text,
     )
+    # "the skier isn't wearing her skis; they stand upright beside her": there, unworn
+    text = re.sub(
+        r"\b(is|are|was|were) not (holding|wearing|carrying|using|riding|hugging|cuddling) "
+        r"(?:his|her|their|its|my|our) ((?:[a-z]+ ){0,2}?[a-z]+)"
+        r"((?: anymore| any more| now| today)?\s*[;,:]\s*(?:it|they) (?:still |now |just )?"
+        r"(?:stands?|sits?|lies|lie|leans?|hangs?|rests?|(?:has|have) (?:slid|fallen|dropped)"
+        r"|(?:is|are) (?:lying|leaning|sitting|propped"
+        r"|standing))\b)",
+        r"\1 not \2 it , the \3 here\4",
+        text,
+    )
     # "commuters wait for the train, which hasn't arrived", "the bus, which has not come, is
     # late": not here
     text = re.sub(
