@@ -438,6 +438,10 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen247": ("negation_unseen247.jsonl", "coco", False),
     "unseen248": ("negation_unseen248.jsonl", "coco", False),
     "unseen249": ("negation_unseen249.jsonl", "coco", False),
+    "unseen250": ("negation_unseen250.jsonl", "coco", True),
+    "unseen251": ("negation_unseen251.jsonl", "coco", True),
+    "unseen252": ("negation_unseen252.jsonl", "coco", True),
+    "unseen253": ("negation_unseen253.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {
