@@ -919,6 +919,9 @@ COCO = lexicon_for("coco")
         ("Alone in the frame: a bent, rusted bench. No dogs.", {"bench": 2}, "count_not_true"),
         ("Orange on the windowsill? One. Apple? None.", {"orange": 1}, None),
         ("Orange on the windowsill? One. Apple? None.", {"orange": 2}, "count_not_true"),
+        ("The first and only car on the ferry - no trucks came aboard.", {"car": 1}, None),
+        ("The first and only car on the ferry - no trucks came aboard.", {"car": 2},
+         "count_not_true"),
     ],
 )  # fmt: skip
 def test_counts_are_checked_against_the_boxes(

@@ -443,6 +443,8 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
          {"person": "affirmed", "skis": "affirmed", "snowboard": "negated"}),
         ("The toddler isn't holding her teddy bear; no dog.",
          {"person": "affirmed", "teddy bear": "negated", "dog": "negated"}),
+        ("There's no escaping the pigeons, though there isn't a single person.",
+         {"bird": "affirmed", "person": "negated"}),
         # an accent is no word's end: "café" reads as "cafe"
         ("There isn't a table in the café that isn't taken; no dog.",
          {"dining table": "affirmed", "dog": "negated"}),

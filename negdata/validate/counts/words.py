@@ -165,7 +165,8 @@ def tokenize(text: str) -> list[str]:
     text = _ASKED.sub(" : ", text)  # "Horses? One.": a checklist's answer, "horses: one"
     text = TALLY_BULLET.sub(" , ", text)  # "cows 3 \u2022 horses 0": a tally's items
     text = _EACH_PLACE.sub("some ", text)  # "there's one on each corner": one each, many
-    text = re.sub(r"\bone and only\b", "only", text)  # "the one and only umbrella": one
+    # "the one and only umbrella", "the first and only car": one
+    text = re.sub(r"\b(?:one|first|last) and only\b", "only", text)
     text = re.sub(r"\b([a-z]+)-and-([a-z]+)\b", r"\1 \2", text)  # "a black-and-white cow": one
     text = _INDEXED.sub(lambda m: m.group(1) or m.group(2), text)
     text = _PACK.sub(r"\1 \2", text)  # "a six-pack of beer bottles": six bottles, a count

@@ -582,6 +582,13 @@ def prepare(text: str) -> str:
     text = re.sub(
         r"\bno way (?:is|are|was|were) there (?:an?|any|a single|even one) ", "there is no ", text
     )
+    # "there's no escaping the pigeons", "no missing the clock": they are there
+    text = re.sub(
+        r"\bno (?:escaping|avoiding|ignoring|missing|getting away from)"
+        r"(?= (?:the|a|an|all|those|these|its|their)\b)",
+        "always",
+        text,
+    )
     # "Carrots: no way.", "Carrots? No way.": none
     text = re.sub(r"(?<=[:?])\s*no way(?=\s*(?:[.!;,]|$))", " none", text)
     # "Pizza or sandwiches? No: hot dogs.": the answer, then what is there instead
