@@ -566,6 +566,19 @@ def _answered(asked: re.Match[str]) -> str:
     return f"{asked[1]} is here" if there else f"no {asked[1]}"
 
 
+# Ways of saying "no" read before anything else: "no way is there a dog here" (none), "there's
+# no escaping the pigeons" (there), "Carrots: no way." (none), "Pizza or sandwiches? No: hot
+# dogs." (the answer, then what is there instead).
+_NO_WAY: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\bno way (?:is|are|was|were) there (?:an?|any|a single|even one) "),
+     "there is no "),
+    (re.compile(r"\bno (?:escaping|avoiding|ignoring|missing|getting away from)"
+                r"(?= (?:the|a|an|all|those|these|its|their)\b)"), "always"),
+    (re.compile(r"(?<=[:?])\s*no way(?=\s*(?:[.!;,]|$))"), " none"),
+    (re.compile(r"\?\s*(no|nope|nah|neither)\s*(?:[:\u2013\u2014]|\s-)\s*"), r"? \1. "),
+)  # fmt: skip
+
+
 @lru_cache(maxsize=4096)
 def prepare(text: str) -> str:
     """``text`` as the rules read it: lower case, plain words and marks, one clause per ``|``
@@ -578,21 +591,8 @@ def prepare(text: str) -> str:
     text = plain(text.lower()).replace("\u2019", "'").replace("\u2018", "'")
     # "No, the kite isn't missing": a caption's first "no," answers nothing before it
     text = re.sub(r"^\s*(?:no|nope|nah),\s+(?=(?:the|this|that|it|there)\b)", "", text)
-    # "no way is there a dog here": there is none
-    text = re.sub(
-        r"\bno way (?:is|are|was|were) there (?:an?|any|a single|even one) ", "there is no ", text
-    )
-    # "there's no escaping the pigeons", "no missing the clock": they are there
-    text = re.sub(
-        r"\bno (?:escaping|avoiding|ignoring|missing|getting away from)"
-        r"(?= (?:the|a|an|all|those|these|its|their)\b)",
-        "always",
-        text,
-    )
-    # "Carrots: no way.", "Carrots? No way.": none
-    text = re.sub(r"(?<=[:?])\s*no way(?=\s*(?:[.!;,]|$))", " none", text)
-    # "Pizza or sandwiches? No: hot dogs.": the answer, then what is there instead
-    text = re.sub(r"\?\s*(no|nope|nah|neither)\s*(?:[:\u2013\u2014]|\s-)\s*", r"? \1. ", text)
+    for pattern, replacement in _NO_WAY:
+        text = pattern.sub(replacement, text)
     text = _ASKED_OF.sub(_answered, text)  # "Refrigerator - empty? No. Oven - here? No."
     text = _NOT_NO_ONE.sub("someone", text)
     text = _NOT_NO.sub("some", text)
@@ -1013,9 +1013,6 @@ def prepare(text: str) -> str:
         r"\1 ",
         text,
     )
-    # "the bus-only lane", "a ranger bottle-feeds a calf": one word, no bus, no bottle
-    text = re.sub(r"\b([a-z]+)-only\b", r"\1only", text)
-    text = re.sub(r"\b(bottle|spoon|hand)-(fe(?:d|eds?|eding))\b", r"\1\2", text)
     # "hardly zebra-free", "far from car-free": there are some
     text = re.sub(rf"\b{DENIED_ABSENCE} (?:completely |entirely |totally )?([a-z]+)-free\b",
                   r"full of \1", text)  # fmt: skip
@@ -1024,9 +1021,11 @@ def prepare(text: str) -> str:
     text = re.sub(rf"\b{DENIED_ABSENCE} ([a-z]{{3,}})-less\b", r"full of \1", text)
     # "a dog-less yard", "a carless street"; "wireless" or "countless" deny nothing at all
     text = re.sub(rf"\b(?!{_PLAIN_LESS}less\b)([a-z]{{3,}})-?less\b", rf"no \1 {STOP}", text)
-    # "double-decker", "flat-screen" (but "absent-minded" and "no-nonsense" stay one word)
+    # "double-decker", "flat-screen" (but "absent-minded", "no-nonsense", "the bus-only lane" and
+    # "a ranger bottle-feeds a calf" stay one word: no bus, no bottle)
     text = re.sub(
-        r"\b(?!(?:no|not|non|never|absent|missing|zero|num|such|void)-)([a-z]+)-(?=[a-z])",
+        r"\b(?!(?:no|not|non|never|absent|missing|zero|num|such|void)-)([a-z]+)-"
+        r"(?=[a-z])(?!(?:only|fed|feeds?|feeding)\b)",
         r"\1 ",
         text,
     )
