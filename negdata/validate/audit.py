@@ -442,6 +442,12 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen251": ("negation_unseen251.jsonl", "coco", True),
     "unseen252": ("negation_unseen252.jsonl", "coco", True),
     "unseen253": ("negation_unseen253.jsonl", "coco", True),
+    "held-out119": ("negation_heldout119.jsonl", "coco", True),
+    "unseen254": ("negation_unseen254.jsonl", "coco", True),
+    "unseen255": ("negation_unseen255.jsonl", "coco", True),
+    "unseen256": ("negation_unseen256.jsonl", "coco", True),
+    "unseen257": ("negation_unseen257.jsonl", "coco", True),
+    "unseen258": ("negation_unseen258.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

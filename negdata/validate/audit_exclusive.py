@@ -62,6 +62,7 @@ EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
     "exclusive26-x": ("exclusive_test26.jsonl", False),
     "exclusive27-x": ("exclusive_test27.jsonl", False),
     "exclusive28-x": ("exclusive_test28.jsonl", False),
+    "exclusive29-x": ("exclusive_test29.jsonl", False),
     "exclusive19": ("exclusive_dev19.jsonl", True),
     "exclusive20": ("exclusive_dev20.jsonl", True),
     "exclusive21": ("exclusive_dev21.jsonl", True),
@@ -69,6 +70,7 @@ EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
     "exclusive23": ("exclusive_dev23.jsonl", True),
     "exclusive24": ("exclusive_dev24.jsonl", True),
     "exclusive25": ("exclusive_dev25.jsonl", True),
+    "exclusive26": ("exclusive_dev26.jsonl", True),
 }
 
 
