@@ -448,6 +448,10 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen256": ("negation_unseen256.jsonl", "coco", True),
     "unseen257": ("negation_unseen257.jsonl", "coco", True),
     "unseen258": ("negation_unseen258.jsonl", "coco", True),
+    "unseen259": ("negation_unseen259.jsonl", "coco", True),
+    "unseen260": ("negation_unseen260.jsonl", "coco", True),
+    "unseen261": ("negation_unseen261.jsonl", "coco", True),
+    "unseen262": ("negation_unseen262.jsonl", "coco", True),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

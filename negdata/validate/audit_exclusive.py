@@ -71,6 +71,7 @@ EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
     "exclusive24": ("exclusive_dev24.jsonl", True),
     "exclusive25": ("exclusive_dev25.jsonl", True),
     "exclusive26": ("exclusive_dev26.jsonl", True),
+    "exclusive27": ("exclusive_dev27.jsonl", True),
 }
 
 
