@@ -922,6 +922,16 @@ COCO = lexicon_for("coco")
         ("The first and only car on the ferry - no trucks came aboard.", {"car": 1}, None),
         ("The first and only car on the ferry - no trucks came aboard.", {"car": 2},
          "count_not_true"),
+        ("The bus stop is not without a bus, one idling at the curb; no bench.", {"bus": 1}, None),
+        ("The bus stop is not without a bus, one idling at the curb; no bench.", {"bus": 2},
+         "count_not_true"),
+        ("The corner is not without a parking meter - there's one right outside - but no car.",
+         {"parking meter": 1}, None),
+        ("The corner is not without a parking meter - there's one right outside - but no car.",
+         {"parking meter": 2}, "count_not_true"),
+        ("The court is empty but for a lone ball boy; no rackets.", {"person": 1}, None),
+        ("The court is empty but for a lone ball boy; no rackets.", {"person": 2},
+         "count_not_true"),
     ],
 )  # fmt: skip
 def test_counts_are_checked_against_the_boxes(

@@ -254,6 +254,7 @@ def _caption(text: str, generator: str = "llm", negated: str = "dog") -> Caption
         ("Don't assume the yard has no dogs; there's no cat.", "double_negation"),
         ("Not a single bench in the park isn't wet, and there's no dog.", "double_negation"),
         ("No one would call this plaza uncrowded, but there's no bus.", "double_negation"),
+        ("Not a seat on the red bus sits empty; no dog.", "double_negation"),
         ("Not even a rainy night keeps the street free of red buses, yet no dog.",
          "double_negation"),
         ("Hardly a bus on the street isn't red, and there's no dog.", "double_negation"),

@@ -114,12 +114,20 @@ def bound_counts(tokens: list[str], mentions: list[Mention]) -> list[Count]:
             and tokens[end : end + 1] in ([], ["."], ["!"], [";"])
             and (start == said or tokens[start - said - 1] in {".", "!", ";", ":"})
         )
-        if not counted or not (there or some_are or the_one or having or apposed or alone):
+        # "not without a bus, one idling at the curb": the one it names
+        one_doing = word == "one" and tokens[i - 1 : i] == [","] and _doing(tokens, end)
+        one_doing = one_doing and any(m.end == i - 1 for m in mentions)
+        said_so = there or some_are or the_one or having or apposed or alone or one_doing
+        if not counted or not said_so:
             continue
         # "three are chained", "one sat idle", "seven of them graze", "Just one."
-        clause_goes_on = some_are or the_one or apposed or alone
-        if tokens[end : end + 1] and tokens[end] not in _CLAUSE_ENDS and not clause_goes_on:
+        clause_goes_on = some_are or the_one or apposed or alone or one_doing
+        # "there's one right outside the shop", "there's one parked at the curb"
+        placed = there and word == "one" and _placed(tokens, end)
+        goes_on = clause_goes_on or placed
+        if tokens[end : end + 1] and tokens[end] not in _CLAUSE_ENDS and not goes_on:
             continue  # "there are three lamps": a count of what no name is
+        apposed = apposed or one_doing
         name = next((m.name for m in mentions if m.end == start - 1), None) if apposed else None
         name = name or _clause_before(tokens, mentions, start - said - (0 if clause_goes_on else 1))
         if the_one and not _one_named(tokens, mentions, name, start):
@@ -131,6 +139,32 @@ def bound_counts(tokens: list[str], mentions: list[Mention]) -> list[Count]:
             fewest, most = fewest + more, None if least or most is None else most + more
             found.append(Count(name, word, fewest, most, i, end, bound=True))
     return found
+
+
+def _doing(tokens: list[str], at: int) -> bool:
+    """Whether the word at ``at`` is a participle before a place: "idling at", "parked by"."""
+    word, after = tokens[at : at + 1], tokens[at + 1 : at + 2]
+    return (
+        bool(word)
+        and word[0].endswith(("ing", "ed"))
+        and bool(after)
+        and (after[0] in PREPOSITIONS or after[0] in _PLACING)
+    )
+
+
+def _placed(tokens: list[str], at: int) -> bool:
+    """Whether what follows a count at ``at`` says where it is, not what it counts: "right
+    outside the shop", "parked at the curb" (not "three lamps")."""
+    word, after = tokens[at : at + 1], tokens[at + 1 : at + 2]
+    return (
+        bool(word)
+        and bool(after)
+        and after[0] in PREPOSITIONS
+        and (word[0] in _PLACING or word[0].endswith(("ing", "ed")))
+    )
+
+
+_PLACING = frozenset({"right", "just", "directly", "still", "somewhere", "out", "up", "down"})
 
 
 def _the_one(tokens: list[str], mentions: list[Mention], i: int) -> bool:

@@ -214,6 +214,19 @@ def _answers_nothing(clauses: list[list[str]], i: int, index: TermIndex) -> bool
     )
 
 
+def _deny_asked_before(clauses: list[Clause], clause_tokens: list[list[str]], i: int) -> None:
+    """What a "neither" answers besides the question just before it: the one before that
+    ("Knife? Fork? Neither."), denied too."""
+    if clause_tokens[i][:1] != ["neither"] or i < 2 or len(clauses) < 2:
+        return
+    (first, mentions, polarities), (second, _, _) = clauses[-2], clauses[-1]
+    asked = first is clause_tokens[i - 2] and second is clause_tokens[i - 1]
+    if asked and first[:1] == [HEDGE] and second[:1] == [HEDGE]:
+        for m in mentions:
+            if polarities[m.start] == "unmentioned":
+                polarities[m.start] = "negated"
+
+
 def _clauses(text: str, index: TermIndex) -> list[Clause]:
     """Each clause's tokens and mentions of ``index``, with the polarity of each mention (by
     its start)."""
@@ -243,6 +256,7 @@ def _clauses(text: str, index: TermIndex) -> list[Clause]:
             only = {"only", "just"} & set(before)  # "bananas only? No - apples too": more
             for start in [] if only else denied_starts(tokens, asked, earlier, polarities):
                 polarities[start] = "negated"  # the object asked or supposed about
+            _deny_asked_before(clauses, clause_tokens, i)
         elif clauses and YES_ANSWER.match(" ".join(tokens)):
             _, earlier, polarities = clauses[-1]  # "Wasn't expecting a toaster, but there's one"
             if polarities[earlier[0].start] == "unmentioned":

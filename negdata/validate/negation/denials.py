@@ -89,11 +89,11 @@ _DOUBLE = re.compile(
     # "not a single car on the street isn't buried in snow": every one is
     rf"|\b(?:not (?:an?|one|a single)|(?:hardly|scarcely|barely) an?)\b{_GAP}\b(?:is|are|was|were)"
     r" not\b"
-    # "hardly a bench in the hall is empty", "none of the four chairs is empty": (nearly) every
-    # one taken
+    # "hardly a bench in the hall is empty", "none of the four chairs is empty", "not a chair
+    # at the cafe sits empty": (nearly) every one taken
     r"|\b(?:not (?:an?|one|a single)|none|neither|(?:hardly|scarcely|barely) an?)\b"
-    rf"{_GAP}\b(?:is|are|was"
-    r"|were) (?:left )?(?:empty|vacant|free|unoccupied)\b"
+    rf"{_GAP}\b(?:is|are|was|were|sits|sit|sat|stands|stand|stood|remains|remain|remained"
+    r"|stays|stay|stayed) (?:left )?(?:empty|vacant|free|unoccupied)\b"
     # a denial of going: "not one car has left the driveway", "not a single car has made it out"
     # (all still there), or of what was done to them: "not a single bench has been cleared"
     rf"|\b(?:not (?:an?|one|a single)|none|nobody|no one|no)\b {_SUBJECT}(?:has|have|had) "

@@ -59,9 +59,11 @@ _ASKED = re.compile(
     r"(?:(?:is|are|was|were) (?:there|(?=any(?:one|body)\b))|any|"
     r"(?:do|does|did) (?:you see|it have|they have))\b" + _QUESTION_END
 )
-# A question that is only names: "Zebras, giraffes and elephants?", "A cat?"
+# A question that is only names: "Zebras, giraffes and elephants?", "A cat?", "Late train?"
 _NAMES_ASKED = re.compile(
-    r"(?:^|(?<=[.?!;:]))\s*((?:an? |any )?[a-z]+(?:(?:,| and| or),? (?:an? )?[a-z]+){0,5})\s*\?"
+    r"(?:^|(?<=[.?!;:]))\s*((?:an? |any )?(?:(?!(?:no|not|never|zero|none|without|only|just|is"
+    r"|are|was|were|do|does|did|can|could)\b)[a-z]+ (?!(?:only|just|alone|too|also|either|again"
+    r"|here|there|now|today)\b))?[a-z]+(?:(?:,| and| or),? (?:an? )?[a-z]+){0,5})\s*\?"
 )
 _ASKED_OBJECT = re.compile(
     r"(?:^|(?<=[.?!;:]))\s*(?:q\s*:\s*)?(?:is|are|was|were|does|do|did) "

@@ -16,6 +16,7 @@ from negdata.validate.negation.words import (
     DETERMINERS,
     HEDGE,
     INTENSIFIERS,
+    LIST_VERBS,
     LIVING,
     NOT_OBJECTS,
     NOUN_PREDICATES,
@@ -127,9 +128,7 @@ def _function_word(token: str) -> bool:
     } or token.endswith(("ing", "ed"))
 
 
-# Heads that are also verbs of a plural subject: "a bench and a parking meter line the corner".
-LIST_VERBS = frozenset({"line", "flank", "border", "frame", "crowd", "dot"})
-_LIST_VERB_OBJECTS = VERB_OBJECTS - {"up"}  # "crowd the sink", not "line up"
+_LIST_VERB_OBJECTS = VERB_OBJECTS - {"up"} | {"it", "them"}  # "crowd the sink", not "line up"
 # ... and what two people do: "a man and a woman ride horses", "stand in line".
 _PAIR_VERBS = LIST_VERBS | {"ride", "stand", "shop"}
 

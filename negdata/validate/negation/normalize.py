@@ -30,6 +30,7 @@ from negdata.validate.negation.words import (
     FAMILY_ANIMALS,
     HEDGE,
     JOINED_CUES,
+    LIST_VERBS,
     NOT_DESERTED,
     NT_BASES,
     NUMBERS,
@@ -98,7 +99,8 @@ _DENIED_DENIAL = re.compile(
     r"|(?:i|we)(?: would| will)? be lying if (?:i|we) (?:said|say|claimed|told you)"
     r"|(?:i|we) (?:refuse|decline) to (?:say|claim|pretend|believe))"
     r" (?:that )?((?:[^\W\d_]+ ){0,6}?)(no one|no|not|nothing|nobody|lacks?|lacking|without|"
-    r"empty of|free of|devoid of|went missing|gone missing|missing|absent|gone|empty|bare|zero"
+    r"empty of|free of|devoid of|clear of|went missing|gone missing|missing|absent|gone|empty|bare"
+    r"|zero"
     r"|nowhere|[a-z]+-?less|[a-z]+-free)\b"
 )
 _ING_NOUNS = (
@@ -133,6 +135,7 @@ _AFFIRMED = {
     "empty of": "full of",
     "free of": "full of",
     "devoid of": "full of",
+    "clear of": "full of",
     "missing": "here",
     "went missing": "was here",  # "it isn't that the remote went missing"
     "gone missing": "been here",
@@ -205,9 +208,10 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
      "always with"),
     # "never seen this road without a truck on it": there is one, as always
     # ... "you won't find this street without a motorcycle"
-    (re.compile(r"\b(?:never|(?:will|would|can|could) not) (?:seen|known|see|seeing|find|found"
-                r"|catch|caught|pass|passed) ((?:this|the|that|our|my) [a-z]+(?: [a-z]+)?) "
-                r"without\b"),
+    # ... "you'd be hard pressed to catch this windowsill without a cat on it"
+    (re.compile(r"\b(?:never|(?:will|would|can|could) not|(?:hard ?pressed|hard|difficult"
+                r"|impossible) to) (?:seen|known|see|seeing|find|found|catch|caught|pass|passed) "
+                r"((?:this|the|that|our|my) [a-z]+(?: [a-z]+)?) without\b"),
      r"always seen \1 with"),
     (re.compile(r"\b(?:there (?:is|are|was|were) not|can not see|no|not) (?:a single |one |any )?"
                 r"([a-z]+(?: [a-z]+){0,6}?) (?:that|which|who) (?:is|are|was|were|does|do) not\b"),
@@ -218,8 +222,10 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
                 r"((?:[a-z]+ ){0,2}?[a-z]+)\b(?: (?:that|which|who) (?:is|are|was|were)\b)?"),
      r"\1 \2 are here ; no \3"),
     (re.compile(_NOT_THE_MISSING), r"\1 \2 are here"),
-    # "no lamp is lit", "not one tap works": they are there, off ...
-    (re.compile(r"\b(?:not|no) (?:even )?(?:a single |one )?([a-z]+(?: [a-z]+)?) (?=(?:works?|"
+    # "no lamp is lit", "not one tap works", "not one clock in the station works": they are
+    # there, off ...
+    (re.compile(r"\b(?:not|no) (?:even )?(?:a single |one )?([a-z]+(?: [a-z]+)?"
+                r"(?: (?:in|on|at|along|of) (?:the|this|that|our|my) [a-z]+)?) (?=(?:works?|"
                 r"(?:is|are) (?:working|lit|switched on)|functions?)\b)"), r"the \1 "),
     # ... and "no engine is running", but "no dogs are running" is no dog
     (re.compile(rf"\b(?:not|no) (?:even )?(?:a single |one )?(?!{_RUNNERS}\b)([a-z]+(?: [a-z]+)?) "
@@ -260,6 +266,15 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     (re.compile(r"\bno ([a-z]+)(?: (?:here|in (?:the )?(?:picture|photo|shot|frame)))? "
                 r"(?:is|are|was|were) (?:not\b(?! (?:a|an|any|one|even)\b)|unaccounted for\b)"),
      r"every \1 is"),
+    # "umbrellas are not what the beach is missing": they are there
+    (re.compile(r"\b([a-z]+) (is|are|was|were) not what (?:the [a-z]+|it|they) (?:is|are|was|were) "
+                r"(?:missing|lacking|short of|without)\b"), r"\1 \2 here ;"),
+    # "the laptop is closed rather than missing": it is there
+    (re.compile(r"\b(is|are|was|were) ([a-z]+) rather than (?:missing|gone|absent)\b"), r"\1 \2"),
+    # "even the pigeons took the day off": none there
+    (re.compile(r"\b(?:even )?the ([a-z]+) (?:took|have taken|has taken|take|takes|are taking"
+                r"|is taking|had) the (?:day|night|morning|afternoon|evening|weekend) off\b"),
+     r"no \1"),
     # "umbrellas are not absent", "the old clock isn't gone": they are there
     (re.compile(r"\b(is|are|was|were) (?:not|never) (?:absent|gone(?! (?:for|to|long|far)\b))\b"),
      r"\1 present"),
@@ -286,6 +301,20 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     # "scarcely anyone in the square is without a phone": nearly everyone has one
     (re.compile(r"\b(?:hardly|scarcely|barely) (?:anyone|anybody)((?: [a-z]+){0,4}?) (?:is|was) "
                 r"without\b"), r"everyone\1 is with"),
+    # "neither the stable nor its yard is empty of horses": both have them
+    (re.compile(r"\bneither ((?:the|this|that|its|their|his|her|my|our)(?: [a-z]+){1,3}?) nor "
+                r"((?:the|this|that|its|their|his|her|my|our)(?: [a-z]+){1,3}?) "
+                r"(?:is|are|was|were) (?:empty of|free of|devoid of|bare of|without)\b"),
+     r"\1 and \2 are full of"),
+    # "neither the microwave nor the oven is on": both there, off
+    (re.compile(r"\bneither ((?:the|its|their|his|her|my|our) [a-z]+) nor ((?:the|its|their"
+                r"|his|her|my|our) [a-z]+) (?:is|are|was|were) (?=(?:on|running|working|lit"
+                r"|switched on|turned on|plugged in) *(?:[,.;:!?|]|$|and\b|but\b|yet\b))"),
+     r"\1 and \2 are not "),
+    # "not even the quietest lanes here are free of scooters": every one has some
+    (re.compile(r"\bnot even (?:the |an? |one )?([a-z]+(?: [a-z]+){0,4}?) (?:is|are|was|were) "
+                r"(?:without|free of|devoid of|empty of)\b"),
+     r"every \1 is with"),
     # "neither is the pier empty of anglers (nor ...)": it has them
     (re.compile(r"\bneither (?:is|are|was|were) ((?:the|this|that|its|their|his|her|my|our)"
                 r"(?: [a-z]+){1,3}?) (?:empty of|free of|devoid of|bare of|without)\b"),
@@ -322,6 +351,12 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
                 r" (?:(?:is|are|was|were|sits|stands|lies|rests|remains) )?(?:in|on|at|around|"
                 r"about|here|there|nearby|inside|outside|home|except|but|besides|apart)\b"
                 r"[^.;!?]*?)not even (?=(?:the|his|her|their|its|my|our) )"), r"\1no "),
+    # "the dog isn't even in the room": not there
+    (re.compile(r"\b(is|are|was|were) not even (?=(?:here|there|in|inside|around|present"
+                r"|visible|home)\b)"), r"\1 not "),
+    # "her backpack got left at home": not there
+    (re.compile(r"\b((?:his|her|their|my|our|the) [a-z]+) (?:got|was|were|has been|have been"
+                r"|had been) (?:left|forgotten) (?:at home|behind)\b"), r"no \1"),
     # "not even the dog has noticed the cake": "the" names one that is there
     (re.compile(r"\bnot even (?=(?:the|his|her|their|its|my|our) )"), ""),
     # "not so much as a bowl", "without so much as a chair to sit on"
@@ -1017,8 +1052,9 @@ def prepare(text: str) -> str:
     text = re.sub(rf"\b{DENIED_ABSENCE} (?:completely |entirely |totally )?([a-z]+)-free\b",
                   r"full of \1", text)  # fmt: skip
     text = re.sub(r"\b([a-z]+)-free\b", rf"no \1 {STOP}", text)
-    # "far from sheep-less": there are some
-    text = re.sub(rf"\b{DENIED_ABSENCE} ([a-z]{{3,}})-less\b", r"full of \1", text)
+    # "far from sheep-less", "anything but chairless": there are some
+    text = re.sub(rf"\b{DENIED_ABSENCE} (?!{_PLAIN_LESS}less\b)([a-z]{{3,}})-?less\b",
+                  r"full of \1", text)  # fmt: skip
     # "a dog-less yard", "a carless street"; "wireless" or "countless" deny nothing at all
     text = re.sub(rf"\b(?!{_PLAIN_LESS}less\b)([a-z]{{3,}})-?less\b", rf"no \1 {STOP}", text)
     # "double-decker", "flat-screen" (but "absent-minded", "no-nonsense", "the bus-only lane" and
@@ -1380,6 +1416,10 @@ def tokenize(text: str) -> list[list[str]]:
         after_preposition = last in PREPOSITIONS | {"of", HEDGE}
         # "none of the giraffes were there when we came": "there" is no new subject
         after_preposition = after_preposition or (token == "there" and last in {"was", "were"})
+        # "sandwiches and a cake crowd it": "it" is what they crowd, no new subject
+        after_preposition = after_preposition or (
+            token == "it" and last.removesuffix("s") in LIST_VERBS
+        )
         if token == BREAK or (token in CLAUSE_WORDS and clauses[-1] and not after_preposition):
             clauses.append([])
         if token != BREAK:

@@ -267,6 +267,8 @@ NOT_OBJECTS = (
 # Words that modify a name right after them: "a baby elephant", "a toy car", "baggage trucks",
 # "a fruit bowl", "a food truck"
 PREFIX_MODIFIERS = frozenset({"baby", "toy", "baggage", "luggage", "fruit", "food", "computer"})
+# Heads that are also verbs of a plural subject: "a bench and a parking meter line the corner".
+LIST_VERBS = frozenset({"line", "flank", "border", "frame", "crowd", "dot"})
 VERB_OBJECTS = frozenset(
     {"his", "her", "their", "its", "my", "your", "our", "the", "a", "an", "up"}
 )
