@@ -452,6 +452,11 @@ SETS: dict[str, tuple[str, VocabularyName, bool]] = {
     "unseen260": ("negation_unseen260.jsonl", "coco", True),
     "unseen261": ("negation_unseen261.jsonl", "coco", True),
     "unseen262": ("negation_unseen262.jsonl", "coco", True),
+    "held-out120": ("negation_heldout120.jsonl", "coco", False),
+    "unseen263": ("negation_unseen263.jsonl", "coco", False),
+    "unseen264": ("negation_unseen264.jsonl", "coco", False),
+    "unseen265": ("negation_unseen265.jsonl", "coco", False),
+    "unseen266": ("negation_unseen266.jsonl", "coco", False),
 }
 # Labelled questions through ``mcq_gate`` (``validate.audit_mcq``).
 MCQ_SETS: dict[str, tuple[str, VocabularyName, bool]] = {

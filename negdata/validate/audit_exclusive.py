@@ -63,6 +63,7 @@ EXCLUSIVE_SETS: dict[str, tuple[str, bool]] = {
     "exclusive27-x": ("exclusive_test27.jsonl", False),
     "exclusive28-x": ("exclusive_test28.jsonl", False),
     "exclusive29-x": ("exclusive_test29.jsonl", False),
+    "exclusive30-x": ("exclusive_test30.jsonl", False),
     "exclusive19": ("exclusive_dev19.jsonl", True),
     "exclusive20": ("exclusive_dev20.jsonl", True),
     "exclusive21": ("exclusive_dev21.jsonl", True),
