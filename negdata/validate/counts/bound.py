@@ -115,7 +115,8 @@ def bound_counts(tokens: list[str], mentions: list[Mention]) -> list[Count]:
             and (start == said or tokens[start - said - 1] in {".", "!", ";", ":"})
         )
         # "not without a bus, one idling at the curb": the one it names
-        one_doing = word == "one" and tokens[i - 1 : i] == [","] and _doing(tokens, end)
+        one_doing = word == "one" and tokens[i - 1 : i] == [","] and _placed(tokens, end)
+        one_doing = one_doing and tokens[end].endswith(("ing", "ed"))
         one_doing = one_doing and any(m.end == i - 1 for m in mentions)
         said_so = there or some_are or the_one or having or apposed or alone or one_doing
         if not counted or not said_so:
@@ -141,26 +142,15 @@ def bound_counts(tokens: list[str], mentions: list[Mention]) -> list[Count]:
     return found
 
 
-def _doing(tokens: list[str], at: int) -> bool:
-    """Whether the word at ``at`` is a participle before a place: "idling at", "parked by"."""
-    word, after = tokens[at : at + 1], tokens[at + 1 : at + 2]
-    return (
-        bool(word)
-        and word[0].endswith(("ing", "ed"))
-        and bool(after)
-        and (after[0] in PREPOSITIONS or after[0] in _PLACING)
-    )
-
-
 def _placed(tokens: list[str], at: int) -> bool:
     """Whether what follows a count at ``at`` says where it is, not what it counts: "right
-    outside the shop", "parked at the curb" (not "three lamps")."""
+    outside the shop", "parked at the curb", "idling right at the curb" (not "three lamps")."""
     word, after = tokens[at : at + 1], tokens[at + 1 : at + 2]
-    return (
-        bool(word)
-        and bool(after)
-        and after[0] in PREPOSITIONS
-        and (word[0] in _PLACING or word[0].endswith(("ing", "ed")))
+    if not word or not after:
+        return False
+    participle = word[0].endswith(("ing", "ed"))
+    return (after[0] in PREPOSITIONS and (participle or word[0] in _PLACING)) or (
+        participle and after[0] in _PLACING
     )
 
 
