@@ -487,6 +487,10 @@ def test_checker_meets_the_target_on_the_labelled_set() -> None:
         ("Commuters crowd it; no train.", {"person": "affirmed", "train": "negated"}),
         ("Only cows? No - sheep too. But no horses.",
          {"cow": "affirmed", "sheep": "affirmed", "horse": "negated"}),
+        ("Nobody would call this toaster-less kitchen short on appliances: the oven is there.",
+         {"person": "negated", "toaster": "negated", "appliance": "affirmed", "oven": "affirmed"}),
+        ("No one would call this kitchen toaster-less; no fridge.",
+         {"toaster": "affirmed", "refrigerator": "negated"}),
         # an accent is no word's end: "café" reads as "cafe"
         ("There isn't a table in the café that isn't taken; no dog.",
          {"dining table": "affirmed", "dog": "negated"}),

@@ -78,6 +78,11 @@ def initialisms(text: str) -> str:
     return _INITIALISM.sub(join, text)
 
 
+# A "-less" word just after "the", "this"...  stands before its noun ("this toaster-less
+# kitchen"): it says what the thing is, and denying the clause does not deny it.
+_NOT_ATTRIBUTIVE = "".join(
+    rf"(?<!\b{word} )" for word in ("this", "the", "a", "an", "that", "its", "their", "my", "our")
+)
 # "it is not true that the kitchen has no toaster", "i would not say there is not a clock", "no
 # one can say the table lacks glasses", "impossible to say there is no clock", "I'm not saying
 # there's no TV": a denial said to be wrong is an affirmation
@@ -101,7 +106,8 @@ _DENIED_DENIAL = re.compile(
     r" (?:that )?((?:[^\W\d_]+ ){0,6}?)(no one|no|not|nothing|nobody|lacks?|lacking|without|"
     r"empty of|free of|devoid of|clear of|went missing|gone missing|missing|absent|gone|empty|bare"
     r"|zero"
-    r"|nowhere|[a-z]+-?less|[a-z]+-free)\b"
+    # ... but not a "-less" word before its noun: "this toaster-less kitchen"
+    rf"|nowhere|{_NOT_ATTRIBUTIVE}(?:[a-z]+-?less|[a-z]+-free))\b"
 )
 _ING_NOUNS = (
     "building|ceiling|clothing|bedding|painting|wedding|drawing|wing|string|ring|king|thing|"
