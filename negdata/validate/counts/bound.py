@@ -114,21 +114,18 @@ def bound_counts(tokens: list[str], mentions: list[Mention]) -> list[Count]:
             and tokens[end : end + 1] in ([], ["."], ["!"], [";"])
             and (start == said or tokens[start - said - 1] in {".", "!", ";", ":"})
         )
-        # "not without a bus, one idling at the curb": the one it names
-        one_doing = word == "one" and tokens[i - 1 : i] == [","] and _placed(tokens, end)
-        one_doing = one_doing and tokens[end].endswith(("ing", "ed"))
-        one_doing = one_doing and any(m.end == i - 1 for m in mentions)
-        said_so = there or some_are or the_one or having or apposed or alone or one_doing
-        if not counted or not said_so:
+        # where the one is: "there's one right outside the shop", "one idling at the curb"
+        placed = word == "one" and _placed(tokens, end)
+        # "not without a bus, one idling at the curb": the one the name before the comma names
+        if placed and tokens[i - 1 : i] == [","] and tokens[end].endswith(("ing", "ed")):
+            apposed = apposed or any(m.end == i - 1 for m in mentions)
+        if not counted or not (there or some_are or the_one or having or apposed or alone):
             continue
         # "three are chained", "one sat idle", "seven of them graze", "Just one."
-        clause_goes_on = some_are or the_one or apposed or alone or one_doing
-        # "there's one right outside the shop", "there's one parked at the curb"
-        placed = there and word == "one" and _placed(tokens, end)
-        goes_on = clause_goes_on or placed
+        clause_goes_on = some_are or the_one or apposed or alone
+        goes_on = clause_goes_on or (there and placed)
         if tokens[end : end + 1] and tokens[end] not in _CLAUSE_ENDS and not goes_on:
             continue  # "there are three lamps": a count of what no name is
-        apposed = apposed or one_doing
         name = next((m.name for m in mentions if m.end == start - 1), None) if apposed else None
         name = name or _clause_before(tokens, mentions, start - said - (0 if clause_goes_on else 1))
         if the_one and not _one_named(tokens, mentions, name, start):

@@ -197,6 +197,7 @@ _DENIED_LACK = (
 )
 
 _THE = r"(?:the|its|their|his|her|my|our)"
+_THIS = r"(?:the|this|that|its|their|his|her|my|our)"
 _NOT_THE_MISSING = (
     rf"\bit (?:is|was) not ({_THE}) ((?:[a-z]+ ){{0,2}}?[a-z]+) (?:that|which|who) (?:is|are"
     r"|was|were) (?:missing|gone|absent|lacking)\b"
@@ -308,21 +309,20 @@ _THERE_AFTER_ALL: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], s
     (re.compile(r"\b(?:hardly|scarcely|barely) (?:anyone|anybody)((?: [a-z]+){0,4}?) (?:is|was) "
                 r"without\b"), r"everyone\1 is with"),
     # "neither the stable nor its yard is empty of horses": both have them
-    (re.compile(r"\bneither ((?:the|this|that|its|their|his|her|my|our)(?: [a-z]+){1,3}?) nor "
-                r"((?:the|this|that|its|their|his|her|my|our)(?: [a-z]+){1,3}?) "
+    (re.compile(rf"\bneither ({_THIS}(?: [a-z]+){{1,3}}?) nor ({_THIS}(?: [a-z]+){{1,3}}?) "
                 r"(?:is|are|was|were) (?:empty of|free of|devoid of|bare of|without)\b"),
      r"\1 and \2 are full of"),
     # "neither the microwave nor the oven is on": both there, off
-    (re.compile(r"\bneither ((?:the|its|their|his|her|my|our) [a-z]+) nor ((?:the|its|their"
-                r"|his|her|my|our) [a-z]+) (?:is|are|was|were) (?=(?:on|running|working|lit"
-                r"|switched on|turned on|plugged in) *(?:[,.;:!?|]|$|and\b|but\b|yet\b))"),
+    (re.compile(rf"\bneither ({_THE} [a-z]+) nor ({_THE} [a-z]+) (?:is|are|was|were) "
+                r"(?=(?:on|running|working|lit|switched on|turned on|plugged in) *"
+                r"(?:[,.;:!?|]|$|and\b|but\b|yet\b))"),
      r"\1 and \2 are not "),
     # "not even the quietest lanes here are free of scooters": every one has some
     (re.compile(r"\bnot even (?:the |an? |one )?([a-z]+(?: [a-z]+){0,4}?) (?:is|are|was|were) "
                 r"(?:without|free of|devoid of|empty of)\b"),
      r"every \1 is with"),
     # "neither is the pier empty of anglers (nor ...)": it has them
-    (re.compile(r"\bneither (?:is|are|was|were) ((?:the|this|that|its|their|his|her|my|our)"
+    (re.compile(rf"\bneither (?:is|are|was|were) ({_THIS}"
                 r"(?: [a-z]+){1,3}?) (?:empty of|free of|devoid of|bare of|without)\b"),
      r"\1 is full of"),
     # "there isn't a windowsill in the house without a potted plant": every one has one
